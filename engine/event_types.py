@@ -1,0 +1,381 @@
+"""Event types: map types (schemas, dicts) and class types (dataclasses, plain classes),
+with supertypes and property getters compiled once per path."""
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+import typing
+from operator import attrgetter
+from typing import Any, Callable, Iterable, Mapping, Optional
+
+from . import epl_types as T
+from .epl_types import PropertyType
+from .errors import EventTypeError
+
+Getter = Callable[[Any], Any]
+
+
+class Representation(enum.Enum):
+    MAP = "map"
+    CLASS = "class"
+
+
+_SEGMENT = re.compile(r"""\s*([A-Za-z_$][\w$]*)\s*(?:\[\s*(\d+)\s*\]|\(\s*['"]([^'"]*)['"]\s*\))?\s*""")
+
+
+def parse_path(path: str) -> list[tuple[str, Optional[int], Optional[str]]]:
+    """`a.b[0].m('k')` -> [('a', None, None), ('b', 0, None), ('m', None, 'k')]."""
+    out = []
+    for part in _split_dots(path):
+        m = _SEGMENT.fullmatch(part)
+        if not m:
+            raise EventTypeError(f"Invalid property path '{path}'")
+        out.append((m.group(1), int(m.group(2)) if m.group(2) is not None else None, m.group(3)))
+    return out
+
+
+def _split_dots(path: str) -> list[str]:
+    parts, depth, cur = [], 0, []
+    for ch in path:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "." and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return parts
+
+
+def _step(value: Any, name: str) -> Any:
+    """One dynamic step into a nested value: dict key, EventBean property or attribute."""
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return value.get(name)
+    from .bean import EventBean
+    if isinstance(value, EventBean):
+        return value.get(name)
+    return getattr(value, name, None)
+
+
+def _index(value: Any, i: int) -> Any:
+    if value is None:
+        return None
+    try:
+        return value[i]
+    except (IndexError, KeyError, TypeError):
+        return None
+
+
+def _key(value: Any, k: str) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return value.get(k)
+    try:
+        return value(k)
+    except Exception:  # a mapped property may be a method taking the key
+        return None
+
+
+class EventType:
+    """A named event type. `getter(path)` compiles a property path once; statements keep the
+    getter and call it per event on the underlying object."""
+
+    def __init__(
+        self,
+        name: str,
+        representation: Representation,
+        properties: Mapping[str, PropertyType],
+        supertypes: Iterable["EventType"] = (),
+        pyclass: Optional[type] = None,
+        start_timestamp: Optional[str] = None,
+        end_timestamp: Optional[str] = None,
+        dynamic: bool = False,
+    ) -> None:
+        self.name = name
+        self.representation = representation
+        self.supertypes: tuple[EventType, ...] = tuple(supertypes)
+        props: dict[str, PropertyType] = {}
+        for sup in self.supertypes:
+            props.update(sup.properties)
+        props.update(properties)
+        self.properties: dict[str, PropertyType] = props
+        self.property_names: tuple[str, ...] = tuple(props)
+        self.pyclass = pyclass
+        self.start_timestamp = start_timestamp or next(
+            (s.start_timestamp for s in self.supertypes if s.start_timestamp), None)
+        self.end_timestamp = end_timestamp or next(
+            (s.end_timestamp for s in self.supertypes if s.end_timestamp), None)
+        self.dynamic = dynamic          # properties not declared may still be read
+        self._getters: dict[str, Getter] = {}
+        for ts in (self.start_timestamp, self.end_timestamp):
+            if ts is not None and ts not in props:
+                raise EventTypeError(
+                    f"Timestamp property '{ts}' is not a property of event type '{name}'")
+
+    # -- type relations -------------------------------------------------------------
+    def ancestors(self) -> list["EventType"]:
+        """This type and all its supertypes, nearest first, each once."""
+        seen: list[EventType] = []
+        stack = [self]
+        while stack:
+            t = stack.pop(0)
+            if t not in seen:
+                seen.append(t)
+                stack.extend(t.supertypes)
+        return seen
+
+    def is_subtype_of(self, other: "EventType") -> bool:
+        return other in self.ancestors()
+
+    # -- properties -----------------------------------------------------------------
+    def has_property(self, path: str) -> bool:
+        return self.property_type(path) is not None
+
+    def property_type(self, path: str) -> Optional[PropertyType]:
+        """The declared type of a property path, or None when the type has no such property."""
+        try:
+            segs = parse_path(path)
+        except EventTypeError:
+            return None
+        name, index, key = segs[0]
+        pt = self.properties.get(name)
+        if pt is None:
+            return T.OBJECT if self.dynamic else None
+        pt = _apply_index_key(pt, index, key)
+        for name, index, key in segs[1:]:
+            if pt is None:
+                return None
+            if pt.kind is T.EPLType.EVENT and pt.event_type is not None:
+                pt = pt.event_type.property_type(name)
+            elif pt.pyclass is not None and dataclasses.is_dataclass(pt.pyclass):
+                pt = _class_properties(pt.pyclass).get(name)
+            else:
+                pt = T.OBJECT
+            if pt is not None:
+                pt = _apply_index_key(pt, index, key)
+        return pt
+
+    def getter(self, path: str) -> Getter:
+        g = self._getters.get(path)
+        if g is None:
+            g = self._compile_getter(path)
+            self._getters[path] = g
+        return g
+
+    def _compile_getter(self, path: str) -> Getter:
+        segs = parse_path(path)
+        if self.representation is Representation.MAP:
+            name, index, key = segs[0]
+            first: Getter = lambda u, _n=name: u.get(_n)  # noqa: E731
+        else:
+            name, index, key = segs[0]
+            ag = attrgetter(name)
+
+            def first(u: Any, _ag=ag, _n=name) -> Any:
+                try:
+                    return _ag(u)
+                except AttributeError:
+                    return None
+        steps: list[Callable[[Any], Any]] = []
+        if index is not None:
+            steps.append(lambda v, _i=index: _index(v, _i))
+        if key is not None:
+            steps.append(lambda v, _k=key: _key(v, _k))
+        for name, index, key in segs[1:]:
+            steps.append(lambda v, _n=name: _step(v, _n))
+            if index is not None:
+                steps.append(lambda v, _i=index: _index(v, _i))
+            if key is not None:
+                steps.append(lambda v, _k=key: _key(v, _k))
+        if not steps:
+            return first
+
+        def chained(u: Any, _first=first, _steps=tuple(steps)) -> Any:
+            v = _first(u)
+            for s in _steps:
+                v = s(v)
+            return v
+        return chained
+
+    def to_dict(self, underlying: Any) -> dict[str, Any]:
+        if self.representation is Representation.MAP:
+            if self.dynamic:
+                return dict(underlying)
+            return {p: underlying.get(p) for p in self.property_names}
+        return {p: getattr(underlying, p, None) for p in self.property_names}
+
+    def __repr__(self) -> str:
+        return f"EventType({self.name})"
+
+    # EventTypes are identities: engines compare them with `is`.
+    __hash__ = object.__hash__
+
+    def __reduce__(self):  # pickled engine state refers to types by name (see engine state)
+        return (_lookup_type_by_name, (self.name,))
+
+
+# Pickled engine state resolves types through the registry that is unpickling them.
+_UNPICKLE_REGISTRY: list["EventTypeRegistry"] = []
+
+
+def _lookup_type_by_name(name: str) -> "EventType":
+    if not _UNPICKLE_REGISTRY:
+        raise EventTypeError(f"Cannot unpickle event type '{name}' outside an engine restore")
+    return _UNPICKLE_REGISTRY[-1].get(name)
+
+
+def _apply_index_key(pt: PropertyType, index: Optional[int], key: Optional[str]) -> Optional[PropertyType]:
+    if index is not None:
+        return pt.element if pt.kind is T.EPLType.ARRAY and pt.element else T.OBJECT
+    if key is not None:
+        return T.OBJECT
+    return pt
+
+
+def _class_properties(cls: type) -> dict[str, PropertyType]:
+    """Declared properties of a Python class: dataclass fields, annotations, properties, slots."""
+    props: dict[str, PropertyType] = {}
+    if dataclasses.is_dataclass(cls):
+        try:
+            hints = typing.get_type_hints(cls)
+        except Exception:
+            hints = {}
+        for f in dataclasses.fields(cls):
+            props[f.name] = T.type_of_python(hints.get(f.name, f.type))
+        return props
+    for klass in reversed(cls.__mro__):
+        if klass is object:
+            continue
+        try:
+            hints = typing.get_type_hints(klass)
+        except Exception:
+            hints = getattr(klass, "__annotations__", {})
+        for n, h in hints.items():
+            if not n.startswith("_") and typing.get_origin(h) is not typing.ClassVar:
+                props[n] = T.type_of_python(h)
+        for n, v in vars(klass).items():
+            if isinstance(v, property) and not n.startswith("_"):
+                ret = typing.get_type_hints(v.fget).get("return") if v.fget else None
+                props[n] = T.type_of_python(ret) if ret is not None else T.OBJECT
+        for n in getattr(klass, "__slots__", ()):
+            if not n.startswith("_"):
+                props.setdefault(n, T.OBJECT)
+    return props
+
+
+class EventTypeRegistry:
+    """All event types of one engine, by name and by Python class."""
+
+    def __init__(self) -> None:
+        self._by_name: dict[str, EventType] = {}
+        self._by_class: dict[type, EventType] = {}
+        self._listeners: list[Callable[[EventType], None]] = []
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._by_name
+
+    def get(self, name: str) -> EventType:
+        t = self._by_name.get(name)
+        if t is None:
+            raise EventTypeError(f"Event type named '{name}' has not been defined")
+        return t
+
+    def find(self, name: str) -> Optional[EventType]:
+        return self._by_name.get(name)
+
+    def all(self) -> list[EventType]:
+        return list(self._by_name.values())
+
+    def on_added(self, callback: Callable[[EventType], None]) -> None:
+        self._listeners.append(callback)
+
+    def add(self, event_type: EventType) -> EventType:
+        existing = self._by_name.get(event_type.name)
+        if existing is not None:
+            if existing.properties == event_type.properties and existing.supertypes == event_type.supertypes:
+                return existing
+            raise EventTypeError(f"Event type named '{event_type.name}' has already been declared with different properties")
+        self._by_name[event_type.name] = event_type
+        if event_type.pyclass is not None:
+            self._by_class[event_type.pyclass] = event_type
+        for cb in self._listeners:
+            cb(event_type)
+        return event_type
+
+    def remove(self, name: str) -> None:
+        t = self._by_name.pop(name, None)
+        if t is not None and t.pyclass is not None:
+            self._by_class.pop(t.pyclass, None)
+
+    def register_map(
+        self,
+        name: str,
+        properties: Mapping[str, Any],
+        inherits: Iterable[str] = (),
+        start_timestamp: Optional[str] = None,
+        end_timestamp: Optional[str] = None,
+    ) -> EventType:
+        """A map type from `{name: type}` where type is an EPL name, a Python class, a
+        PropertyType, or the name of another event type (nested)."""
+        props = {k: self.resolve_type(v) for k, v in properties.items()}
+        supers = [self.get(s) for s in inherits]
+        return self.add(EventType(name, Representation.MAP, props, supers,
+                                  start_timestamp=start_timestamp, end_timestamp=end_timestamp))
+
+    def register_class(
+        self,
+        cls: type,
+        name: Optional[str] = None,
+        start_timestamp: Optional[str] = None,
+        end_timestamp: Optional[str] = None,
+    ) -> EventType:
+        """A class type; its registered base classes become its supertypes."""
+        if cls in self._by_class and name in (None, self._by_class[cls].name):
+            return self._by_class[cls]
+        supers = [self._by_class[b] for b in cls.__mro__[1:] if b in self._by_class]
+        # keep only the nearest registered ancestors
+        supers = [s for s in supers if not any(o is not s and o.is_subtype_of(s) for o in supers)]
+        props = _class_properties(cls)
+        return self.add(EventType(name or cls.__name__, Representation.CLASS, props, supers,
+                                  pyclass=cls, start_timestamp=start_timestamp,
+                                  end_timestamp=end_timestamp, dynamic=not props))
+
+    def for_object(self, obj: Any) -> EventType:
+        """The type of a Python object: its class, or a registered base class (the subclass
+        is then registered as a subtype)."""
+        cls = type(obj)
+        t = self._by_class.get(cls)
+        if t is not None:
+            return t
+        for base in cls.__mro__[1:]:
+            if base in self._by_class:
+                return self.register_class(cls)
+        raise EventTypeError(
+            f"Event class '{cls.__name__}' is not registered; register it with "
+            f"engine.register_type({cls.__name__}) or send a dict with a type name")
+
+    def resolve_type(self, spec: Any) -> PropertyType:
+        if isinstance(spec, PropertyType):
+            return spec
+        if isinstance(spec, EventType):
+            return PropertyType(T.EPLType.EVENT, event_type=spec)
+        if isinstance(spec, str):
+            array = spec.endswith("[]")
+            base = spec[:-2].strip() if array else spec
+            pt = T.type_from_name(base)
+            if pt is None:
+                et = self._by_name.get(base)
+                if et is None:
+                    raise EventTypeError(f"Unknown property type '{base}'")
+                pt = PropertyType(T.EPLType.EVENT, event_type=et)
+            return T.array_of(pt) if array else pt
+        if isinstance(spec, type) and spec in self._by_class:
+            return PropertyType(T.EPLType.EVENT, event_type=self._by_class[spec])
+        return T.type_of_python(spec)

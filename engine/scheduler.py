@@ -1,0 +1,95 @@
+"""The scheduler: callbacks ordered by (time, slot, sequence), so that callbacks due at the
+same instant fire in the same order on every run. Time services drive it; views and
+patterns never read a clock, they schedule through it.
+
+Rules (Esper's): `advance_time(t)` jumps to t and fires every callback due at or before t,
+in (time, slot) order, with `now` already at t. `advance_time_span(t)` steps through each
+due instant, each callback firing with `now` at its own time. Time never moves backwards.
+"""
+from __future__ import annotations
+
+import heapq
+import itertools
+from typing import Any, Callable, Optional
+
+from .errors import TimeError
+
+Slot = Any  # any comparable value; statements use (statement order, local number)
+
+
+class ScheduleHandle:
+    """A scheduled callback; `cancel` marks it dead (lazy removal from the heap)."""
+
+    __slots__ = ("time", "slot", "seq", "callback", "active")
+
+    def __init__(self, time: int, slot: Slot, seq: int, callback: Callable[[], None]) -> None:
+        self.time = time
+        self.slot = slot
+        self.seq = seq
+        self.callback = callback
+        self.active = True
+
+    def __lt__(self, other: "ScheduleHandle") -> bool:
+        return (self.time, self.slot, self.seq) < (other.time, other.slot, other.seq)
+
+    def __repr__(self) -> str:
+        return f"ScheduleHandle(t={self.time}, slot={self.slot}, active={self.active})"
+
+
+class Scheduler:
+    """Holds pending callbacks and the engine's current time."""
+
+    def __init__(self, start: int = 0) -> None:
+        self.now: int = start
+        self._heap: list[ScheduleHandle] = []
+        self._seq = itertools.count()
+        self._active = 0
+
+    def schedule(self, at: int, slot: Slot, callback: Callable[[], None]) -> ScheduleHandle:
+        h = ScheduleHandle(at, slot, next(self._seq), callback)
+        heapq.heappush(self._heap, h)
+        self._active += 1
+        return h
+
+    def schedule_after(self, delay: int, slot: Slot, callback: Callable[[], None]) -> ScheduleHandle:
+        return self.schedule(self.now + delay, slot, callback)
+
+    def cancel(self, handle: Optional[ScheduleHandle]) -> None:
+        if handle is not None and handle.active:
+            handle.active = False
+            self._active -= 1
+            # keep the heap from filling with dead entries on long runs
+            if len(self._heap) > 64 and self._active * 2 < len(self._heap):
+                self._heap = [h for h in self._heap if h.active]
+                heapq.heapify(self._heap)
+
+    def pending_count(self) -> int:
+        """Live scheduled callbacks (introspection: bounded memory checks)."""
+        return self._active
+
+    def next_time(self) -> Optional[int]:
+        heap = self._heap
+        while heap and not heap[0].active:
+            heapq.heappop(heap)
+        return heap[0].time if heap else None
+
+    def pop_due(self, until: int) -> Optional[ScheduleHandle]:
+        """The next live callback due at or before `until`, removed from the queue."""
+        heap = self._heap
+        while heap:
+            h = heap[0]
+            if not h.active:
+                heapq.heappop(heap)
+                continue
+            if h.time > until:
+                return None
+            heapq.heappop(heap)
+            h.active = False
+            self._active -= 1
+            return h
+        return None
+
+    def set_time(self, t: int) -> None:
+        if t < self.now:
+            raise TimeError(f"Time cannot move backwards: current time is {self.now}, requested {t}")
+        self.now = t
