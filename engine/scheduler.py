@@ -73,8 +73,27 @@ class Scheduler:
             heapq.heappop(heap)
         return heap[0].time if heap else None
 
+    def collect_due(self, until: int) -> list[ScheduleHandle]:
+        """Every live callback due at or before `until`, in (time, slot, sequence) order,
+        taken off the queue. Callbacks scheduled while these fire wait for the next time
+        advance, as in Esper. Fire each with `fire` (a handle cancelled meanwhile is skipped)."""
+        heap = self._heap
+        due = []
+        while heap and heap[0].time <= until:
+            h = heapq.heappop(heap)
+            if h.active:
+                due.append(h)
+        return due
+
+    def fire(self, handle: ScheduleHandle) -> None:
+        if handle.active:
+            handle.active = False
+            self._active -= 1
+            handle.callback()
+
     def pop_due(self, until: int) -> Optional[ScheduleHandle]:
-        """The next live callback due at or before `until`, removed from the queue."""
+        """The next live callback due at or before `until`, removed from the queue and
+        marked fired (for simple drivers; the engine uses collect_due and fire)."""
         heap = self._heap
         while heap:
             h = heap[0]

@@ -1,0 +1,351 @@
+"""The Engine: registers EPL statements, takes events, keeps time, and delivers results.
+
+Processing order is Esper's: an incoming event is offered to every statement whose filter
+it satisfies (statements in creation order, `@priority` first), results are dispatched to
+listeners after all statements processed it, and events produced by `insert into` are
+processed, in the order produced, before `send` returns."""
+from __future__ import annotations
+
+import itertools
+import threading
+from collections import deque
+from collections.abc import Mapping
+from typing import Any, Callable, Iterable, Optional, Union
+
+from filterindex import FilterIndex
+
+from . import epl_types as T
+from .bean import EventBean
+from .errors import EventTypeError, TimeError
+from .event_types import EventType, EventTypeRegistry, Representation
+from .scheduler import Scheduler
+from .signals import EngineSignals
+from .statement import Statement, StatementState
+from .time_service import TimerThread, wall_clock_ms
+
+
+class Engine:
+    """An embeddable CEP engine.
+
+    >>> engine = Engine(time="simulated")
+    >>> _ = engine.epl("create schema Withdrawal(account string, amount int)")
+    >>> stmt = engine.epl("select account, amount from Withdrawal(amount >= 200)")
+    >>> seen = []
+    >>> _ = stmt.add_listener(lambda new, old: seen.extend(e.to_dict() for e in new))
+    >>> engine.send({"account": "a1", "amount": 300}, "Withdrawal")
+    >>> seen
+    [{'account': 'a1', 'amount': 300}]
+    """
+
+    def __init__(self, time: str = "system", *, resolution_ms: int = 100,
+                 start_time: Optional[int] = None) -> None:
+        if time not in ("system", "simulated"):
+            raise ValueError("time must be 'system' or 'simulated'")
+        self.time_mode = time
+        self.types = EventTypeRegistry()
+        self.signals = EngineSignals()
+        self._filters = FilterIndex()
+        start = start_time if start_time is not None else (wall_clock_ms() if time == "system" else 0)
+        self._scheduler = Scheduler(start)
+        self._lock = threading.RLock()
+        self._statements: list[Statement] = []
+        self._order = itertools.count()
+        self._functions: dict[str, Callable[..., Any]] = {}
+        self._aggregations: dict[str, Any] = {}
+        self._dispatch_queue: list = []
+        self._route_queue: deque = deque()
+        self._depth = 0
+        self.services: dict[str, Any] = {}   # feature services (named windows, variables, ...)
+        self._timer: Optional[TimerThread] = None
+        if time == "system":
+            self._timer = TimerThread(self._tick, resolution_ms)
+            self._timer.start()
+
+    # -- event types and functions ---------------------------------------------------------
+    def register_type(self, type_: Union[type, str], properties: Optional[Mapping[str, Any]] = None, *,
+                      name: Optional[str] = None, inherits: Iterable[str] = (),
+                      start_timestamp: Optional[str] = None,
+                      end_timestamp: Optional[str] = None) -> EventType:
+        """Register a Python class (dataclass or plain class) or a map type by name with
+        `{property: type}` (EPL type names, Python classes or other event type names)."""
+        with self._lock:
+            if isinstance(type_, str):
+                if properties is None:
+                    raise EventTypeError(f"Map event type '{type_}' needs its properties")
+                return self.types.register_map(type_, properties, inherits,
+                                               start_timestamp, end_timestamp)
+            return self.types.register_class(type_, name, start_timestamp, end_timestamp)
+
+    def event_type(self, name: str) -> EventType:
+        return self.types.get(name)
+
+    def register_function(self, name: str, fn: Callable[..., Any], result_type: Any = None) -> None:
+        """Make a Python function callable from EPL as `name(...)`. Only registered
+        functions are callable."""
+        if result_type is not None:
+            try:
+                fn.epl_result_type = self.types.resolve_type(result_type)  # type: ignore[attr-defined]
+            except AttributeError:
+                wrapped = fn
+                fn = lambda *a: wrapped(*a)  # noqa: E731
+                fn.epl_result_type = self.types.resolve_type(result_type)  # type: ignore[attr-defined]
+        self._functions[name] = fn
+
+    def register_aggregation(self, name: str, factory: Any) -> None:
+        """Make a Python aggregation (a class with enter/leave/value/clear) usable as
+        `name(...)` in EPL."""
+        from .aggregation import register_aggregation
+        register_aggregation(self._aggregations, name, factory)
+
+    # -- statements ---------------------------------------------------------------------------
+    def epl(self, text: str, name: Optional[str] = None) -> Statement:
+        """Compile, register and start one statement. On any error nothing stays registered."""
+        from epl import parse
+        node = parse(text)
+        with self._lock:
+            return self._create(node, text, name)
+
+    def deploy(self, text: str) -> list[Statement]:
+        """Register a module of `;`-separated statements, all or none."""
+        from epl import parse_module
+        module = parse_module(text)
+        created: list[Statement] = []
+        with self._lock:
+            try:
+                for node, stmt_text in zip(module.statements, module.texts or [None] * len(module.statements)):
+                    created.append(self._create(node, stmt_text or "", None))
+            except Exception:
+                for s in reversed(created):
+                    s.destroy()
+                raise
+        return created
+
+    def _create(self, node: Any, text: str, name: Optional[str]) -> Statement:
+        from epl.compiler import compile_statement
+        compiled = compile_statement(node, self, text)
+        stmt_name = name or compiled.name or f"stmt-{len(self._statements)}"
+        stmt = Statement(self, stmt_name, text, compiled.kind, next(self._order),
+                         priority=compiled.priority, drop=compiled.drop, plan=compiled.plan,
+                         annotations=compiled.annotations)
+        registered: list[Callable[[], None]] = []
+        try:
+            for action, undo in compiled.on_create:
+                action()
+                registered.append(undo)
+            self._statements.append(stmt)
+            stmt._on_destroy = list(reversed(registered))
+            self.signals.statement_created.send(self, statement=stmt)
+            stmt.start()
+        except Exception:
+            if stmt in self._statements:
+                self._statements.remove(stmt)
+            for undo in reversed(registered):
+                undo()
+            raise
+        return stmt
+
+    def _start_statement(self, stmt: Statement) -> None:
+        plan = stmt.plan
+        if plan is None or not hasattr(plan, "instantiate"):
+            from .instance import SelectInstance
+            if plan is None or not hasattr(plan, "streams"):
+                return
+            inst = SelectInstance(self, stmt, plan, stmt._order_key)
+            inst.start()
+            stmt._instances = [inst]
+            return
+        stmt._instances = plan.instantiate(self, stmt)
+
+    def _stop_statement(self, stmt: Statement) -> None:
+        for inst in stmt._instances:
+            inst.stop()
+        stmt._instances = []
+
+    def _destroy_statement(self, stmt: Statement) -> None:
+        for undo in getattr(stmt, "_on_destroy", ()):
+            undo()
+        if stmt in self._statements:
+            self._statements.remove(stmt)
+
+    @property
+    def statements(self) -> list[Statement]:
+        return list(self._statements)
+
+    def statement(self, name: str) -> Statement:
+        for s in self._statements:
+            if s.name == name:
+                return s
+        raise KeyError(f"No statement named '{name}'")
+
+    # -- events ----------------------------------------------------------------------------------
+    def _bean(self, event: Any, type_name: Optional[str]) -> EventBean:
+        if isinstance(event, EventBean):
+            return event
+        if type_name is not None:
+            et = self.types.find(type_name)
+            if et is None:
+                raise EventTypeError(f"Event type named '{type_name}' has not been defined")
+            if et.representation is Representation.MAP:
+                if not isinstance(event, Mapping):
+                    raise EventTypeError(
+                        f"Event type '{type_name}' is a map type: expected a dict, got "
+                        f"{type(event).__name__}")
+            elif not isinstance(event, et.pyclass):
+                raise EventTypeError(
+                    f"Event type '{type_name}' expects instances of {et.pyclass.__name__}, got "
+                    f"{type(event).__name__}")
+            return EventBean(et, event)
+        if isinstance(event, Mapping):
+            raise EventTypeError("A dict event needs its type name: engine.send(event, 'TypeName')")
+        return EventBean(self.types.for_object(event), event)
+
+    def send(self, event: Any, type_name: Optional[str] = None) -> None:
+        """Process one event: a dict with its type name, or an object of a registered class."""
+        bean = self._bean(event, type_name)
+        with self._lock:
+            if self._depth:
+                # sent from a listener or callback: processed before the outer send returns
+                self._route_queue.append(bean)
+                return
+            self._depth += 1
+            try:
+                self._process(bean)
+                self._drain()
+            finally:
+                self._depth -= 1
+
+    def send_many(self, events: Iterable[Any], type_name: Optional[str] = None) -> None:
+        """Process events in order; the same as calling send for each, with less overhead."""
+        for e in events:
+            self.send(e, type_name)
+
+    def route(self, event: Any, type_name: Optional[str] = None) -> None:
+        """Queue an event to be processed after the current one (from listeners)."""
+        self._route_queue.append(self._bean(event, type_name))
+
+    def _process(self, bean: EventBean) -> None:
+        handles = self._filters.match(bean)
+        if not handles:
+            return
+        if len(handles) == 1:
+            handles[0].on_event(bean)
+            return
+        drop_at = None
+        for h in sorted(handles, key=_order_of):
+            if drop_at is not None and h.order[0] > drop_at:
+                break
+            h.on_event(bean)
+            if h.drop:
+                drop_at = h.order[0]
+
+    def _drain(self) -> None:
+        """Dispatch queued results; process routed (insert-into) events until none remain."""
+        while True:
+            if self._dispatch_queue:
+                queue, self._dispatch_queue = self._dispatch_queue, []
+                for stmt, new, old in queue:
+                    stmt._dispatch(new, old)
+            if not self._route_queue:
+                return
+            self._process(self._route_queue.popleft())
+
+    def _emit(self, stmt: Statement, new_rows: Optional[list], old_rows: Optional[list]) -> None:
+        plan = stmt.plan
+        ins = getattr(plan, "insert_into", None)
+        if ins is not None:
+            routed = new_rows if ins.selector == "istream" else old_rows if ins.selector == "rstream" \
+                else (new_rows or []) + (old_rows or [])
+            for row in routed or ():
+                self._route_queue.append(self._derive(ins, row))
+        selector = getattr(plan, "selector", "istream")
+        if selector == "rstream":
+            new_rows, old_rows = old_rows, None
+        elif selector == "istream":
+            old_rows = None
+        if (new_rows or old_rows) and stmt.has_receivers:
+            self._dispatch_queue.append((stmt, new_rows, old_rows))
+
+    def _derive(self, ins: Any, row: EventBean) -> EventBean:
+        if ins.passthrough:
+            return row if row.event_type is ins.event_type else EventBean(ins.event_type, row.underlying)
+        u = row.underlying
+        if isinstance(u, Mapping):
+            return EventBean(ins.event_type, {c: u.get(src) for src, c in ins.columns})
+        return EventBean(ins.event_type, {c: row.get(src) for src, c in ins.columns})
+
+    # -- time ---------------------------------------------------------------------------------------
+    @property
+    def now(self) -> int:
+        return self._scheduler.now
+
+    def _check_simulated(self) -> None:
+        if self.time_mode != "simulated":
+            raise TimeError("advance_time is for engines created with time='simulated'")
+
+    def advance_time(self, t: int) -> None:
+        """Esper's advanceTime: jump to t; every callback due at or before t fires, with the
+        engine's time already at t."""
+        self._check_simulated()
+        with self._lock:
+            self._scheduler.set_time(t)
+            self._fire_due(t)
+
+    def advance_time_span(self, t: int) -> None:
+        """Esper's advanceTimeSpan: step through each scheduled instant up to t, each
+        callback firing at its own time."""
+        self._check_simulated()
+        with self._lock:
+            if t < self._scheduler.now:
+                raise TimeError(f"Time cannot move backwards: current time is {self._scheduler.now}, requested {t}")
+            while True:
+                nt = self._scheduler.next_time()
+                if nt is None or nt > t:
+                    break
+                self._scheduler.set_time(max(nt, self._scheduler.now))
+                self._fire_due(self._scheduler.now)
+            self._scheduler.set_time(t)
+            self._fire_due(t)
+
+    def _fire_due(self, t: int) -> None:
+        due = self._scheduler.collect_due(t)
+        if not due:
+            return
+        self._depth += 1
+        try:
+            for h in due:
+                self._scheduler.fire(h)
+            self._drain()
+        finally:
+            self._depth -= 1
+
+    def _tick(self, now_ms: int) -> None:
+        with self._lock:
+            if now_ms > self._scheduler.now:
+                self._scheduler.set_time(now_ms)
+                self._fire_due(now_ms)
+
+    # -- introspection and shutdown ------------------------------------------------------------------
+    def filter_count(self) -> int:
+        return self._filters.filter_count()
+
+    def schedule_count(self) -> int:
+        return self._scheduler.pending_count()
+
+    def close(self) -> None:
+        """Stop the timer thread and destroy every statement."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        with self._lock:
+            for s in reversed(list(self._statements)):
+                s.destroy()
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def _order_of(handle: Any) -> Any:
+    return handle.order

@@ -1,0 +1,162 @@
+"""A running select statement: its filter registrations, view chains, result-set processor
+and output, built from the plan when the statement starts and released when it stops."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+
+from views.registry import make_chain
+
+from .bean import EventBean
+
+if TYPE_CHECKING:
+    from .engine import Engine
+    from .statement import Statement
+
+
+class StatementContext:
+    """What views and limiters of one statement instance may ask of the engine (the
+    views.base.ViewContext protocol): time, and schedules in the statement's slot."""
+
+    __slots__ = ("_scheduler", "slot", "statement", "msec_per_unit")
+
+    def __init__(self, engine: "Engine", statement: "Statement", slot: Any) -> None:
+        self._scheduler = engine._scheduler
+        self.statement = statement
+        self.slot = slot
+        self.msec_per_unit = 1.0
+
+    def now(self) -> int:
+        return self._scheduler.now
+
+    def schedule(self, at: int, callback: Callable[[], None]) -> Any:
+        return self._scheduler.schedule(at, self.slot, callback)
+
+    def cancel(self, handle: Any) -> None:
+        self._scheduler.cancel(handle)
+
+
+class StreamHandle:
+    """What the filter index returns for a stream: `on_event` feeds the stream's first view."""
+
+    __slots__ = ("target", "order", "statement", "drop", "stream_index")
+
+    def __init__(self, target: Any, statement: "Statement", stream_index: int) -> None:
+        self.target = target
+        self.statement = statement
+        self.order = statement._order_key
+        self.drop = statement.drop
+        self.stream_index = stream_index
+
+    def on_event(self, bean: EventBean) -> None:
+        self.target.update([bean], None)
+
+
+class SingleStreamSink:
+    """End of a single stream's view chain: where-clause, result set, output."""
+
+    __slots__ = ("where", "processor", "output")
+
+    def __init__(self, where: Optional[Callable], processor: Any, output: Any) -> None:
+        self.where = where
+        self.processor = processor
+        self.output = output
+
+    def update(self, new: Optional[list], old: Optional[list]) -> None:
+        ne = [(b,) for b in new] if new else []
+        oe = [(b,) for b in old] if old else []
+        where = self.where
+        if where is not None:
+            if not ne and not oe:
+                return
+            ne = [e for e in ne if where(e)]
+            oe = [e for e in oe if where(e)]
+            if not ne and not oe:
+                return
+        new_rows, old_rows = self.processor.process(ne, oe)
+        self.output.deliver(new_rows, old_rows)
+
+
+class DirectOutput:
+    """No output rate limiting: rows go straight to the statement."""
+
+    __slots__ = ("emit",)
+
+    def __init__(self, emit: Callable[[Optional[list], Optional[list]], None]) -> None:
+        self.emit = emit
+
+    def deliver(self, new_rows: Optional[list], old_rows: Optional[list]) -> None:
+        if new_rows or old_rows:
+            self.emit(new_rows, old_rows)
+
+    def stop(self) -> None:
+        pass
+
+
+class SelectInstance:
+    """One instance of a select plan (the statement's, or one per context partition)."""
+
+    def __init__(self, engine: "Engine", statement: "Statement", plan: Any, slot: Any,
+                 bindings: Any = None) -> None:
+        self.engine = engine
+        self.statement = statement
+        self.plan = plan
+        self.ctx = StatementContext(engine, statement, slot)
+        self.processor = plan.make_processor()
+        self.output = plan.make_output(self.ctx, statement._emit) if plan.make_output else DirectOutput(statement._emit)
+        self.views: list[list] = []
+        self.registrations: list[Any] = []
+        self.handles: list[StreamHandle] = []
+        self.join = None
+        if plan.make_join is not None:
+            self.join = plan.make_join(self)
+            sinks = self.join.stream_sinks
+        else:
+            sinks = [SingleStreamSink(plan.where, self.processor, self.output)]
+        for stream, sink in zip(plan.streams, sinks):
+            if stream.views:
+                first, chain = make_chain(list(stream.views), self.ctx, sink)
+            else:
+                first, chain = sink, []
+            self.views.append(chain)
+            self.handles.append(StreamHandle(first, statement, stream.index))
+        self.bindings = bindings
+
+    def start(self) -> None:
+        index = self.engine._filters
+        try:
+            for stream, handle in zip(self.plan.streams, self.handles):
+                if stream.pattern is not None:
+                    self.registrations.append(stream.pattern.start(self, handle))
+                elif stream.named_window is not None:
+                    self.registrations.append(stream.named_window.attach(handle))
+                else:
+                    self.registrations.append(index.add(stream.filter.bind(self.bindings), handle))
+        except Exception:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        index = self.engine._filters
+        for stream, reg in zip(self.plan.streams, self.registrations):
+            if stream.pattern is not None or stream.named_window is not None:
+                reg.stop()
+            else:
+                index.remove(reg)
+        self.registrations.clear()
+        for chain in self.views:
+            for v in chain:
+                v.stop()
+        self.output.stop()
+
+    def current_rows(self) -> list:
+        """`for row in statement`: the result over the current window contents."""
+        if self.join is not None:
+            return self.join.iterate()
+        chain = self.views[0]
+        if chain:
+            events = [(b,) for b in chain[-1]]
+        else:
+            events = []
+        if self.plan.where is not None:
+            events = [e for e in events if self.plan.where(e)]
+        return self.processor.iterate(events)

@@ -1,0 +1,76 @@
+"""The output-condition contract, and the two trivial conditions (always; only when terminated).
+
+A condition is told how many events each view update carried (`update`) and calls back
+`fire(do_output, force)` when output is due. `force` asks for a listener call even when there
+is nothing to deliver (Esper does so for time-driven and when-driven output, not for counts).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol
+
+Fire = Callable[[bool, bool], None]
+
+
+class OutputCondition(Protocol):
+    def update(self, new_count: int, old_count: int) -> None:
+        """One view update arrived with this many insert and remove events."""
+
+    def terminated(self) -> None:
+        """The statement's context partition ended (`output ... and when terminated`)."""
+
+    def stop(self) -> None:
+        """Cancel anything scheduled."""
+
+
+class ConditionFactory(Protocol):
+    def make(self, ctx: Any, fire: Fire) -> OutputCondition: ...
+
+
+class Always:
+    """Output after every update (grouped `output first`: the groups decide, see polled.py)."""
+
+    __slots__ = ("fire",)
+
+    def __init__(self, fire: Fire) -> None:
+        self.fire = fire
+
+    def update(self, new_count: int, old_count: int) -> None:
+        self.fire(True, False)
+
+    def terminated(self) -> None:
+        self.fire(True, True)
+
+    def stop(self) -> None:
+        pass
+
+
+class OnlyWhenTerminated:
+    """`output when terminated`: everything waits for the end of the context partition."""
+
+    __slots__ = ("fire",)
+
+    def __init__(self, fire: Fire) -> None:
+        self.fire = fire
+
+    def update(self, new_count: int, old_count: int) -> None:
+        pass
+
+    def terminated(self) -> None:
+        self.fire(True, True)
+
+    def stop(self) -> None:
+        pass
+
+
+class AlwaysFactory:
+    __slots__ = ()
+
+    def make(self, ctx: Any, fire: Fire) -> OutputCondition:
+        return Always(fire)
+
+
+class TerminatedFactory:
+    __slots__ = ()
+
+    def make(self, ctx: Any, fire: Fire) -> OutputCondition:
+        return OnlyWhenTerminated(fire)

@@ -1,0 +1,69 @@
+"""`output every <time period>`: output at the end of every interval.
+
+The intervals start with the statement's first update (Esper starts the condition on creation
+only for statements over tables) and keep firing, with or without updates, on a fixed grid
+from that first update. After a jump in time the next output is the next grid point after now.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from .base import Fire, OutputCondition
+
+
+@dataclass(frozen=True)
+class EveryTime:
+    msec: int
+    start_on_creation: bool = False
+
+    def make(self, ctx: Any, fire: Fire) -> OutputCondition:
+        return TimeCondition(self, ctx, fire)
+
+
+def next_grid_point(now: int, reference: int, period: int) -> int:
+    """The first `reference + k * period` (k >= 1 when now == reference) strictly after now."""
+    if now < reference:
+        return reference
+    k = (now - reference) // period + 1
+    return reference + k * period
+
+
+class TimeCondition:
+    __slots__ = ("spec", "ctx", "fire", "reference", "handle", "stopped")
+
+    def __init__(self, spec: EveryTime, ctx: Any, fire: Fire) -> None:
+        self.spec = spec
+        self.ctx = ctx
+        self.fire = fire
+        self.reference: Optional[int] = None
+        self.handle: Any = None
+        self.stopped = False
+        if spec.start_on_creation:
+            self.update(0, 0)
+
+    def update(self, new_count: int, old_count: int) -> None:
+        if self.reference is None:
+            self.reference = self.ctx.now()
+        if self.handle is None:
+            self._schedule()
+
+    def _schedule(self) -> None:
+        period = max(1, int(self.spec.msec))
+        at = next_grid_point(self.ctx.now(), self.reference, period)
+        self.handle = self.ctx.schedule(at, self._due)
+
+    def _due(self) -> None:
+        self.handle = None
+        self.fire(True, True)
+        if self.handle is None and not self.stopped:   # fire may have stopped the statement
+            self._schedule()
+
+    def terminated(self) -> None:
+        self.fire(True, True)
+
+    def stop(self) -> None:
+        self.stopped = True
+        if self.handle is not None:
+            self.ctx.cancel(self.handle)
+            self.handle = None

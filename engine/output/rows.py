@@ -1,0 +1,56 @@
+"""Rows for output-limited delivery: each row with its order-by key, so that a whole batch can
+be ordered when it is output (Esper orders the batch, not each update), then made distinct
+and limited by the statement's row shaper."""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Optional, Sequence
+
+Eps = Sequence[Any]
+Pair = tuple  # (order-by key or None, row)
+Rows = Optional[list]
+
+
+def keyed(p: Any, eps_list: Iterable[Eps], point: Optional[Callable[[Eps], None]] = None) -> list[Pair]:
+    """Rows of `eps_list` that pass `having`, with their sort keys; `point(eps)` first aims the
+    aggregation context at the event's group."""
+    shaper = p.shaper
+    having = shaper.having
+    order_keys = shaper.order_keys
+    select = p.select
+    out = []
+    for eps in eps_list:
+        if point is not None:
+            point(eps)
+        if having is not None and having(eps) is not True:
+            continue
+        key = tuple(f(eps) for f, _ in order_keys) if order_keys else None
+        out.append((key, select(eps)))
+    return out
+
+
+def keyed_groups(p: Any, items: Iterable[tuple[Any, Eps]]) -> list[Pair]:
+    """Rows for (group key, representative event) items, each read against its group's
+    current aggregates."""
+    ctx, aggs = p.ctx, p.aggs
+    shaper = p.shaper
+    having = shaper.having
+    order_keys = shaper.order_keys
+    select = p.select
+    out = []
+    for key, eps in items:
+        ctx.row = aggs.peek(key)
+        if having is not None and having(eps) is not True:
+            continue
+        sort_key = tuple(f(eps) for f, _ in order_keys) if order_keys else None
+        out.append((sort_key, select(eps)))
+    return out
+
+
+def finish(p: Any, pairs: Sequence[Pair]) -> Rows:
+    """Order the batch's rows, then distinct and limit; None when nothing remains."""
+    if not pairs:
+        return None
+    shaper = p.shaper
+    if shaper.order_keys:
+        pairs = shaper.order(list(pairs))
+    return shaper.finish([r for _, r in pairs])

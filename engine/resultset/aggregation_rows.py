@@ -1,0 +1,99 @@
+"""Aggregation state at runtime: one row of aggregators (ungrouped) or one per group, fed
+with the values each event contributes. Compiled aggregate expressions read the current
+row through an AggregationContext the processor points at the right group."""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Sequence
+
+
+class AggregationContext:
+    """Which row compiled aggregate expressions read: processors set `row` before
+    evaluating select, having and order-by expressions."""
+
+    __slots__ = ("row",)
+
+    def __init__(self) -> None:
+        self.row: list = []
+
+
+class AggEntry:
+    """One aggregation of a statement: its factory, how an event becomes the value entered,
+    and the optional `filter:` predicate."""
+
+    __slots__ = ("factory", "value_of", "accept")
+
+    def __init__(self, factory: Any, value_of: Callable[[Any], Any],
+                 accept: Optional[Callable[[Any], Any]] = None) -> None:
+        self.factory = factory
+        self.value_of = value_of
+        self.accept = accept
+
+
+class AggregationRows:
+    """Ungrouped (`key=None`) or grouped aggregation rows. Grouped rows of windowed streams
+    are reference-counted and dropped when no event in the window belongs to them."""
+
+    __slots__ = ("entries", "groups", "refcounts", "reclaim", "_single")
+
+    def __init__(self, entries: Sequence[AggEntry], reclaim: bool = True) -> None:
+        self.entries = tuple(entries)
+        self.groups: dict[Any, list] = {}
+        self.refcounts: dict[Any, int] = {}
+        self.reclaim = reclaim
+        self._single: Optional[list] = None
+
+    def new_row(self) -> list:
+        return [e.factory.make() for e in self.entries]
+
+    def ungrouped(self) -> list:
+        if self._single is None:
+            self._single = self.new_row()
+        return self._single
+
+    def group(self, key: Any) -> list:
+        row = self.groups.get(key)
+        if row is None:
+            row = self.new_row()
+            self.groups[key] = row
+        return row
+
+    def peek(self, key: Any) -> list:
+        """The group's row without creating state (a fresh row when the group is unknown)."""
+        row = self.groups.get(key)
+        return row if row is not None else self.new_row()
+
+    def enter(self, row: list, eps: Any) -> None:
+        for agg, e in zip(row, self.entries):
+            if e.accept is None or e.accept(eps) is True:
+                agg.enter(e.value_of(eps))
+
+    def leave(self, row: list, eps: Any) -> None:
+        for agg, e in zip(row, self.entries):
+            if e.accept is None or e.accept(eps) is True:
+                agg.leave(e.value_of(eps))
+
+    def enter_group(self, key: Any, eps: Any) -> None:
+        self.enter(self.group(key), eps)
+        self.refcounts[key] = self.refcounts.get(key, 0) + 1
+
+    def leave_group(self, key: Any, eps: Any) -> None:
+        row = self.groups.get(key)
+        if row is None:
+            return
+        self.leave(row, eps)
+        n = self.refcounts.get(key, 0) - 1
+        if n <= 0 and self.reclaim:
+            del self.groups[key]
+            self.refcounts.pop(key, None)
+        else:
+            self.refcounts[key] = n
+
+    def clear(self) -> None:
+        for row in self.groups.values():
+            for agg in row:
+                agg.clear()
+        self.groups.clear()
+        self.refcounts.clear()
+        if self._single is not None:
+            for agg in self._single:
+                agg.clear()

@@ -1,0 +1,242 @@
+"""The five result-set kinds of Esper's output model. Each takes what the views (or the
+join) produced, as lists of events-per-stream tuples, and returns the rows to deliver:
+`process(new, old) -> (new_rows, old_rows)`; `iterate(eps_list)` gives the current result
+for `for row in statement`.
+
+- Simple: no aggregation; a row per event.
+- RowForAll: only aggregates, no group by; one row per update, prior row as remove stream.
+- AggregatedUngrouped: aggregates and properties, no group by; a row per event.
+- RowPerGroup: every property is grouped; a row per changed group, prior as remove stream.
+- AggregatedGrouped: grouped, with ungrouped properties; a row per event with its group's
+  aggregates.
+Rows of one update are filtered by `having`, made distinct, ordered and limited here.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Sequence
+
+from .aggregation_rows import AggregationContext, AggregationRows
+from .java_order import hashmap_order
+from .select import SelectEvaluator
+
+Rows = Optional[list]
+Eps = Sequence[Any]
+
+
+class RowShaper:
+    """Having, distinct, order by and limit/offset over the rows of one delivery."""
+
+    __slots__ = ("having", "order_keys", "distinct", "limit", "offset")
+
+    def __init__(self, having: Optional[Callable[[Eps], Any]] = None,
+                 order_keys: Sequence[tuple[Callable[[Eps], Any], bool]] = (),
+                 distinct: bool = False, limit: Optional[int] = None, offset: int = 0) -> None:
+        self.having = having
+        self.order_keys = tuple(order_keys)
+        self.distinct = distinct
+        self.limit = limit
+        self.offset = offset
+
+    @property
+    def is_identity(self) -> bool:
+        return self.having is None and not self.order_keys and not self.distinct and self.limit is None
+
+    def order(self, pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+        """Stable multi-key sort of (sort-key-values, row) pairs; nulls sort first ascending."""
+        for i in range(len(self.order_keys) - 1, -1, -1):
+            desc = self.order_keys[i][1]
+            pairs.sort(key=lambda p, _i=i: _null_key(p[0][_i]), reverse=desc)
+        return pairs
+
+    def finish(self, rows: list) -> Rows:
+        """Distinct and limit on already ordered rows."""
+        if self.distinct:
+            seen = set()
+            out = []
+            for r in rows:
+                k = _row_identity(r)
+                if k not in seen:
+                    seen.add(k)
+                    out.append(r)
+            rows = out
+        if self.limit is not None or self.offset:
+            end = None if self.limit is None else self.offset + self.limit
+            rows = rows[self.offset:end]
+        return rows or None
+
+
+def _null_key(v: Any) -> tuple:
+    return (0, 0) if v is None else (1, v)
+
+
+def _row_identity(bean: Any) -> Any:
+    u = bean.underlying
+    if isinstance(u, dict):
+        return tuple((k, _hashable(v)) for k, v in u.items())
+    return id(u)
+
+
+def _hashable(v: Any) -> Any:
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        return repr(v)
+
+
+class _Base:
+    """Shared plumbing: evaluating rows with having/order-by against the right context."""
+
+    kind = "base"
+    __slots__ = ("select", "shaper", "want_old", "want_new", "ctx", "aggs")
+
+    def __init__(self, select: SelectEvaluator, shaper: RowShaper, want_new: bool, want_old: bool,
+                 ctx: Optional[AggregationContext] = None, aggs: Optional[AggregationRows] = None) -> None:
+        self.select = select
+        self.shaper = shaper
+        self.want_new = want_new
+        self.want_old = want_old
+        self.ctx = ctx
+        self.aggs = aggs
+
+    def _rows(self, eps_list: Sequence[Eps], row_for: Optional[Callable[[Eps], Any]] = None) -> Rows:
+        """Rows for events; `row_for(eps)` points the aggregation context first (grouped)."""
+        shaper = self.shaper
+        select = self.select
+        if shaper.is_identity and row_for is None:
+            return [select(eps) for eps in eps_list] or None
+        having = shaper.having
+        keyed = bool(shaper.order_keys)
+        pairs = []
+        for eps in eps_list:
+            if row_for is not None:
+                row_for(eps)
+            if having is not None and having(eps) is not True:
+                continue
+            sort_key = tuple(f(eps) for f, _ in shaper.order_keys) if keyed else None
+            pairs.append((sort_key, select(eps)))
+        if keyed:
+            pairs = shaper.order(pairs)
+        return shaper.finish([r for _, r in pairs])
+
+    def reset(self) -> None:
+        if self.aggs is not None:
+            self.aggs.clear()
+
+
+class SimpleProcessor(_Base):
+    kind = "simple"
+    __slots__ = ()
+
+    def process(self, new: Sequence[Eps], old: Sequence[Eps]) -> tuple[Rows, Rows]:
+        return (self._rows(new) if new and self.want_new else None,
+                self._rows(old) if old and self.want_old else None)
+
+    def iterate(self, eps_list: Sequence[Eps]) -> list:
+        return self._rows(eps_list) or []
+
+
+class RowForAllProcessor(_Base):
+    kind = "row-for-all"
+    __slots__ = ()
+
+    def _one(self) -> Rows:
+        self.ctx.row = self.aggs.ungrouped()
+        return self._rows([()])
+
+    def process(self, new: Sequence[Eps], old: Sequence[Eps]) -> tuple[Rows, Rows]:
+        old_rows = self._one() if self.want_old else None
+        aggs = self.aggs
+        row = aggs.ungrouped()
+        for eps in new or ():
+            aggs.enter(row, eps)
+        for eps in old or ():
+            aggs.leave(row, eps)
+        new_rows = self._one() if self.want_new else None
+        return new_rows, old_rows
+
+    def iterate(self, eps_list: Sequence[Eps]) -> list:
+        return self._one() or []
+
+
+class AggregatedUngroupedProcessor(_Base):
+    kind = "aggregated-ungrouped"
+    __slots__ = ()
+
+    def process(self, new: Sequence[Eps], old: Sequence[Eps]) -> tuple[Rows, Rows]:
+        aggs = self.aggs
+        row = aggs.ungrouped()
+        for eps in new or ():
+            aggs.enter(row, eps)
+        for eps in old or ():
+            aggs.leave(row, eps)
+        self.ctx.row = row
+        return (self._rows(new) if new and self.want_new else None,
+                self._rows(old) if old and self.want_old else None)
+
+    def iterate(self, eps_list: Sequence[Eps]) -> list:
+        self.ctx.row = self.aggs.ungrouped()
+        return self._rows(eps_list) or []
+
+
+class _Grouped(_Base):
+    __slots__ = ("key_of", "key_types")
+
+    def __init__(self, *args: Any, key_of: Callable[[Eps], Any], key_types: Sequence[Any], **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.key_of = key_of
+        self.key_types = tuple(key_types)
+
+    def _point(self, eps: Eps) -> None:
+        self.ctx.row = self.aggs.peek(self.key_of(eps))
+
+
+class RowPerGroupProcessor(_Grouped):
+    kind = "row-per-group"
+    __slots__ = ()
+
+    def process(self, new: Sequence[Eps], old: Sequence[Eps]) -> tuple[Rows, Rows]:
+        key_of, aggs = self.key_of, self.aggs
+        reps: dict[Any, Eps] = {}
+        new_keys = []
+        for eps in new or ():
+            k = key_of(eps)
+            new_keys.append(k)
+            reps[k] = eps
+        old_keys = []
+        for eps in old or ():
+            k = key_of(eps)
+            old_keys.append(k)
+            reps[k] = eps
+        order = hashmap_order(reps, self.key_types) if len(reps) > 1 else list(reps)
+        reps_in_order = [reps[k] for k in order]
+        old_rows = self._rows(reps_in_order, self._point) if self.want_old else None
+        for k, eps in zip(new_keys, new or ()):
+            aggs.enter_group(k, eps)
+        for k, eps in zip(old_keys, old or ()):
+            aggs.leave_group(k, eps)
+        new_rows = self._rows(reps_in_order, self._point) if self.want_new else None
+        return new_rows, old_rows
+
+    def iterate(self, eps_list: Sequence[Eps]) -> list:
+        reps: dict[Any, Eps] = {}
+        for eps in eps_list:
+            reps.setdefault(self.key_of(eps), eps)
+        return self._rows(list(reps.values()), self._point) or []
+
+
+class AggregatedGroupedProcessor(_Grouped):
+    kind = "aggregated-grouped"
+    __slots__ = ()
+
+    def process(self, new: Sequence[Eps], old: Sequence[Eps]) -> tuple[Rows, Rows]:
+        key_of, aggs = self.key_of, self.aggs
+        for eps in new or ():
+            aggs.enter_group(key_of(eps), eps)
+        for eps in old or ():
+            aggs.leave_group(key_of(eps), eps)
+        return (self._rows(new, self._point) if new and self.want_new else None,
+                self._rows(old, self._point) if old and self.want_old else None)
+
+    def iterate(self, eps_list: Sequence[Eps]) -> list:
+        return self._rows(eps_list, self._point) or []

@@ -1,0 +1,24 @@
+"""The engine's own signals (blinker), like Esper's statement-state listeners. Each engine
+has its own namespace, so receivers of one engine never see another's signals."""
+from __future__ import annotations
+
+from blinker import Namespace
+
+SIGNAL_NAMES = (
+    "statement_created",    # sender: engine, statement=
+    "statement_started",
+    "statement_stopped",
+    "statement_destroyed",
+    "listener_error",       # sender: engine, statement=, listener=, error=
+    "cti_violation",        # sender: engine, input=, event=, action= ('dropped' | 'adjusted')
+    "pattern_limit",        # sender: engine, statement=, count=, limit=
+)
+
+
+class EngineSignals:
+    """`engine.signals.statement_created.connect(fn)`; connect closures with weak=False."""
+
+    def __init__(self) -> None:
+        ns = Namespace()
+        for name in SIGNAL_NAMES:
+            setattr(self, name, ns.signal(name))

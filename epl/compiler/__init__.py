@@ -1,0 +1,27 @@
+"""The EPL compiler: statement AST to an immutable plan the engine instantiates."""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ast as A
+from ..errors import EPLValidationError
+from .result import CompiledStatement as CompiledStatement
+
+
+def compile_statement(node: A.Statement, engine: Any, text: str) -> CompiledStatement:
+    """Validate and compile one statement against the engine's types and services."""
+    if isinstance(node, A.CreateSchema):
+        from .schema import compile_create_schema
+        return compile_create_schema(node, engine, text)
+    if isinstance(node, A.SelectStatement):
+        if node.context is not None:
+            hook = engine.services.get("contexts")
+            if hook is None:
+                raise EPLValidationError(f"Context '{node.context}' is not supported yet", text)
+            return hook.compile_select(node, engine, text)
+        from .select import compile_select
+        return compile_select(node, engine, text)
+    hook = engine.services.get("statements", {}).get(type(node).__name__)
+    if hook is not None:
+        return hook(node, engine, text)
+    raise EPLValidationError(f"Statements of kind '{type(node).__name__}' are not supported yet", text)

@@ -1,0 +1,31 @@
+"""The compiled form of an expression: a closure over the events per stream, its type,
+and its value when constant."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from engine.epl_types import PropertyType
+from views.base import NOT_CONSTANT
+
+Evaluator = Callable[[Sequence[Any]], Any]
+
+
+@dataclass(slots=True)
+class Compiled:
+    """`fn(eps)` evaluates the expression on the events per stream (a tuple of EventBeans,
+    None for an outer-join stream without a match)."""
+
+    fn: Evaluator
+    type: PropertyType
+    constant: Any = NOT_CONSTANT
+    is_time_period: bool = False
+    has_aggregation: bool = False
+
+    @property
+    def is_constant(self) -> bool:
+        return self.constant is not NOT_CONSTANT
+
+
+def constant(value: Any, type_: PropertyType, *, is_time_period: bool = False) -> Compiled:
+    return Compiled(lambda eps, _v=value: _v, type_, value, is_time_period)

@@ -1,0 +1,632 @@
+"""Expression compiler: AST to closures over the events per stream, once per statement.
+Dispatch is by node class; the runtime never sees AST nodes."""
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from typing import Any, Callable
+
+from engine import epl_types as T
+from engine.bean import EventBean
+from engine.epl_types import EPLType, PropertyType
+from engine.event_types import _step
+
+from .. import ast as A
+from . import operators as O
+from .compiled import Compiled, constant
+from .functions import MATH, METHODS, SINGLE_ROW
+from .scope import Scope
+
+_COMPILERS: dict[type, Callable[[Any, Scope], Compiled]] = {}
+
+
+def compiles(node_type: type):
+    def register(fn):
+        _COMPILERS[node_type] = fn
+        return fn
+    return register
+
+
+def compile_expr(node: A.Expr, scope: Scope) -> Compiled:
+    """Compile an expression node; constant sub-trees are folded."""
+    fn = _COMPILERS.get(type(node))
+    if fn is None:
+        raise scope.fail(f"Expression of kind '{type(node).__name__}' is not supported here")
+    return fn(node, scope)
+
+
+def _fold(fn: Callable, type_: PropertyType, parts: list[Compiled]) -> Compiled:
+    """Evaluate at compile time when every part is constant."""
+    if parts and all(p.is_constant for p in parts):
+        return constant(fn(()), type_)
+    return Compiled(fn, type_, has_aggregation=any(p.has_aggregation for p in parts))
+
+
+def expr_text(node: A.Expr) -> str:
+    from .. import expr_text as _text  # the printer's column-name form
+    return _text(node)
+
+
+# -- leaves ---------------------------------------------------------------------------
+
+_LITERAL_TYPES = {
+    A.LiteralKind.INT: T.INT, A.LiteralKind.LONG: T.LONG, A.LiteralKind.DOUBLE: T.DOUBLE,
+    A.LiteralKind.FLOAT: T.FLOAT, A.LiteralKind.STRING: T.STRING,
+    A.LiteralKind.BOOLEAN: T.BOOLEAN, A.LiteralKind.NULL: T.OBJECT,
+}
+
+
+@compiles(A.Literal)
+def _literal(node: A.Literal, scope: Scope) -> Compiled:
+    return constant(node.value, _LITERAL_TYPES[node.kind])
+
+
+@compiles(A.TimePeriod)
+def _time_period(node: A.TimePeriod, scope: Scope) -> Compiled:
+    total: float = 0
+    for amount, unit in node.parts:
+        c = compile_expr(amount, scope)
+        if not c.is_constant or not isinstance(c.constant, (int, float)):
+            raise scope.fail("Time period amounts must be numeric constants")
+        total += c.constant * A.TIME_UNIT_MSEC[unit]
+    if isinstance(total, float) and total.is_integer():
+        total = int(total)
+    return constant(total, T.DOUBLE, is_time_period=True)
+
+
+@compiles(A.Parens)
+def _parens(node: A.Parens, scope: Scope) -> Compiled:
+    return compile_expr(node.inner, scope)
+
+
+@compiles(A.Property)
+def _property(node: A.Property, scope: Scope) -> Compiled:
+    r = scope.resolve(node)
+    if r.kind == "stream":
+        stream = scope.streams[r.index]
+        g = stream.event_type.getter(r.path)
+        i = r.index
+        if i == 0 and len(scope.streams) == 1:
+            return Compiled(lambda eps, _g=g: _g(eps[0].underlying), r.type)
+
+        def from_stream(eps, _g=g, _i=i):
+            b = eps[_i]
+            return None if b is None else _g(b.underlying)
+        return Compiled(from_stream, r.type)
+    if r.kind == "builtin":
+        holder = scope.builtins_holder
+        return Compiled(lambda eps, _h=holder, _n=r.name: _h.values.get(_n), r.type)
+    if r.kind == "variable":
+        var = scope.variables.reader(r.name)
+        if r.path:
+            path = r.path.split(".")
+
+            def read_nested(eps, _v=var, _p=path):
+                v = _v()
+                for p in _p:
+                    v = _step(v, p)
+                return v
+            return Compiled(read_nested, T.OBJECT)
+        return Compiled(lambda eps, _v=var: _v(), r.type)
+    if r.kind == "context":
+        holder = scope.context_holder
+        g = scope.context_type.getter(r.path)
+        return Compiled(lambda eps, _h=holder, _g=g: _g(_h.properties), r.type)
+    raise scope.fail(f"Cannot resolve '{node.dotted}'")
+
+
+# -- operators --------------------------------------------------------------------------
+
+def _arith_type(op: A.BinOp, lt: PropertyType, rt: PropertyType, scope: Scope, node) -> PropertyType:
+    for t in (lt, rt):
+        if t.kind not in T.NUMERIC_RANK and t.kind is not EPLType.OBJECT:
+            raise scope.fail(f"Implicit conversion from datatype '{t}' to numeric is not allowed "
+                             f"for operator '{op.value}'")
+    if op is A.BinOp.DIV:
+        if T.DECIMAL in (lt, rt):
+            return T.DECIMAL
+        return T.DOUBLE
+    return T.promote(lt, rt)
+
+
+def _compile_arith(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> Compiled:
+    op = node.op
+    t = _arith_type(op, l.type, r.type, scope, node)
+    lf, rf = l.fn, r.fn
+    if op is A.BinOp.ADD:
+        def f(eps):
+            a = lf(eps)
+            if a is None:
+                return None
+            b = rf(eps)
+            return None if b is None else a + b
+    elif op is A.BinOp.SUB:
+        def f(eps):
+            a = lf(eps)
+            if a is None:
+                return None
+            b = rf(eps)
+            return None if b is None else a - b
+    elif op is A.BinOp.MUL:
+        def f(eps):
+            a = lf(eps)
+            if a is None:
+                return None
+            b = rf(eps)
+            return None if b is None else a * b
+    elif op is A.BinOp.DIV:
+        def f(eps):
+            a = lf(eps)
+            if a is None:
+                return None
+            b = rf(eps)
+            return None if b is None else O.divide(a, b)
+    else:  # MOD
+        def f(eps):
+            a = lf(eps)
+            if a is None:
+                return None
+            b = rf(eps)
+            return None if b is None else O.modulo(a, b)
+    return _fold(f, t, [l, r])
+
+
+_CMP = {A.BinOp.LT: "<", A.BinOp.LE: "<=", A.BinOp.GT: ">", A.BinOp.GE: ">="}
+
+
+def _check_comparable(l: Compiled, r: Compiled, scope: Scope, op: str) -> None:
+    lk, rk = l.type.kind, r.type.kind
+    if EPLType.OBJECT in (lk, rk) or l.constant is None or r.constant is None:
+        return
+    if (lk in T.NUMERIC_RANK) != (rk in T.NUMERIC_RANK) or \
+            (lk not in T.NUMERIC_RANK and lk != rk and EPLType.OBJECT not in (lk, rk)):
+        raise scope.fail(f"Implicit conversion from datatype '{r.type}' to '{l.type}' is not "
+                         f"allowed for operator '{op}'")
+
+
+def _compile_compare(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> Compiled:
+    op = node.op
+    lf, rf = l.fn, r.fn
+    if op in (A.BinOp.EQ, A.BinOp.NE):
+        _check_comparable(l, r, scope, op.value)
+        neg = op is A.BinOp.NE
+        if r.is_constant and r.constant is not None:
+            c = r.constant
+
+            def f(eps):
+                a = lf(eps)
+                if a is None:
+                    return None
+                return (a != c) if neg else (a == c)
+        else:
+            def f(eps):
+                a = lf(eps)
+                if a is None:
+                    return None
+                b = rf(eps)
+                if b is None:
+                    return None
+                return (a != b) if neg else (a == b)
+        return _fold(f, T.BOOLEAN, [l, r])
+    if op in (A.BinOp.IS, A.BinOp.IS_NOT):
+        neg = op is A.BinOp.IS_NOT
+        return _fold(lambda eps: O.is_equal(lf(eps), rf(eps)) != neg, T.BOOLEAN, [l, r])
+    _check_comparable(l, r, scope, op.value)
+    sym = _CMP[op]
+    if r.is_constant and r.constant is not None and sym == ">":
+        c = r.constant
+
+        def f(eps):
+            a = lf(eps)
+            return None if a is None else a > c
+        return _fold(f, T.BOOLEAN, [l, r])
+    return _fold(lambda eps: O.compare(sym, lf(eps), rf(eps)), T.BOOLEAN, [l, r])
+
+
+def _flatten(node: A.Expr, op: A.BinOp) -> list[A.Expr]:
+    while isinstance(node, A.Parens):
+        node = node.inner
+    if isinstance(node, A.BinaryOp) and node.op is op:
+        return _flatten(node.left, op) + _flatten(node.right, op)
+    return [node]
+
+
+def _compile_logic(node: A.BinaryOp, scope: Scope) -> Compiled:
+    parts = [compile_expr(p, scope) for p in _flatten(node, node.op)]
+    for p, src in zip(parts, _flatten(node, node.op)):
+        if p.type.kind not in (EPLType.BOOLEAN, EPLType.OBJECT):
+            raise scope.fail(f"Incorrect use of '{node.op.value}': expression '{expr_text(src)}' "
+                             f"returns '{p.type}', not boolean")
+    fns = tuple(p.fn for p in parts)
+    if node.op is A.BinOp.AND:
+        if len(fns) == 2:
+            f1, f2 = fns
+
+            def f(eps):
+                a = f1(eps)
+                if a is False:
+                    return False
+                b = f2(eps)
+                if b is False:
+                    return False
+                if a is None or b is None:
+                    return None
+                return bool(a and b)
+        else:
+            def f(eps):
+                return O.and3(g(eps) for g in fns)
+    else:
+        def f(eps):
+            return O.or3(g(eps) for g in fns)
+    return _fold(f, T.BOOLEAN, parts)
+
+
+@compiles(A.BinaryOp)
+def _binary(node: A.BinaryOp, scope: Scope) -> Compiled:
+    op = node.op
+    if op in (A.BinOp.AND, A.BinOp.OR):
+        return _compile_logic(node, scope)
+    l = compile_expr(node.left, scope)
+    r = compile_expr(node.right, scope)
+    if op in (A.BinOp.ADD, A.BinOp.SUB, A.BinOp.MUL, A.BinOp.DIV, A.BinOp.MOD):
+        return _compile_arith(node, scope, l, r)
+    if op in (A.BinOp.EQ, A.BinOp.NE, A.BinOp.LT, A.BinOp.LE, A.BinOp.GT, A.BinOp.GE, A.BinOp.IS, A.BinOp.IS_NOT):
+        return _compile_compare(node, scope, l, r)
+    lf, rf = l.fn, r.fn
+    if op is A.BinOp.CONCAT:
+        def concat(eps):
+            a = lf(eps)
+            if a is None:
+                return None
+            b = rf(eps)
+            return None if b is None else _str(a) + _str(b)
+        return _fold(concat, T.STRING, [l, r])
+    bit = {A.BinOp.BAND: lambda a, b: a & b, A.BinOp.BOR: lambda a, b: a | b,
+           A.BinOp.BXOR: lambda a, b: a ^ b}[op]
+
+    def bitwise(eps):
+        a, b = lf(eps), rf(eps)
+        return None if a is None or b is None else bit(a, b)
+    return _fold(bitwise, l.type, [l, r])
+
+
+def _str(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+@compiles(A.UnaryOp)
+def _unary(node: A.UnaryOp, scope: Scope) -> Compiled:
+    c = compile_expr(node.operand, scope)
+    f0 = c.fn
+    if node.op is A.UnOp.NOT:
+        return _fold(lambda eps: O.not3(f0(eps)), T.BOOLEAN, [c])
+    if node.op is A.UnOp.NEG:
+        def neg(eps):
+            v = f0(eps)
+            return None if v is None else -v
+        return _fold(neg, c.type, [c])
+    if node.op is A.UnOp.POS:
+        return c
+    return _fold(lambda eps: None if (v := f0(eps)) is None else ~v, c.type, [c])
+
+
+@compiles(A.Between)
+def _between(node: A.Between, scope: Scope) -> Compiled:
+    x, lo, hi = (compile_expr(n, scope) for n in (node.operand, node.low, node.high))
+    xf, lf, hf, neg = x.fn, lo.fn, hi.fn, node.negated
+
+    def f(eps):
+        v, a, b = xf(eps), lf(eps), hf(eps)
+        if v is None or a is None or b is None:
+            return None
+        if a > b:  # Esper accepts the endpoints in either order
+            a, b = b, a
+        r = a <= v <= b
+        return (not r) if neg else r
+    return _fold(f, T.BOOLEAN, [x, lo, hi])
+
+
+@compiles(A.InRange)
+def _in_range(node: A.InRange, scope: Scope) -> Compiled:
+    x, lo, hi = (compile_expr(n, scope) for n in (node.operand, node.low, node.high))
+    xf, lf, hf = x.fn, lo.fn, hi.fn
+    lc, hc, neg = node.low_closed, node.high_closed, node.negated
+
+    def f(eps):
+        v, a, b = xf(eps), lf(eps), hf(eps)
+        if v is None or a is None or b is None:
+            return None
+        if a > b:
+            a, b = b, a
+        r = (a <= v if lc else a < v) and (v <= b if hc else v < b)
+        return (not r) if neg else r
+    return _fold(f, T.BOOLEAN, [x, lo, hi])
+
+
+@compiles(A.InList)
+def _in_list(node: A.InList, scope: Scope) -> Compiled:
+    x = compile_expr(node.operand, scope)
+    items = [compile_expr(i, scope) for i in node.items]
+    xf, neg = x.fn, node.negated
+    if all(i.is_constant for i in items) and not any(isinstance(i.constant, (list, tuple)) for i in items):
+        consts = [i.constant for i in items]
+        try:
+            lookup = frozenset(c for c in consts if c is not None)
+        except TypeError:
+            lookup = None
+        has_null = any(c is None for c in consts)
+
+        def f(eps):
+            v = xf(eps)
+            if v is None:
+                return None
+            hit = (v in lookup) if lookup is not None else (v in consts)
+            if not hit and has_null:
+                return None
+            return (not hit) if neg else hit
+        return _fold(f, T.BOOLEAN, [x] + items)
+    fns = [i.fn for i in items]
+
+    def g(eps):
+        v = xf(eps)
+        if v is None:
+            return None
+        values = []
+        for fn in fns:
+            iv = fn(eps)
+            if isinstance(iv, (list, tuple, set, frozenset)):
+                values.extend(iv)
+            else:
+                values.append(iv)
+        hit = v in values
+        return (not hit) if neg else hit
+    return _fold(g, T.BOOLEAN, [x] + items)
+
+
+@compiles(A.Like)
+def _like(node: A.Like, scope: Scope) -> Compiled:
+    x, p = compile_expr(node.operand, scope), compile_expr(node.pattern, scope)
+    esc = compile_expr(node.escape, scope).constant if node.escape is not None else None
+    xf, pf, neg = x.fn, p.fn, node.negated
+    if p.is_constant and p.constant is not None:
+        rx = O.like_regex(p.constant, esc)
+
+        def f(eps):
+            v = xf(eps)
+            if v is None:
+                return None
+            r = rx.fullmatch(v if isinstance(v, str) else str(v)) is not None
+            return (not r) if neg else r
+        return _fold(f, T.BOOLEAN, [x, p])
+
+    def g(eps):
+        r = O.like(xf(eps), pf(eps), esc)
+        return None if r is None else ((not r) if neg else r)
+    return _fold(g, T.BOOLEAN, [x, p])
+
+
+@compiles(A.Regexp)
+def _regexp(node: A.Regexp, scope: Scope) -> Compiled:
+    x, p = compile_expr(node.operand, scope), compile_expr(node.pattern, scope)
+    xf, pf, neg = x.fn, p.fn, node.negated
+
+    def f(eps):
+        r = O.regexp(xf(eps), pf(eps))
+        return None if r is None else ((not r) if neg else r)
+    return _fold(f, T.BOOLEAN, [x, p])
+
+
+@compiles(A.IsNull)
+def _is_null(node: A.IsNull, scope: Scope) -> Compiled:
+    x = compile_expr(node.operand, scope)
+    xf = x.fn
+    if node.negated:
+        return _fold(lambda eps: xf(eps) is not None, T.BOOLEAN, [x])
+    return _fold(lambda eps: xf(eps) is None, T.BOOLEAN, [x])
+
+
+@compiles(A.Case)
+def _case(node: A.Case, scope: Scope) -> Compiled:
+    operand = compile_expr(node.operand, scope) if node.operand is not None else None
+    whens = [(compile_expr(c, scope), compile_expr(r, scope)) for c, r in node.whens]
+    other = compile_expr(node.otherwise, scope) if node.otherwise is not None else None
+    results = [r for _, r in whens] + ([other] if other else [])
+    t = results[0].type
+    for r in results[1:]:
+        if r.constant is None and r.is_constant:
+            continue
+        if t.is_numeric and r.type.is_numeric:
+            t = T.promote(t, r.type)
+        elif t.kind is EPLType.OBJECT and t.pyclass is None:
+            t = r.type
+        elif r.type != t and r.type.kind is not EPLType.OBJECT:
+            t = T.OBJECT
+    pairs = tuple((c.fn, r.fn) for c, r in whens)
+    of = other.fn if other is not None else (lambda eps: None)
+    if operand is None:
+        def f(eps):
+            for cf, rf in pairs:
+                if cf(eps) is True:
+                    return rf(eps)
+            return of(eps)
+    else:
+        xf = operand.fn
+
+        def f(eps):
+            v = xf(eps)
+            for cf, rf in pairs:
+                if v is not None and v == cf(eps):
+                    return rf(eps)
+            return of(eps)
+    parts = ([operand] if operand else []) + [c for c, _ in whens] + results
+    return _fold(f, t, parts)
+
+
+_CAST_CONVERTERS = {
+    EPLType.INT: int, EPLType.LONG: int, EPLType.SHORT: int, EPLType.BYTE: int,
+    EPLType.BIGINT: int, EPLType.DOUBLE: float, EPLType.FLOAT: float,
+    EPLType.STRING: _str, EPLType.DECIMAL: lambda v: Decimal(str(v)),
+}
+
+
+@compiles(A.Cast)
+def _cast(node: A.Cast, scope: Scope) -> Compiled:
+    x = compile_expr(node.operand, scope)
+    t = T.type_from_name(node.type_name)
+    if t is None:
+        raise scope.fail(f"Unknown type '{node.type_name}' in cast")
+    xf = x.fn
+    if t.kind is EPLType.BOOLEAN:
+        def conv(v):
+            if isinstance(v, str):
+                return v.strip().lower() == "true"
+            return bool(v)
+    else:
+        conv = _CAST_CONVERTERS.get(t.kind, lambda v: v)
+
+    def f(eps):
+        v = xf(eps)
+        if v is None:
+            return None
+        try:
+            if t.is_integral and isinstance(v, float):
+                if math.isnan(v) or math.isinf(v):
+                    return None
+                return int(v)  # Java's narrowing truncates toward zero
+            if t.is_integral and isinstance(v, str):
+                return int(v.strip())
+            return conv(v)
+        except (ValueError, TypeError, ArithmeticError):
+            return None
+    return _fold(f, t, [x])
+
+
+@compiles(A.InstanceOf)
+def _instanceof(node: A.InstanceOf, scope: Scope) -> Compiled:
+    x = compile_expr(node.operand, scope)
+    checks = []
+    for name in node.type_names:
+        pt = T.type_from_name(name.split(".")[-1])
+        py = {EPLType.STRING: str, EPLType.INT: int, EPLType.LONG: int, EPLType.DOUBLE: float,
+              EPLType.FLOAT: float, EPLType.BOOLEAN: bool, EPLType.MAP: dict,
+              EPLType.OBJECT: object}.get(pt.kind) if pt else None
+        if py is not None:
+            checks.append(lambda v, _p=py: isinstance(v, _p) and not (_p is int and isinstance(v, bool)))
+        else:
+            checks.append(lambda v, _n=name: (isinstance(v, EventBean) and any(
+                t.name == _n for t in v.event_type.ancestors())) or any(c.__name__ == _n for c in type(v).__mro__))
+    xf = x.fn
+
+    def f(eps):
+        v = xf(eps)
+        return v is not None and any(c(v) for c in checks)
+    return _fold(f, T.BOOLEAN, [x])
+
+
+@compiles(A.ArrayLiteral)
+def _array(node: A.ArrayLiteral, scope: Scope) -> Compiled:
+    items = [compile_expr(i, scope) for i in node.items]
+    fns = tuple(i.fn for i in items)
+    elem = items[0].type if items else T.OBJECT
+    return _fold(lambda eps: [fn(eps) for fn in fns], T.array_of(elem), items)
+
+
+# -- calls ------------------------------------------------------------------------------
+
+@compiles(A.Call)
+def _call(node: A.Call, scope: Scope) -> Compiled:
+    name = node.name
+    lname = name.lower()
+    from engine.aggregation import is_aggregation
+    plain_args = [a for a in node.args if not isinstance(a, A.NamedArg)]
+    single_row_minmax = lname in ("max", "min") and len(plain_args) >= 2
+    if is_aggregation(lname) and not single_row_minmax:
+        if scope.aggregations is None or not scope.allow_aggregation:
+            raise scope.fail(f"Aggregation functions are not allowed in this context: '{expr_text(node)}'")
+        return scope.aggregations.collect(node, scope)
+    if lname in ("current_timestamp",):
+        services = scope.services
+        return Compiled(lambda eps, _s=services: _s.now(), T.LONG)
+    if lname in SINGLE_ROW:
+        fn, typer, lo, hi = SINGLE_ROW[lname]
+        if len(node.args) < lo or (hi is not None and len(node.args) > hi):
+            raise scope.fail(f"Function '{name}' takes {'at least ' if hi is None else ''}{lo} parameter(s), got {len(node.args)}")
+        args = [compile_expr(a, scope) for a in node.args]
+        fns = tuple(a.fn for a in args)
+        return _fold(lambda eps: fn(*[g(eps) for g in fns]), typer([a.type for a in args]), args)
+    if scope.services is not None and hasattr(scope.services, "special_function"):
+        special = scope.services.special_function(node, scope)
+        if special is not None:
+            return special
+    user = scope.functions.get(name)
+    if user is None:
+        raise scope.fail(f"Unknown single-row function, aggregation function or mapped or indexed "
+                         f"property named '{name}' could not be resolved")
+    args = [compile_expr(a, scope) for a in node.args]
+    fns = tuple(a.fn for a in args)
+    rtype = getattr(user, "epl_result_type", None) or T.OBJECT
+
+    def call_user(eps):
+        return user(*[g(eps) for g in fns])
+    return Compiled(call_user, rtype, has_aggregation=any(a.has_aggregation for a in args))
+
+
+@compiles(A.Dot)
+def _dot(node: A.Dot, scope: Scope) -> Compiled:
+    # `Math.abs(x)`: Java's Math as Esper users write it
+    if isinstance(node.target, A.Property) and len(node.target.path) == 1 and \
+            node.target.path[0].name == "Math" and node.args is not None and node.name in MATH:
+        fn, rt = MATH[node.name]
+        args = [compile_expr(a, scope) for a in node.args]
+        fns = tuple(a.fn for a in args)
+
+        def math_call(eps):
+            vals = [g(eps) for g in fns]
+            return None if any(v is None for v in vals) else fn(*vals)
+        return _fold(math_call, rt or (args[0].type if args else T.DOUBLE), args)
+    if scope.services is not None and hasattr(scope.services, "special_dot"):
+        special = scope.services.special_dot(node, scope)
+        if special is not None:
+            return special
+    target = compile_expr(node.target, scope)
+    tf = target.fn
+    if node.args is None:  # a property of a computed value: `maxby(price).sym`
+        name = node.name
+        t = T.OBJECT
+        et = target.type.event_type
+        if et is not None and et.property_type(name) is not None:
+            t = et.property_type(name)
+        return Compiled(lambda eps: _step(tf(eps), name), t, has_aggregation=target.has_aggregation)
+    method = METHODS.get(node.name)
+    if method is None:
+        raise scope.fail(f"Failed to resolve method '{node.name}' on '{expr_text(node.target)}'")
+    mfn, rt = method
+    args = [compile_expr(a, scope) for a in node.args]
+    fns = tuple(a.fn for a in args)
+
+    def call_method(eps):
+        v = tf(eps)
+        if v is None:
+            return None
+        try:
+            return mfn(v, *[g(eps) for g in fns])
+        except (TypeError, IndexError, AttributeError, ValueError):
+            return None
+    return _fold(call_method, rt, [target] + args)
+
+
+@compiles(A.NamedArg)
+def _named(node: A.NamedArg, scope: Scope) -> Compiled:
+    raise scope.fail(f"Named parameter '{node.name}:' is only allowed inside an aggregation function")
+
+
+def compile_predicate(node: A.Expr, scope: Scope) -> Callable[[Any], bool]:
+    """A where/filter clause: only True passes (null and false do not)."""
+    c = compile_expr(node, scope)
+    if c.type.kind not in (EPLType.BOOLEAN, EPLType.OBJECT):
+        raise scope.fail(f"The expression '{expr_text(node)}' must return a boolean value, "
+                         f"it returns '{c.type}'")
+    f = c.fn
+    return lambda eps: f(eps) is True

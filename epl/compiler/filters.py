@@ -1,0 +1,112 @@
+"""Stream filters to filter-index specs: the planner decides what is indexed; what is not
+becomes a boolean leaf compiled here."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from filterindex.spec import FilterSpec
+
+from .. import ast as A
+from .expressions import compile_expr, expr_text
+from .scope import Scope, StreamInfo
+
+
+class UnfilteredTemplate:
+    """Every event of the type."""
+
+    __slots__ = ("spec",)
+
+    def __init__(self, event_type: Any) -> None:
+        self.spec = FilterSpec(event_type, ((),))
+
+    def bind(self, bindings: Any = None) -> FilterSpec:
+        return self.spec
+
+
+def compile_filter(expr: Optional[A.Expr], stream: StreamInfo, scope: Scope,
+                   tag_scope: Optional[Scope] = None) -> Any:
+    """A template whose `bind(bindings)` gives the FilterSpec to register. `tag_scope`
+    resolves names of earlier pattern tags (their values are bound at activation)."""
+    if expr is None:
+        return UnfilteredTemplate(stream.event_type)
+    from filterindex.planner import Bound, Constant, plan_filter
+    own = Scope(streams=[StreamInfo(0, stream.event_type, stream.alias, stream.type_name)],
+                functions=scope.functions, variables=scope.variables, epl=scope.epl,
+                services=scope.services)
+    # validate the whole filter once (unknown properties, type errors) before planning
+    from .expressions import compile_predicate
+    if tag_scope is None:
+        compile_predicate(expr, own)
+
+    def resolve_value(e: A.Expr) -> Any:
+        if _reads_stream(e, stream):
+            return None
+        empty = Scope(streams=[], functions=scope.functions, variables=scope.variables,
+                      epl=scope.epl, services=scope.services)
+        try:
+            c = compile_expr(e, empty)
+        except Exception:
+            c = None
+        if c is not None and c.is_constant:
+            return Constant(c.constant)
+        if tag_scope is not None:
+            try:
+                tc = compile_expr(e, tag_scope)
+            except Exception:
+                return None
+            return Bound(lambda bindings, _f=tc.fn: _f(bindings))
+        return None
+
+    def compile_pred(e: A.Expr) -> Any:
+        if tag_scope is not None:
+            merged = Scope(streams=[StreamInfo(0, stream.event_type, stream.alias, stream.type_name)]
+                           + [StreamInfo(i + 1, s.event_type, s.alias, s.type_name)
+                              for i, s in enumerate(tag_scope.streams)],
+                           functions=scope.functions, variables=scope.variables, epl=scope.epl,
+                           services=scope.services)
+            f = compile_expr(e, merged).fn
+
+            def pred(bean, bindings=None, _f=f):
+                return _f((bean,) + tuple(bindings or ())) is True
+            return pred
+        f = compile_expr(e, own).fn
+
+        def pred1(bean, bindings=None, _f=f):
+            return _f((bean,)) is True
+        return pred1
+
+    return plan_filter(expr, stream.event_type, stream_alias=stream.alias,
+                       resolve_value=resolve_value, compile_predicate=compile_pred,
+                       key_of=expr_text)
+
+
+def _reads_stream(e: A.Expr, stream: StreamInfo) -> bool:
+    """Whether an expression reads the filtered event itself (so it is not a bound value)."""
+    found = False
+
+    def visit(n: Any) -> None:
+        nonlocal found
+        if found:
+            return
+        if isinstance(n, A.Property):
+            first = n.path[0].name
+            if (stream.alias and first == stream.alias) or \
+                    stream.event_type.property_type(".".join(s.name for s in n.path)) is not None:
+                found = True
+            return
+        for f in getattr(n, "__dataclass_fields__", {}):
+            if f == "span":
+                continue
+            v = getattr(n, f)
+            if isinstance(v, A.Node):
+                visit(v)
+            elif isinstance(v, tuple):
+                for x in v:
+                    if isinstance(x, A.Node):
+                        visit(x)
+                    elif isinstance(x, tuple):
+                        for y in x:
+                            if isinstance(y, A.Node):
+                                visit(y)
+    visit(e)
+    return found

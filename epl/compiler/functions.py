@@ -1,0 +1,100 @@
+"""Built-in single-row functions and the methods callable on values (`s.toUpperCase()`)."""
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Optional
+
+from engine import epl_types as T
+from engine.epl_types import PropertyType
+
+
+def _coalesce(*values: Any) -> Any:
+    for v in values:
+        if v is not None:
+            return v
+    return None
+
+
+def _max(*values: Any) -> Any:
+    if any(v is None for v in values):
+        return None
+    return max(values)
+
+
+def _min(*values: Any) -> Any:
+    if any(v is None for v in values):
+        return None
+    return min(values)
+
+
+def _typeof(value: Any) -> Optional[str]:
+    if value is None:
+        return None
+    from engine.bean import EventBean
+    if isinstance(value, EventBean):
+        return value.event_type.name
+    return {str: "String", int: "Long", float: "Double", bool: "Boolean"}.get(type(value), type(value).__name__)
+
+
+def _promoted(types: list[PropertyType]) -> PropertyType:
+    if not types:
+        return T.OBJECT
+    out = types[0]
+    for t in types[1:]:
+        if out.is_numeric and t.is_numeric:
+            out = T.promote(out, t)
+        elif out.kind != t.kind:
+            return T.OBJECT
+    return out
+
+
+# name -> (callable, result type from argument types, minimum args, maximum args or None)
+SINGLE_ROW: dict[str, tuple[Callable[..., Any], Callable[[list[PropertyType]], PropertyType], int, Optional[int]]] = {
+    "coalesce": (_coalesce, _promoted, 1, None),
+    "max": (_max, _promoted, 2, None),
+    "min": (_min, _promoted, 2, None),
+    "typeof": (_typeof, lambda ts: T.STRING, 1, 1),
+}
+
+
+def _substring(s: str, start: int, end: Optional[int] = None) -> str:
+    return s[start:end] if end is not None else s[start:]
+
+
+# Methods on values, Java names as Esper users write them.
+METHODS: dict[str, tuple[Callable[..., Any], PropertyType]] = {
+    "toUpperCase": (lambda s: s.upper(), T.STRING),
+    "toLowerCase": (lambda s: s.lower(), T.STRING),
+    "trim": (lambda s: s.strip(), T.STRING),
+    "length": (lambda s: len(s), T.INT),
+    "substring": (_substring, T.STRING),
+    "startsWith": (lambda s, p: s.startswith(p), T.BOOLEAN),
+    "endsWith": (lambda s, p: s.endswith(p), T.BOOLEAN),
+    "contains": (lambda s, p: p in s, T.BOOLEAN),
+    "indexOf": (lambda s, p: s.find(p), T.INT),
+    "charAt": (lambda s, i: s[i], T.STRING),
+    "replace": (lambda s, a, b: s.replace(a, b), T.STRING),
+    "equals": (lambda s, o: s == o, T.BOOLEAN),
+    "equalsIgnoreCase": (lambda s, o: o is not None and s.lower() == o.lower(), T.BOOLEAN),
+    "isEmpty": (lambda s: len(s) == 0, T.BOOLEAN),
+    "size": (lambda c: len(c), T.INT),
+    "intValue": (lambda n: int(n), T.INT),
+    "longValue": (lambda n: int(n), T.LONG),
+    "doubleValue": (lambda n: float(n), T.DOUBLE),
+    "toString": (lambda v: str(v), T.STRING),
+}
+
+# `Math.abs(x)` and friends: Esper users call Java's Math; these are the ones we offer.
+MATH: dict[str, tuple[Callable[..., Any], Optional[PropertyType]]] = {
+    "abs": (abs, None),
+    "round": (lambda x: math.floor(x + 0.5), T.LONG),
+    "floor": (math.floor, T.DOUBLE),
+    "ceil": (math.ceil, T.DOUBLE),
+    "sqrt": (math.sqrt, T.DOUBLE),
+    "pow": (math.pow, T.DOUBLE),
+    "log": (math.log, T.DOUBLE),
+    "exp": (math.exp, T.DOUBLE),
+    "max": (max, None),
+    "min": (min, None),
+    "signum": (lambda x: float((x > 0) - (x < 0)), T.DOUBLE),
+}

@@ -1,0 +1,303 @@
+"""Select statements to plans: streams with their filters and views, where, the select
+clause, the result-set kind, output and insert into."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from engine import epl_types as T
+from engine.epl_types import EPLType, PropertyType
+from engine.event_types import EventType, Representation
+from engine.plan import InsertIntoPlan, SelectPlan, StreamPlan
+from engine.resultset import processors as P
+from engine.resultset.aggregation_rows import AggregationRows
+from engine.resultset.select import SelectEvaluator
+
+from .. import ast as A
+from ..errors import EPLValidationError
+from .aggregations import AggregationCollector
+from .annotations import has, priority, statement_name
+from .compiled import Compiled
+from .expressions import compile_expr, compile_predicate, expr_text
+from .filters import compile_filter
+from .result import CompiledStatement
+from .scope import Scope, StreamInfo
+from .views import compile_views
+
+_SELECTORS = {None: "istream", A.StreamSelector.ISTREAM: "istream",
+              A.StreamSelector.IRSTREAM: "irstream", A.StreamSelector.RSTREAM: "rstream"}
+
+
+def base_scope(engine: Any, streams: list[StreamInfo], text: str) -> Scope:
+    return Scope(streams=streams, functions=engine._functions,
+                 variables=engine.services.get("variables"), epl=text, services=_Services(engine))
+
+
+class _Services:
+    """What compiled expressions may ask of the engine at runtime."""
+
+    __slots__ = ("engine",)
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    def now(self) -> int:
+        return self.engine._scheduler.now
+
+    def special_function(self, node: A.Call, scope: Scope) -> Optional[Compiled]:
+        hook = self.engine.services.get("functions")
+        return hook(node, scope) if hook is not None else None
+
+    def special_dot(self, node: A.Dot, scope: Scope) -> Optional[Compiled]:
+        hook = self.engine.services.get("dot")
+        return hook(node, scope) if hook is not None else None
+
+
+def resolve_stream_type(engine: Any, name: str, text: str) -> EventType:
+    et = engine.types.find(name)
+    if et is None:
+        raise EPLValidationError(
+            f"Failed to resolve event type, named window or table by name '{name}'", text)
+    return et
+
+
+def compile_select(node: A.SelectStatement, engine: Any, text: str) -> CompiledStatement:
+    if node.from_ is None:
+        raise EPLValidationError("A select statement needs a from clause", text)
+    streams: list[StreamInfo] = []
+    stream_specs = node.from_.streams
+    for i, spec in enumerate(stream_specs):
+        if isinstance(spec, A.FilterStream):
+            et = resolve_stream_type(engine, spec.event_filter.type_name, text)
+            streams.append(StreamInfo(i, et, spec.alias, spec.event_filter.type_name))
+        else:
+            hook = engine.services.get("patterns")
+            if hook is None:
+                raise EPLValidationError("Pattern streams are not supported yet", text)
+            streams.append(hook.stream_info(i, spec, engine, text))
+    if len(streams) > 1 and engine.services.get("joins") is None:
+        raise EPLValidationError("Joins of several streams are not supported yet", text)
+    scope = base_scope(engine, streams, text)
+
+    # streams: filters and views
+    stream_plans = []
+    for info, spec in zip(streams, stream_specs):
+        views = compile_views(spec.views, info, scope)
+        if isinstance(spec, A.FilterStream):
+            filt = compile_filter(spec.event_filter.filter, info, scope)
+            stream_plans.append(StreamPlan(info.index, info.event_type, info.alias, filt, views,
+                                           spec.unidirectional))
+        else:
+            stream_plans.append(engine.services["patterns"].stream_plan(info, spec, views, scope, engine, text))
+
+    where = compile_predicate(node.where, scope) if node.where is not None else None
+
+    # select clause and aggregation
+    collector = AggregationCollector(engine._aggregations)
+    agg_scope = Scope(streams=streams, functions=scope.functions, variables=scope.variables,
+                      epl=text, services=scope.services, allow_aggregation=True, aggregations=collector)
+    names: list[str] = []
+    fns: list[Any] = []
+    types: list[PropertyType] = []
+    exprs: list[A.Expr] = []
+    wildcard_streams: list[tuple[int, Optional[str]]] = []
+    passthrough = False
+    items = node.select.items
+    for item in items:
+        e = item.expr
+        if isinstance(e, A.Wildcard):
+            if len(streams) == 1:
+                wildcard_streams.append((0, None))
+            else:
+                for s in streams:
+                    wildcard_streams.append((s.index, s.alias or s.type_name))
+            continue
+        if isinstance(e, A.StreamWildcard):
+            s = scope.stream_by_alias(e.stream)
+            if s is None:
+                raise EPLValidationError(f"Stream selector '{e.stream}.*' does not match any stream name in the from clause", text)
+            wildcard_streams.append((s.index, s.alias or s.type_name))
+            continue
+        c = compile_expr(e, agg_scope)
+        name = item.alias or expr_text(e)
+        if name in names:
+            raise EPLValidationError(f"Column name '{name}' appears more than once in the select clause", text)
+        names.append(name)
+        fns.append(c.fn)
+        types.append(c.type)
+        exprs.append(e)
+
+    if len(streams) == 1 and wildcard_streams == [(0, None)] and not names:
+        passthrough = True
+        out_type = streams[0].event_type
+        columns = out_type.property_names
+    else:
+        props: dict[str, PropertyType] = {}
+        if len(streams) == 1 and (0, None) in wildcard_streams:
+            props.update(streams[0].event_type.properties)
+        else:
+            for idx, alias in wildcard_streams:
+                props[alias] = PropertyType(EPLType.EVENT, event_type=streams[idx].event_type)
+        props.update(zip(names, types))
+        sname = statement_name(node.annotations) or "anonymous"
+        out_type = EventType(f"{sname}_out", Representation.MAP, props)
+        columns = tuple(props)
+
+    # group by
+    group_exprs: list[A.Expr] = []
+    for g in node.group_by:
+        if isinstance(g, A.GroupingSet):
+            hook = engine.services.get("grouping_sets")
+            if hook is None:
+                raise EPLValidationError("rollup, cube and grouping sets are not supported yet", text)
+        else:
+            group_exprs.append(g)
+    plain_scope = Scope(streams=streams, functions=scope.functions, variables=scope.variables,
+                        epl=text, services=scope.services)
+    group_compiled = [compile_expr(g, plain_scope) for g in group_exprs]
+
+    having = None
+    if node.having is not None:
+        having = compile_predicate(node.having, agg_scope)
+
+    # order by may name select aliases
+    order_keys = []
+    for o in node.order_by:
+        oe = o.expr
+        while isinstance(oe, A.Parens):
+            oe = oe.inner
+        if isinstance(oe, A.Property) and len(oe.path) == 1 and oe.path[0].name in names \
+                and not _is_stream_property(oe, streams):
+            fn = fns[names.index(oe.path[0].name)]
+        else:
+            fn = compile_expr(oe, agg_scope).fn
+        order_keys.append((fn, o.descending))
+
+    limit = offset = None
+    if node.limit is not None:
+        limit = _constant_int(node.limit.count, scope, "limit")
+        offset = _constant_int(node.limit.offset, scope, "offset") if node.limit.offset is not None else 0
+
+    selector = _SELECTORS[node.select.selector]
+    ins_plan, new_types = _insert_into(node.insert_into, engine, out_type, names, types, passthrough, text)
+    want_new = selector in ("istream", "irstream") or (ins_plan is not None and ins_plan.selector != "rstream")
+    want_old = selector in ("irstream", "rstream") or (ins_plan is not None and ins_plan.selector != "istream")
+
+    shaper = P.RowShaper(having, order_keys, node.select.distinct, limit, offset or 0)
+    select_eval = SelectEvaluator(names, fns, out_type, passthrough, wildcard_streams if not passthrough else ())
+    make_processor = _processor_factory(collector, select_eval, shaper, want_new, want_old,
+                                        exprs, group_exprs, group_compiled, node, streams, stream_plans)
+
+    make_output = None
+    if node.output is not None:
+        hook = engine.services.get("output")
+        if hook is None:
+            from engine.output import output_factory
+            hook = output_factory
+        make_output = hook(node.output, node, scope, collector, text)
+
+    make_join = None
+    if len(streams) > 1:
+        make_join = engine.services["joins"](node, streams, stream_plans, where, scope, text)
+
+    plan = SelectPlan(streams=tuple(stream_plans), where=where if make_join is None else None,
+                      make_processor=make_processor, out_type=out_type, columns=tuple(columns),
+                      passthrough=passthrough, selector=selector, insert_into=ins_plan,
+                      make_output=make_output, make_join=make_join, context=node.context)
+    on_create = []
+    for nt in new_types:
+        on_create.append((lambda _t=nt: engine.types.add(_t), lambda _t=nt: engine.types.remove(_t.name)))
+    return CompiledStatement("select", plan, statement_name(node.annotations), priority(node.annotations),
+                             has(node.annotations, "drop"), node.annotations, on_create)
+
+
+def _is_stream_property(p: A.Property, streams: list[StreamInfo]) -> bool:
+    return any(s.event_type.property_type(p.path[0].name) is not None for s in streams)
+
+
+def _constant_int(e: A.Expr, scope: Scope, what: str) -> int:
+    c = compile_expr(e, scope)
+    if not c.is_constant or not isinstance(c.constant, int):
+        raise EPLValidationError(f"The {what} must be an integer constant", scope.epl)
+    return c.constant
+
+
+def _uses_ungrouped_property(e: Any, group_texts: set[str], in_agg: bool = False) -> bool:
+    """Whether an expression reads a stream property outside aggregations and group keys."""
+    from engine.aggregation import is_aggregation
+    if isinstance(e, A.Expr) and not in_agg and expr_text(e) in group_texts:
+        return False
+    if isinstance(e, A.Call) and is_aggregation(e.name.lower()) and not (
+            e.name.lower() in ("max", "min") and len(e.args) >= 2):
+        return False
+    if isinstance(e, A.Property):
+        return True
+    for f in getattr(e, "__dataclass_fields__", {}):
+        if f == "span":
+            continue
+        v = getattr(e, f)
+        vals = v if isinstance(v, tuple) else (v,)
+        for x in vals:
+            if isinstance(x, tuple):
+                if any(isinstance(y, A.Node) and _uses_ungrouped_property(y, group_texts) for y in x):
+                    return True
+            elif isinstance(x, A.Node) and _uses_ungrouped_property(x, group_texts):
+                return True
+    return False
+
+
+def _processor_factory(collector, select_eval, shaper, want_new, want_old, exprs, group_exprs,
+                       group_compiled, node, streams, stream_plans):
+    has_agg = bool(collector.entries)
+    group_texts = {expr_text(g) for g in group_exprs}
+    ungrouped_props = any(_uses_ungrouped_property(e, group_texts) for e in exprs) or \
+        any(isinstance(i.expr, (A.Wildcard, A.StreamWildcard)) for i in node.select.items)
+    entries = collector.entries
+    ctx = collector.ctx
+    # unbounded streams (no data window) keep their groups; windows reclaim empty groups
+    reclaim = all(sp.views for sp in stream_plans)
+    if not group_exprs:
+        if not has_agg:
+            return lambda: P.SimpleProcessor(select_eval, shaper, want_new, want_old)
+        cls = P.AggregatedUngroupedProcessor if ungrouped_props else P.RowForAllProcessor
+        return lambda: cls(select_eval, shaper, want_new, want_old, ctx, AggregationRows(entries, reclaim))
+    key_fns = tuple(c.fn for c in group_compiled)
+    key_types = tuple(c.type for c in group_compiled)
+    if len(key_fns) == 1:
+        key_of = key_fns[0]
+    else:
+        def key_of(eps, _fns=key_fns):
+            return tuple(f(eps) for f in _fns)
+    cls = P.AggregatedGroupedProcessor if ungrouped_props else P.RowPerGroupProcessor
+    return lambda: cls(select_eval, shaper, want_new, want_old, ctx, AggregationRows(entries, reclaim),
+                       key_of=key_of, key_types=key_types)
+
+
+def _insert_into(ins: Optional[A.InsertInto], engine: Any, out_type: EventType, names: list[str],
+                 types: list[PropertyType], passthrough: bool, text: str):
+    if ins is None:
+        return None, []
+    selector = _SELECTORS[ins.selector]
+    target = engine.types.find(ins.stream_name)
+    cols = list(ins.columns) if ins.columns else list(out_type.property_names if passthrough else names)
+    src = list(out_type.property_names) if passthrough else names
+    if ins.columns and len(ins.columns) != len(src):
+        raise EPLValidationError(
+            f"Number of supplied values in the select or values clause does not match insert-into clause", text)
+    new_types = []
+    if target is None:
+        if passthrough:
+            target = EventType(ins.stream_name, out_type.representation, out_type.properties, (),
+                               pyclass=out_type.pyclass) if out_type.representation is Representation.CLASS \
+                else EventType(ins.stream_name, Representation.MAP, out_type.properties, ())
+        else:
+            props = {c: out_type.properties[s] for s, c in zip(src, cols)}
+            target = EventType(ins.stream_name, Representation.MAP, props)
+        new_types.append(target)
+    else:
+        for c in cols:
+            if target.property_type(c) is None and not target.dynamic:
+                raise EPLValidationError(
+                    f"Event type named '{ins.stream_name}' has already been declared and does not "
+                    f"have a property '{c}'", text)
+    same = passthrough and (target is out_type or out_type.is_subtype_of(target))
+    return InsertIntoPlan(target, tuple(zip(src, cols)), selector, passthrough=same), new_types

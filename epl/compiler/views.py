@@ -1,0 +1,75 @@
+"""View specs to view factories: each argument compiled once into a ViewArg."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from views.base import NOT_CONSTANT, ViewArg, ViewParameterError
+
+from .. import ast as A
+from ..errors import EPLValidationError
+from .expressions import compile_expr, expr_text
+from .scope import Scope, StreamInfo
+
+
+class _Values:
+    __slots__ = ("values",)
+
+    def __init__(self) -> None:
+        self.values: dict = {}
+
+
+def view_arg(node: A.Expr, scope: Scope) -> ViewArg:
+    descending = False
+    if isinstance(node, A.OrderItem) if hasattr(A, "OrderItem") else False:
+        descending = node.descending
+        node = node.expr
+    c = compile_expr(node, scope)
+    fn = c.fn
+
+    def compile_with(names: Sequence[str], _node=node, _scope=scope):
+        holder = _Values()
+        from engine import epl_types as T
+        sub = Scope(streams=_scope.streams, functions=_scope.functions,
+                    builtins={n: T.OBJECT for n in names}, variables=_scope.variables,
+                    epl=_scope.epl, services=_scope.services, builtins_holder=holder)
+        inner = compile_expr(_node, sub).fn
+
+        def run(bean, values, _inner=inner, _h=holder):
+            _h.values = values
+            return _inner((bean,))
+        return run
+
+    kwargs: dict[str, Any] = dict(
+        text=expr_text(node) + (" desc" if descending else ""),
+        value=c.constant if c.is_constant else NOT_CONSTANT,
+        is_time_period=c.is_time_period,
+        evaluate=lambda bean, _f=fn: _f((bean,)),
+        compile_with=compile_with,
+        result_type=c.type,
+    )
+    if "descending" in getattr(ViewArg, "__dataclass_fields__", {}):
+        kwargs["descending"] = descending
+    return ViewArg(**kwargs)
+
+
+def compile_views(specs: Sequence[A.ViewSpec], stream: StreamInfo, scope: Scope) -> tuple:
+    """Validate the view chain of one stream and build its factories."""
+    from views.registry import create_factories
+    if not specs:
+        return ()
+    single = Scope(streams=[StreamInfo(0, stream.event_type, stream.alias, stream.type_name)],
+                   functions=scope.functions, variables=scope.variables, epl=scope.epl,
+                   services=scope.services)
+    compiled = []
+    for spec in specs:
+        args = []
+        for a in spec.args:
+            try:
+                args.append(view_arg(a, single))
+            except EPLValidationError as e:
+                raise EPLValidationError(f"Error in view '{spec.name}': {e.message}", scope.epl) from None
+        compiled.append((spec.name.lower(), args))
+    try:
+        return tuple(create_factories(compiled))
+    except ViewParameterError as e:
+        raise EPLValidationError(str(e), scope.epl) from None
