@@ -69,6 +69,8 @@ class ViewArg:
       argument again with extra built-in names; the result is called as
       `fn(bean, values_by_name)`.
     - `result_type`: the PropertyType of the expression.
+    - `descending`: for sort criteria (`#sort(3, price desc)`), True when written `desc`;
+      `text` may then end with ' desc' and `evaluate` evaluates the expression alone.
     """
 
     text: str
@@ -77,6 +79,7 @@ class ViewArg:
     evaluate: Callable[[EventBean], Any] = field(default=lambda bean: None, compare=False)
     compile_with: Optional[Callable[[Sequence[str]], Callable[[EventBean, dict], Any]]] = field(default=None, compare=False)
     result_type: Any = None
+    descending: bool = False
 
     @property
     def is_constant(self) -> bool:

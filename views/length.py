@@ -1,0 +1,71 @@
+"""`#length(n)`: a sliding window of the last n events."""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import ClassVar, Iterator, Sequence
+
+from engine.bean import EventBean
+
+from ._util import check_count, remove_identical
+from .base import Events, View, ViewArg, ViewContext
+
+
+class LengthWindow(View):
+    """Keeps the last `size` events: an arriving event pushes the oldest out once the window
+    is full, both in the same update (new=[e], old=[oldest])."""
+
+    __slots__ = ("_size", "_events")
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self._size = size
+        self._events: deque[EventBean] = deque()
+
+    def update(self, new: Events, old: Events) -> None:
+        events = self._events
+        if not old:
+            if not new:
+                return
+            if len(new) == 1:   # the hot path: one event from the stream
+                events.append(new[0])
+                if len(events) > self._size:
+                    self.child.update(new, [events.popleft()])
+                else:
+                    self.child.update(new, None)
+                return
+            expired = None
+        else:
+            # events removed upstream (named-window deletes) leave here too
+            expired = remove_identical(events, old)
+        if new:
+            events.extend(new)
+            over = len(events) - self._size
+            if over > 0:
+                pushed = [events.popleft() for _ in range(over)]
+                expired = pushed if expired is None else expired + pushed
+        if new or expired:
+            self.child.update(new or None, expired)
+
+    def __iter__(self) -> Iterator[EventBean]:
+        return iter(self._events)
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def stop(self) -> None:
+        self._events.clear()
+
+
+@dataclass(frozen=True, slots=True)
+class LengthWindowFactory:
+    size: int
+    is_data_window: ClassVar[bool] = True
+
+    @classmethod
+    def from_args(cls, view: str, args: Sequence[ViewArg]) -> "LengthWindowFactory":
+        check_count(view, args, 1, 1, "one parameter (the window size)")
+        return cls(args[0].integer(view))
+
+    def make(self, ctx: ViewContext) -> LengthWindow:
+        return LengthWindow(self.size)

@@ -1,0 +1,90 @@
+"""The registry of EPL view names, and the two calls the compiler and the engine use:
+`create_factories` (validate parameters, at compile time) and `make_chain` (build one
+statement's views)."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from .base import UpdateSink, View, ViewArg, ViewContext, ViewFactory, ViewParameterError
+from .expr import ExprWindowFactory
+from .expr_batch import ExprBatchWindowFactory
+from .ext_timed import ExtTimedWindowFactory
+from .ext_timed_batch import ExtTimedBatchWindowFactory
+from .firstevent import FirstEventWindowFactory
+from .firstlength import FirstLengthWindowFactory
+from .firsttime import FirstTimeWindowFactory
+from .firstunique import FirstUniqueWindowFactory
+from .groupwin import GroupWinFactory
+from .keepall import KeepAllWindowFactory
+from .lastevent import LastEventWindowFactory
+from .length import LengthWindowFactory
+from .length_batch import LengthBatchWindowFactory
+from .rank import RankWindowFactory
+from .sort import SortWindowFactory
+from .time import TimeWindowFactory
+from .time_accum import TimeAccumWindowFactory
+from .time_batch import TimeBatchWindowFactory
+from .time_length_batch import TimeLengthBatchWindowFactory
+from .unique import UniqueWindowFactory
+
+# EPL view name (as written after `#`, `win:`, `std:` or `ext:`) -> factory class. Each class
+# has `from_args(view_name, args) -> factory`; `groupwin` also takes its sub-chain.
+VIEW_FACTORIES: dict[str, type] = {
+    "length": LengthWindowFactory,
+    "length_batch": LengthBatchWindowFactory,
+    "time": TimeWindowFactory,
+    "time_batch": TimeBatchWindowFactory,
+    "time_length_batch": TimeLengthBatchWindowFactory,
+    "time_accum": TimeAccumWindowFactory,
+    "ext_timed": ExtTimedWindowFactory,
+    "ext_timed_batch": ExtTimedBatchWindowFactory,
+    "keepall": KeepAllWindowFactory,
+    "unique": UniqueWindowFactory,
+    "firstunique": FirstUniqueWindowFactory,
+    "firstevent": FirstEventWindowFactory,
+    "lastevent": LastEventWindowFactory,
+    "firstlength": FirstLengthWindowFactory,
+    "firsttime": FirstTimeWindowFactory,
+    "sort": SortWindowFactory,
+    "rank": RankWindowFactory,
+    "groupwin": GroupWinFactory,
+    "expr": ExprWindowFactory,
+    "expr_batch": ExprBatchWindowFactory,
+}
+
+
+def _view_name(name: str) -> str:
+    name = name.strip().lower()
+    # tolerate a namespace the caller did not strip ('win:length')
+    return name.rsplit(":", 1)[-1]
+
+
+def create_factories(specs: Sequence[tuple[str, list[ViewArg]]]) -> list[ViewFactory]:
+    """Validate a chain of `(view name, arguments)` and build its factories, in chain order.
+    A grouping view takes every view after it as its per-group sub-chain."""
+    out: list[Any] = []
+    specs = list(specs)
+    for i, (name, args) in enumerate(specs):
+        view = _view_name(name)
+        cls = VIEW_FACTORIES.get(view)
+        if cls is None:
+            raise ViewParameterError(f"View name '{name}' is not a known view name")
+        if cls is GroupWinFactory:
+            sub = create_factories(specs[i + 1:])
+            out.append(GroupWinFactory.from_args(view, list(args), sub))
+            return out
+        out.append(cls.from_args(view, list(args)))
+    return out
+
+
+def make_chain(factories: Sequence[ViewFactory], ctx: ViewContext,
+               sink: UpdateSink) -> tuple[View, list[View]]:
+    """Build one instance of each view, linked in order and ending in `sink`; returns the
+    view events enter and all views (the last one iterates the current contents)."""
+    if not factories:
+        raise ValueError("make_chain needs at least one view factory")
+    views: list[View] = [f.make(ctx) for f in factories]
+    for a, b in zip(views, views[1:]):
+        a.child = b
+    views[-1].child = sink
+    return views[0], views

@@ -1,0 +1,99 @@
+"""`#time_length_batch(period, n[, 'FORCE_UPDATE, START_EAGER'])`: a tumbling window that
+posts when n events have arrived or the period has passed, whichever comes first."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Iterator, Sequence
+
+from engine.bean import EventBean
+
+from ._util import batch_flags, check_count, period_msec, to_units, without
+from .base import Events, View, ViewArg, ViewContext
+
+
+class TimeLengthBatchWindow(View):
+    """Esper's time-length batch: the timer starts when an event arrives and none is
+    pending (START_EAGER: at creation). When the batch reaches n events it posts at once and
+    the timer restarts from now; when the timer fires it posts what it has. Posts are
+    new=current batch, old=previous batch; with both empty nothing is posted (FORCE_UPDATE:
+    `update(None, None)`) and the timer stops until the next event unless FORCE_UPDATE."""
+
+    __slots__ = ("_ctx", "_period", "_size", "_force", "_batch", "_last", "_handle", "_fire_cb")
+
+    def __init__(self, ctx: ViewContext, period: int, size: int, force_update: bool = False,
+                 start_eager: bool = False) -> None:
+        super().__init__()
+        self._ctx = ctx
+        self._period = period
+        self._size = size
+        self._force = force_update
+        self._batch: list[EventBean] = []
+        self._last: list[EventBean] = []
+        self._handle: Any = None
+        self._fire_cb = self._fire
+        if start_eager:
+            self._schedule()
+
+    def update(self, new: Events, old: Events) -> None:
+        if old:
+            # removed upstream: out of the current batch silently; an event of the previous
+            # batch still leaves with it at the next post (Esper)
+            self._batch = without(self._batch, old)
+        if not new:
+            return
+        self._batch.extend(new)
+        if len(self._batch) < self._size:
+            if self._handle is None:
+                self._schedule()
+            return
+        if self._handle is not None:
+            self._ctx.cancel(self._handle)
+            self._handle = None
+        self._send()
+
+    def _schedule(self) -> None:
+        self._handle = self._ctx.schedule(self._ctx.now() + self._period, self._fire_cb)
+
+    def _fire(self) -> None:
+        self._handle = None
+        self._send()
+
+    def _send(self) -> None:
+        batch, last = self._batch, self._last
+        if batch or last or self._force:
+            self.child.update(batch or None, last or None)
+            self._schedule()
+        self._last = batch
+        self._batch = []
+
+    def __iter__(self) -> Iterator[EventBean]:
+        return iter(self._batch)
+
+    def stop(self) -> None:
+        if self._handle is not None:
+            self._ctx.cancel(self._handle)
+            self._handle = None
+        self._batch = []
+        self._last = []
+
+
+@dataclass(frozen=True, slots=True)
+class TimeLengthBatchWindowFactory:
+    period_msec: float
+    size: int
+    force_update: bool = False
+    start_eager: bool = False
+    is_data_window: ClassVar[bool] = True
+
+    @classmethod
+    def from_args(cls, view: str, args: Sequence[ViewArg]) -> "TimeLengthBatchWindowFactory":
+        check_count(view, args, 2, 3, "a time period, a number of events and optional "
+                                      "flow-control keywords")
+        force = eager = False
+        if len(args) == 3:
+            force, eager = batch_flags(view, args[2])
+        return cls(period_msec(view, args[0]), args[1].integer(view), force, eager)
+
+    def make(self, ctx: ViewContext) -> TimeLengthBatchWindow:
+        return TimeLengthBatchWindow(ctx, to_units(self.period_msec, ctx), self.size,
+                                     self.force_update, self.start_eager)
