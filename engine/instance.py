@@ -96,17 +96,20 @@ class SelectInstance:
     """One instance of a select plan (the statement's, or one per context partition)."""
 
     def __init__(self, engine: "Engine", statement: "Statement", plan: Any, slot: Any,
-                 bindings: Any = None) -> None:
+                 bindings: Any = None, ctx: Any = None) -> None:
         self.engine = engine
         self.statement = statement
         self.plan = plan
-        self.ctx = StatementContext(engine, statement, slot)
+        # a context partition passes its own ctx (its schedules set the partition's properties)
+        self.ctx = ctx if ctx is not None else StatementContext(engine, statement, slot)
         self.processor = plan.make_processor()
-        self.output = plan.make_output(self.ctx, statement._emit) if plan.make_output else DirectOutput(statement._emit)
+        self.output = plan.make_output(self.ctx, statement._emit, self.processor, self.current_rows) if plan.make_output else DirectOutput(statement._emit)
         self.views: list[list] = []
         self.registrations: list[Any] = []
         self.handles: list[StreamHandle] = []
         self.join = None
+        subqueries = getattr(plan, "extra", {}).get("subqueries")
+        self.subqueries = engine.services["subqueries"].instantiate(self, subqueries) if subqueries else None
         if plan.make_join is not None:
             self.join = plan.make_join(self)
             sinks = self.join.stream_sinks
@@ -118,12 +121,15 @@ class SelectInstance:
             else:
                 first, chain = sink, []
             self.views.append(chain)
-            self.handles.append(StreamHandle(first, statement, stream.index))
+            self.handles.append(StreamHandle(first, statement, stream.index) if self.join is None
+                                else self.join.make_handle(first, statement, stream.index))
         self.bindings = bindings
 
     def start(self) -> None:
         index = self.engine._filters
         try:
+            if self.subqueries is not None:   # subquery streams see an event before the outer ones
+                self.subqueries.start()
             for stream, handle in zip(self.plan.streams, self.handles):
                 if stream.pattern is not None:
                     self.registrations.append(stream.pattern.start(self, handle))
@@ -131,6 +137,8 @@ class SelectInstance:
                     self.registrations.append(stream.named_window.attach(handle))
                 else:
                     self.registrations.append(index.add(stream.filter.bind(self.bindings), handle))
+            if self.join is not None:
+                self.join.start()
         except Exception:
             self.stop()
             raise
@@ -143,6 +151,10 @@ class SelectInstance:
             else:
                 index.remove(reg)
         self.registrations.clear()
+        if self.join is not None:
+            self.join.stop()
+        if self.subqueries is not None:
+            self.subqueries.stop()
         for chain in self.views:
             for v in chain:
                 v.stop()

@@ -1,10 +1,23 @@
-"""Output rate limiting (`output every ...`, `output first|last|snapshot ...`)."""
-from __future__ import annotations
+"""Output rate limiting: `output [all|first|last|snapshot] every N events | every <period> |
+at (crontab) | when <expr> [then set ...]`, `output after ...`, `output when terminated`.
 
-from typing import Any
+`output_factory(clause, node, scope, collector, text)` compiles a statement's output clause into
+`make_output(ctx, emit, processor, iterate=None)`, which makes the limiter of one statement
+instance: `deliver(new, old)` per result-set update, `stop()`, and `terminated()` for the end of
+a context partition. Crontab schedules (`parse_crontab`, `next_occurrence`) are reusable.
+"""
+from .crontab import (
+    CrontabError as CrontabError,
+    CrontabSpec as CrontabSpec,
+    Every as Every,
+    Keyword as Keyword,
+    Range as Range,
+    WILDCARD as WILDCARD,
+    next_occurrence as next_occurrence,
+    parse_crontab as parse_crontab,
+)
+from .factory import OutputPlan as OutputPlan, compile_output as compile_output, output_factory as output_factory
+from .tap import ViewUpdate as ViewUpdate
 
-from epl.errors import EPLValidationError
-
-
-def output_factory(clause: Any, node: Any, scope: Any, collector: Any, text: str) -> Any:
-    raise EPLValidationError("Output rate limiting is not supported yet", text)
+__all__ = ["CrontabError", "CrontabSpec", "Every", "Keyword", "OutputPlan", "Range", "ViewUpdate",
+           "WILDCARD", "compile_output", "next_occurrence", "output_factory", "parse_crontab"]

@@ -41,28 +41,24 @@ class AggregatedUngroupedAll:
 
 
 class AggregatedUngroupedLast:
-    __slots__ = ("p", "last_new", "last_old")
+    """The last insert row and the last remove row as each update produced them."""
+
+    __slots__ = ("process", "last_new", "last_old")
 
     def __init__(self, p: Any, process: Callable) -> None:
-        self.p = p
-        self.last_new: Optional[tuple] = None
-        self.last_old: Optional[tuple] = None
+        self.process = process
+        self.last_new: Optional[Any] = None
+        self.last_old: Optional[Any] = None
 
     def add(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
-        p = self.p
-        _apply(p, new, old)
-        if new and p.want_new:
-            rows = keyed(p, new)
-            if rows:
-                self.last_new = rows[-1]
-        if old and p.want_old:
-            rows = keyed(p, old)
-            if rows:
-                self.last_old = rows[-1]
+        n, o = self.process(new, old)
+        if n:
+            self.last_new = n[-1]
+        if o:
+            self.last_old = o[-1]
 
     def flush(self) -> tuple[Rows, Rows]:
-        p = self.p
-        out = (finish(p, [self.last_new] if self.last_new else []),
-               finish(p, [self.last_old] if self.last_old else []))
+        out = ([self.last_new] if self.last_new is not None else None,
+               [self.last_old] if self.last_old is not None else None)
         self.last_new = self.last_old = None
         return out

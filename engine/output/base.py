@@ -74,3 +74,32 @@ class TerminatedFactory:
 
     def make(self, ctx: Any, fire: Fire) -> OutputCondition:
         return OnlyWhenTerminated(fire)
+
+
+class OutputClock:
+    """The statement context as output conditions use it: callbacks due at the same instant as
+    the statement's view callbacks fire after them, so that an output sees a window's expiry of
+    that instant (Esper gives the output condition its own, later schedule slot)."""
+
+    __slots__ = ("ctx", "_scheduler", "_slot")
+
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx
+        slot = getattr(ctx, "slot", None)
+        self._scheduler = getattr(ctx, "_scheduler", None)
+        self._slot = slot + (1,) if isinstance(slot, tuple) else None
+
+    @property
+    def statement(self) -> Any:
+        return getattr(self.ctx, "statement", None)
+
+    def now(self) -> int:
+        return self.ctx.now()
+
+    def schedule(self, at: int, callback: Callable[[], None]) -> Any:
+        if self._scheduler is None or self._slot is None:
+            return self.ctx.schedule(at, callback)
+        return self._scheduler.schedule(at, self._slot, callback)
+
+    def cancel(self, handle: Any) -> None:
+        self.ctx.cancel(handle)

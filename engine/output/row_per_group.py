@@ -165,6 +165,7 @@ class RowPerGroupFirst:
         p = self.p
         key_of, aggs, reps = p.key_of, p.aggs, self.reps
         if p.shaper.having is None:
+            old_keys = []
             for eps in new:
                 k = key_of(eps)
                 if self._passes(k, 1, 0):
@@ -174,6 +175,7 @@ class RowPerGroupFirst:
                 aggs.enter_group(k, eps)
             for eps in old:
                 k = key_of(eps)
+                old_keys.append(k)
                 if self._passes(k, 0, 1):
                     if k not in reps and p.want_old:
                         self.old += keyed_groups(p, [(k, eps)])
@@ -198,12 +200,105 @@ class RowPerGroupFirst:
                         reps[k] = eps
         if aggs.reclaim:
             # a group whose aggregation ended starts over, as Esper drops its output state
-            for k in [k for k in self.conditions if k not in aggs.groups]:
-                del self.conditions[k]
+            for k in old_keys:
+                if k not in aggs.groups:
+                    self.conditions.pop(k, None)
 
     def flush(self) -> tuple[Rows, Rows]:
         p = self.p
         new_rows = finish(p, keyed_groups(p, list(self.reps.items()))) if p.want_new else None
         old_rows = finish(p, self.old)
         self.reps, self.old = {}, []
+        return new_rows, old_rows
+
+
+class RowPerGroupLastUnordered:
+    """`output last` without order by (Esper's non-buffered helper, its default): groups in
+    order of first touch. Remove-stream rows are kept per group and delivered again at later
+    outputs until the group is touched again: Esper 9 never clears them, and we follow it."""
+
+    __slots__ = ("p", "reps", "old")
+
+    def __init__(self, p: Any, process: Callable) -> None:
+        self.p = p
+        self.reps: dict = {}
+        self.old: dict = {}
+
+    def add(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
+        p = self.p
+        key_of, aggs, reps = p.key_of, p.aggs, self.reps
+        for eps in new:
+            k = key_of(eps)
+            if k not in reps and p.want_old:
+                rows = keyed_groups(p, [(k, eps)])
+                if rows:
+                    self.old[k] = rows[0]
+            reps[k] = eps
+            aggs.enter_group(k, eps)
+        for eps in old:
+            k = key_of(eps)
+            if k not in reps and p.want_old:
+                rows = keyed_groups(p, [(k, eps)])
+                if rows:
+                    self.old[k] = rows[0]
+            reps[k] = eps
+            aggs.leave_group(k, eps)
+
+    def flush(self) -> tuple[Rows, Rows]:
+        p = self.p
+        reps = self.reps
+        if p.aggs.reclaim:
+            reps = {k: e for k, e in reps.items() if k in p.aggs.groups}
+        new_rows = finish(p, keyed_groups(p, list(reps.items()))) if p.want_new else None
+        self.reps = {}
+        return new_rows, finish(p, list(self.old.values()))
+
+
+class RowPerGroupAllUnordered:
+    """`output all` without order by (Esper's non-buffered helper): every group ever seen, in
+    order of first appearance; the remove stream holds each group's row before the batch."""
+
+    __slots__ = ("p", "reps", "old", "first")
+
+    def __init__(self, p: Any, process: Callable) -> None:
+        self.p = p
+        self.reps: dict = {}
+        self.old: dict = {}
+        self.first = False
+
+    def _remove_stream_once(self) -> None:
+        p = self.p
+        if self.first and p.want_old:
+            for k, eps in self.reps.items():
+                rows = keyed_groups(p, [(k, eps)])
+                if rows:
+                    self.old[k] = rows[0]
+        self.first = False
+
+    def add(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
+        p = self.p
+        key_of, aggs, reps = p.key_of, p.aggs, self.reps
+        self._remove_stream_once()
+        for eps in new:
+            k = key_of(eps)
+            reps[k] = eps
+            if p.want_old and k not in self.old:
+                rows = keyed_groups(p, [(k, eps)])
+                if rows:
+                    self.old[k] = rows[0]
+            aggs.enter_group(k, eps)
+        for eps in old:
+            k = key_of(eps)
+            if p.want_old and k not in self.old:
+                rows = keyed_groups(p, [(k, eps)])
+                if rows:
+                    self.old[k] = rows[0]
+            aggs.leave_group(k, eps)
+
+    def flush(self) -> tuple[Rows, Rows]:
+        p = self.p
+        self._remove_stream_once()
+        new_rows = finish(p, keyed_groups(p, list(self.reps.items()))) if p.want_new else None
+        old_rows = finish(p, list(self.old.values()))
+        self.old, self.first = {}, True
         return new_rows, old_rows

@@ -1,0 +1,211 @@
+"""Output limiters: what sits between a statement's result set and its listeners when the
+statement has an output clause. Each takes view updates (`deliver`), feeds its condition, and
+emits when the condition fires.
+
+- BatchLimiter: `output [all|last] every ...` and grouped `output first`: a per-kind batch
+  collects the updates and turns them into rows when the condition fires.
+- FirstLimiter: ungrouped `output first`: the first update with a result after each firing is
+  output at once, the rest is only applied to the aggregation.
+- SnapshotLimiter: `output snapshot`: the statement's current result when the condition fires.
+- AfterLimiter: `output after ...` alone: nothing until the after-clause is satisfied.
+"""
+from __future__ import annotations
+
+import inspect
+from typing import Any, Callable, Optional, Sequence
+
+from .after import AfterState
+from .rows import Rows
+from .tap import ViewUpdate
+
+Emit = Callable[..., None]
+
+
+def accepts_force(emit: Emit) -> bool:
+    """Whether the statement's emit takes `force=True` (a listener call with no rows)."""
+    try:
+        return "force" in inspect.signature(emit).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+class Output:
+    """Delivers a firing's rows; an empty firing reaches listeners only when forced."""
+
+    __slots__ = ("emit", "can_force")
+
+    def __init__(self, emit: Emit) -> None:
+        self.emit = emit
+        self.can_force = accepts_force(emit)
+
+    def __call__(self, force: bool, new: Rows, old: Rows) -> None:
+        if new or old:
+            self.emit(new or None, old or None)
+        elif force:
+            if self.can_force:
+                self.emit(None, None, force=True)
+            else:
+                _dispatch_empty(self.emit)
+
+
+def _dispatch_empty(emit: Emit) -> None:
+    """Until the statement's emit takes `force`, queue the empty listener call the way the
+    engine queues results (after the current event, in statement order)."""
+    stmt = getattr(emit, "__self__", None)
+    engine = getattr(stmt, "engine", None)
+    queue = getattr(engine, "_dispatch_queue", None)
+    if queue is not None and getattr(stmt, "has_receivers", False):
+        queue.append((stmt, None, None))
+
+
+def _as_update(new_rows: Any, old_rows: Any) -> Optional[ViewUpdate]:
+    """The view update handed over by the tapped processor; None for anything else and for
+    updates without events (no Esper view posts those)."""
+    if isinstance(new_rows, ViewUpdate) and (new_rows.new or new_rows.old):
+        return new_rows
+    return None
+
+
+class BatchLimiter:
+    __slots__ = ("batch", "condition", "after", "out", "keep_before_after", "terminable")
+
+    def __init__(self, batch: Any, condition: Any, ctx: Any, emit: Emit,
+                 after: Optional[AfterState] = None, keep_before_after: bool = True,
+                 terminable: bool = False) -> None:
+        self.batch = batch
+        self.out = Output(emit)
+        self.after = after
+        # Esper keeps updates that arrive before the after-clause is satisfied in the batch
+        # for aggregated statements (they count towards the aggregates), drops them otherwise
+        self.keep_before_after = keep_before_after
+        self.terminable = terminable
+        self.condition = condition.make(ctx, self._fire)
+
+    def deliver(self, new_rows: Any, old_rows: Any) -> None:
+        u = _as_update(new_rows, old_rows)
+        if u is None:
+            return
+        if self.after is not None and not self.after.passed(len(u.new)):
+            if self.keep_before_after:
+                self.batch.add(u.new, u.old)
+            return
+        self.batch.add(u.new, u.old)
+        self.condition.update(len(u.new), len(u.old))
+
+    def _fire(self, do_output: bool, force: bool) -> None:
+        new, old = self.batch.flush()
+        if do_output:
+            self.out(force, new, old)
+
+    def terminated(self) -> None:
+        if self.terminable:
+            self.condition.terminated()
+
+    def stop(self) -> None:
+        self.condition.stop()
+
+
+class FirstLimiter:
+    __slots__ = ("process", "condition", "after", "out", "selector", "witnessed", "terminable")
+
+    def __init__(self, process: Callable, condition: Any, ctx: Any, emit: Emit, selector: str,
+                 after: Optional[AfterState] = None, terminable: bool = False) -> None:
+        self.process = process
+        self.out = Output(emit)
+        self.after = after
+        self.selector = selector
+        self.witnessed = False
+        self.terminable = terminable
+        self.condition = condition.make(ctx, self._fire)
+
+    def _relevant(self, new: Rows, old: Rows) -> bool:
+        if self.selector == "istream":
+            return bool(new)
+        if self.selector == "rstream":
+            return bool(old)
+        return bool(new or old)
+
+    def deliver(self, new_rows: Any, old_rows: Any) -> None:
+        u = _as_update(new_rows, old_rows)
+        if u is None:
+            return
+        if self.after is not None and not self.after.passed(len(u.new)):
+            return
+        new, old = self.process(u.new, u.old)
+        if not self.witnessed:
+            if not self._relevant(new, old):
+                return
+            self.witnessed = True
+            self.out(True, new, old)
+        self.condition.update(len(u.new), len(u.old))
+
+    def _fire(self, do_output: bool, force: bool) -> None:
+        self.witnessed = False
+
+    def terminated(self) -> None:
+        if self.terminable:
+            self.condition.terminated()
+
+    def stop(self) -> None:
+        self.condition.stop()
+
+
+class SnapshotLimiter:
+    __slots__ = ("process", "iterate", "condition", "after", "out", "terminable")
+
+    def __init__(self, process: Callable, iterate: Callable[[], Sequence[Any]], condition: Any,
+                 ctx: Any, emit: Emit, after: Optional[AfterState] = None,
+                 terminable: bool = False) -> None:
+        self.process = process
+        self.iterate = iterate
+        self.out = Output(emit)
+        self.after = after
+        self.terminable = terminable
+        self.condition = condition.make(ctx, self._fire)
+
+    def deliver(self, new_rows: Any, old_rows: Any) -> None:
+        u = _as_update(new_rows, old_rows)
+        if u is None:
+            return
+        self.process(u.new, u.old)          # keeps the aggregates current; rows come from iterate
+        if self.after is not None and not self.after.passed(len(u.new)):
+            return
+        self.condition.update(len(u.new), len(u.old))
+
+    def _fire(self, do_output: bool, force: bool) -> None:
+        if do_output:
+            rows = list(self.iterate())
+            self.out(force, rows or None, None)
+
+    def terminated(self) -> None:
+        if self.terminable:
+            self.condition.terminated()
+
+    def stop(self) -> None:
+        self.condition.stop()
+
+
+class AfterLimiter:
+    """Counts output rows (not events) towards `after N events`, as Esper does here."""
+
+    __slots__ = ("process", "after", "out")
+
+    def __init__(self, process: Callable, after: AfterState, emit: Emit) -> None:
+        self.process = process
+        self.after = after
+        self.out = Output(emit)
+
+    def deliver(self, new_rows: Any, old_rows: Any) -> None:
+        u = _as_update(new_rows, old_rows)
+        if u is None:
+            return
+        new, old = self.process(u.new, u.old)
+        if not self.after.passed(len(new) if new else 0):
+            return
+        self.out(False, new, old)
+
+    def terminated(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
