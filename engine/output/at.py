@@ -20,21 +20,19 @@ class AtCrontab:
 
 
 class CrontabCondition:
-    __slots__ = ("at", "ctx", "fire", "handle", "started", "stopped")
+    __slots__ = ("at", "ctx", "fire", "handle", "stopped")
 
     def __init__(self, at: AtCrontab, ctx: Any, fire: Fire) -> None:
         self.at = at
         self.ctx = ctx
         self.fire = fire
         self.handle: Any = None
-        self.started = False
         self.stopped = False
         if at.start_on_creation:
             self.update(0, 0)
 
     def update(self, new_count: int, old_count: int) -> None:
-        self.started = True
-        if self.handle is None:
+        if self.handle is None and not self.stopped:
             self._schedule()
 
     def _schedule(self) -> None:
