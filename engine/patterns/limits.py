@@ -1,0 +1,88 @@
+"""The engine-wide limit on pattern sub-expression instances (Esper's
+`patterns.maxSubexpressions`): live instances of followed-by children after the first, over
+all statements. When a new instance would exceed it, the instance is not started (or, with
+`prevent_start=False`, only reported); each time the engine sends
+`engine.signals.pattern_limit` (statement=, count=, limit=) and, once each time the count
+reaches the limit, logs a warning with the live instances per statement.
+
+Configure with `set_pattern_limit(engine, n)`, or put an int in
+`engine.services['pattern_limit']` before statements start.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, Optional
+
+log = logging.getLogger("epl.engine.patterns")
+
+
+class PatternLimit:
+    """Counts live sub-expression instances, engine-wide and per statement; `max_instances`
+    None only counts."""
+
+    def __init__(self, max_instances: Optional[int] = None, prevent_start: bool = True) -> None:
+        self.max_instances: Optional[int] = None
+        self.prevent_start = prevent_start
+        self.count = 0
+        self.per_statement: dict[str, int] = {}
+        self._warned = False
+        self.configure(max_instances, prevent_start)
+
+    def configure(self, max_instances: Optional[int], prevent_start: bool = True) -> None:
+        if max_instances is not None and (isinstance(max_instances, bool) or max_instances < 0):
+            raise ValueError("The pattern sub-expression limit must be zero or more")
+        self.max_instances = max_instances
+        self.prevent_start = prevent_start
+        self._warned = False
+
+    def try_acquire(self, engine: Any, statement: Any) -> bool:
+        """Count one more instance for `statement`; False when it must not start."""
+        limit = self.max_instances
+        if limit is not None and self.count >= limit:
+            self._report(engine, statement)
+            if self.prevent_start:
+                return False
+        self.count += 1
+        name = statement.name
+        self.per_statement[name] = self.per_statement.get(name, 0) + 1
+        return True
+
+    def release(self, statement: Any) -> None:
+        if self.count > 0:           # instances counted before a limit object was swapped in
+            self.count -= 1
+        name = statement.name
+        n = self.per_statement.get(name, 0) - 1
+        if n > 0:
+            self.per_statement[name] = n
+        else:
+            self.per_statement.pop(name, None)
+        if self.max_instances is None or self.count < self.max_instances:
+            self._warned = False
+
+    def _report(self, engine: Any, statement: Any) -> None:
+        if not self._warned:
+            self._warned = True
+            counts = ", ".join(f"'{k}': {v}" for k, v in sorted(self.per_statement.items()))
+            action = "not started" if self.prevent_start else "started anyway"
+            log.warning("Pattern sub-expression limit of %d reached by statement '%s': new "
+                        "instances are %s (live instances per statement: %s)",
+                        self.max_instances, statement.name, action, counts or "none")
+        engine.signals.pattern_limit.send(engine, statement=statement, count=self.count,
+                                          limit=self.max_instances)
+
+
+def pattern_limit(engine: Any) -> PatternLimit:
+    """The engine's counter (created on first use; an int in services becomes the limit)."""
+    lim = engine.services.get("pattern_limit")
+    if isinstance(lim, PatternLimit):
+        return lim
+    if lim is not None and (isinstance(lim, bool) or not isinstance(lim, int)):
+        raise TypeError("engine.services['pattern_limit'] must be an int or a PatternLimit")
+    lim = engine.services["pattern_limit"] = PatternLimit(lim)
+    return lim
+
+
+def set_pattern_limit(engine: Any, max_instances: Optional[int], prevent_start: bool = True) -> None:
+    """Limit the live pattern sub-expression instances of the whole engine (None: no limit).
+    Instances already live count against the new limit."""
+    pattern_limit(engine).configure(max_instances, prevent_start)

@@ -1,0 +1,153 @@
+"""One running pattern (per statement instance): the root of its state tree, the services its
+nodes use (filter index, schedules, instance limit), and the delivery of matches to the
+stream's views.
+
+Matches go to the stream one at a time as they occur (Esper inserts each match into the
+stream). With @SuppressOverlappingMatches or @DiscardPartialsOnMatch they are collected and
+handled together once the statement has processed the event (or the timer callback): a
+flush handle registered after the pattern's own filters in the statement's order does that.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from engine.bean import EventBean
+from filterindex.spec import FilterSpec
+
+from .base import Match, StateNode
+from .limits import pattern_limit
+from .match import event_ids, without_overlaps
+
+
+class PatternRun:
+    """Root evaluator and runtime services of one pattern instance; `stop()` releases it."""
+
+    filter_child_stays = False
+
+    def __init__(self, plan: Any, instance: Any, handle: Any) -> None:
+        self.plan = plan
+        self.engine = instance.engine
+        self.index = self.engine._filters
+        self.ctx = instance.ctx
+        self.statement = instance.statement
+        self.order = self.statement._order_key
+        self.drop = self.statement.drop
+        self.handle = handle
+        self.match_type = plan.match_type
+        # context partitions narrow pattern filters with their own conditions
+        self.addendum: Optional[Callable[[FilterSpec], FilterSpec]] = getattr(
+            instance, "pattern_filter_addendum", None)
+        names = {a.name.lower() for a in getattr(self.statement, "annotations", ()) or ()}
+        self.suppress = plan.suppress_overlapping or "suppressoverlappingmatches" in names
+        self.discard = plan.discard_partials or "discardpartialsonmatch" in names
+        self.batching = self.suppress or self.discard
+        self.buffer: list[EventBean] = []
+        self.top: Optional[StateNode] = None
+        self.flush_tokens: list[Any] = []
+        self.starting = False
+
+    # -- lifecycle -----------------------------------------------------------------------
+    def start(self) -> "PatternRun":
+        if self.batching:
+            flusher = _FlushHandle(self)
+            for et in self.plan.event_types:
+                self.flush_tokens.append(self.index.add(FilterSpec(et, ((),)), flusher))
+        self.starting = True
+        try:
+            top = self.top = self.plan.root.make(self, self)
+            top.start({})
+        finally:
+            self.starting = False
+        return self
+
+    def stop(self) -> None:
+        top, self.top = self.top, None
+        if top is not None:
+            top.quit()
+        tokens, self.flush_tokens = self.flush_tokens, []
+        for t in tokens:
+            self.index.remove(t)
+        self.buffer.clear()
+
+    # -- root evaluator ----------------------------------------------------------------
+    def child_true(self, child: StateNode, match: Match, quitted: bool) -> None:
+        if quitted:
+            self.top = None
+        if self.starting:       # as in Esper, a pattern true on start reports nothing
+            return
+        bean = EventBean(self.match_type, dict(match))
+        if self.batching:
+            self.buffer.append(bean)
+        else:
+            self.handle.on_event(bean)
+
+    def child_false(self, child: StateNode, restartable: bool = True) -> None:
+        top, self.top = self.top, None
+        if top is not None:
+            top.quit()
+
+    def flush(self) -> None:
+        matches, self.buffer = self.buffer, []
+        if not matches:
+            return
+        if self.discard and self.top is not None:
+            self.top.remove_match(event_ids(matches))
+        if self.suppress and len(matches) > 1:
+            matches = without_overlaps(matches)
+        target = getattr(self.handle, "target", None)
+        if target is not None:
+            target.update(matches, None)
+        else:
+            for m in matches:
+                self.handle.on_event(m)
+
+    # -- services for state nodes -------------------------------------------------------
+    def add_filter(self, template: Any, begin: Match, handle: Any) -> Any:
+        spec = template.bind((EventBean(self.match_type, begin),))
+        if self.addendum is not None:
+            spec = self.addendum(spec)
+        return self.index.add(spec, handle)
+
+    def remove_filter(self, token: Any) -> None:
+        self.index.remove(token)
+
+    def now(self) -> int:
+        return self.ctx.now()
+
+    def schedule(self, at: int, callback: Callable[[], None]) -> Any:
+        if self.batching:
+            def fire(_cb=callback) -> None:
+                _cb()
+                if self.buffer:
+                    self.flush()
+            return self.ctx.schedule(at, fire)
+        return self.ctx.schedule(at, callback)
+
+    def schedule_after(self, delta: int, callback: Callable[[], None]) -> Any:
+        return self.schedule(self.ctx.now() + delta, callback)
+
+    def cancel(self, handle: Any) -> None:
+        self.ctx.cancel(handle)
+
+    def acquire_instance(self) -> bool:
+        return pattern_limit(self.engine).try_acquire(self.engine, self.statement)
+
+    def release_instance(self) -> None:
+        pattern_limit(self.engine).release(self.statement)
+
+
+class _FlushHandle:
+    """Registered on every event type the pattern filters, ordered after the statement's
+    own handles: called last for the statement, it hands the collected matches over."""
+
+    __slots__ = ("run", "order", "drop", "statement")
+
+    def __init__(self, run: PatternRun) -> None:
+        self.run = run
+        self.order = tuple(run.order) + (float("inf"),)
+        self.drop = False
+        self.statement = run.statement
+
+    def on_event(self, bean: Any) -> None:
+        if self.run.buffer:
+            self.run.flush()
