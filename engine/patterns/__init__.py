@@ -8,12 +8,10 @@ from .compile import (
     compile_pattern as compile_pattern,
     install as install,
 )
-from .crontab import CrontabSpec as CrontabSpec, crontab as crontab, next_occurrence as next_occurrence
 from .limits import PatternLimit as PatternLimit, pattern_limit as pattern_limit, set_pattern_limit as set_pattern_limit
 from .run import PatternRun as PatternRun
 
 __all__ = [
     "PatternPlan", "PatternService", "PatternRun", "compile_pattern", "install",
     "PatternLimit", "pattern_limit", "set_pattern_limit",
-    "CrontabSpec", "crontab", "next_occurrence",
 ]

@@ -15,6 +15,7 @@ from typing import Any, Callable, Optional
 from engine.bean import EventBean
 from engine.epl_types import EPLType
 from engine.event_types import EventType
+from engine.output import crontab as C
 from engine.plan import StreamPlan
 from epl import ast as A
 from epl.compiler.expressions import compile_expr, compile_predicate
@@ -22,7 +23,6 @@ from epl.compiler.filters import UnfilteredTemplate, compile_filter
 from epl.compiler.scope import Scope, StreamInfo
 from epl.errors import EPLValidationError
 
-from . import crontab as C
 from .and_or import AndPlan, OrPlan
 from .every import EveryDistinctPlan, EveryPlan
 from .filter import FilterPlan
@@ -410,48 +410,35 @@ def _observer(c: _Compiler, node: A.PatternObserver) -> Any:
             raise c.fail("Timer-interval observer requires a single numeric or time period parameter")
         return IntervalPlan(c.time_fn(node.args[0], "Timer-interval observer"))
     if key == "timer:at":
-        args = list(node.args)
-        if not 5 <= len(args) <= 7:
+        if not 5 <= len(node.args) <= 7:
             raise c.fail("Invalid number of parameters for timer:at: expected minutes, hours, "
                          "days of month, months, days of week[, seconds[, timezone]]")
-        tz = None
-        if len(args) == 7:
-            tzc = compile_expr(args[6], c.tag_scope)
-            if not tzc.is_constant or not isinstance(tzc.constant, str):
-                raise c.fail("The timer:at timezone must be a string constant")
-            tz = tzc.constant
-            args = args[:6]
         try:
-            spec = C.crontab([_cron_param(c, a) for a in args], tz)
-            C.next_occurrence(spec, 0)      # an unknown timezone or an impossible date fails here
+            spec = C.parse_crontab([_cron_param(c, a, i == 6) for i, a in enumerate(node.args)])
+            C.next_occurrence(spec, 0)      # an impossible date (February 30) fails here
         except C.CrontabError as e:
             raise c.fail(f"Invalid parameter for pattern observer 'timer:at': {e}") from None
-        except Exception as e:  # zoneinfo: unknown timezone
-            raise c.fail(f"Invalid timezone for pattern observer 'timer:at': {e}") from None
         return AtPlan(spec)
     raise c.fail(f"Pattern observer function '{name}' could not be found")
 
 
-def _cron_param(c: _Compiler, e: A.Expr) -> Any:
+def _cron_param(c: _Compiler, e: A.Expr, timezone: bool = False) -> Any:
+    """A crontab parameter as engine.output.crontab takes it."""
+    if timezone:
+        tz = compile_expr(e, c.tag_scope)
+        if not tz.is_constant or not isinstance(tz.constant, str):
+            raise c.fail("The timer:at timezone must be a string constant")
+        return tz.constant
     if isinstance(e, A.Wildcard):
-        return C.ANY
+        return C.WILDCARD
     if isinstance(e, A.CronFrequency):
         return C.Every(c.constant_int(e.every, "A crontab frequency", 1))
     if isinstance(e, A.CronRange):
         return C.Range(c.constant_int(e.low, "A crontab range bound"),
                        c.constant_int(e.high, "A crontab range bound"))
     if isinstance(e, A.CronKeyword):
-        kw = e.keyword.lower()
-        v = c.constant_int(e.value, "A crontab day") if e.value is not None else None
-        if kw == "last":
-            return C.Last(v)
-        if kw == "lastweekday":
-            return C.LastWeekday()
-        if kw == "weekday":
-            if v is None:
-                raise c.fail("The crontab 'weekday' keyword needs a day of month, as in '15 weekday'")
-            return C.Weekday(v)
-        raise c.fail(f"Unknown crontab keyword '{e.keyword}'")
+        day = c.constant_int(e.value, "A crontab day") if e.value is not None else None
+        return C.Keyword(e.keyword, day)
     if isinstance(e, A.ArrayLiteral):
         return tuple(_cron_param(c, i) for i in e.items)
     if isinstance(e, A.Parens):

@@ -1,13 +1,15 @@
 """Time observers: `timer:interval(t)` turns true t after it starts (at once when t <= 0);
 `timer:at(minutes, hours, days, months, weekdays[, seconds[, timezone]])` turns true at the
-next crontab instant (engine/patterns/crontab.py). Both end when they fire."""
+next crontab instant (engine/output/crontab.py, shared with `output at`). Both end when they
+fire."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from engine.output.crontab import CrontabSpec, next_occurrence
+
 from .base import Match, StateNode, holds_any
-from .crontab import CrontabSpec, next_occurrence
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ def test_public_names():
     assert sorted(P.__all__) == sorted([
         "PatternPlan", "PatternService", "PatternRun", "compile_pattern", "install",
         "PatternLimit", "pattern_limit", "set_pattern_limit",
-        "CrontabSpec", "crontab", "next_occurrence",
     ])
     for name in P.__all__:
         assert getattr(P, name) is not None
