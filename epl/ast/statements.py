@@ -290,7 +290,9 @@ class KeyedItem(Node):
 @dataclass(frozen=True, slots=True)
 class ContextCondition(Node):
     """A start/end/initiated/terminated condition: exactly one of `event_filter` (with
-    `alias`), `pattern`, `crontab`, `after` (time period), or `now` (`@now`)."""
+    `alias`), `pattern`, `crontab`, `after` (time period), or `now` (`@now`). The one
+    combination: `initiated by @now and <condition>` sets `now` together with that
+    condition's field (start at once, then at each occurrence)."""
 
     event_filter: Optional[EventFilter] = None
     alias: Optional[str] = None

@@ -1,0 +1,192 @@
+"""Grammar of `create schema`, `create window`, `create table` and `create variable`."""
+from __future__ import annotations
+
+from ..ast import Call, ColumnDef, CreateSchema, CreateTable, CreateVariable, CreateWindow, TypeRef
+from ..lexer import tokens  # noqa: F401
+from ._support import fail, span
+
+_REPRESENTATIONS = {"map", "objectarray", "json", "avro", "xml", "bean"}
+
+
+# -- create schema ----------------------------------------------------------------------------
+
+def p_create_schema(p):
+    """create_schema : CREATE SCHEMA IDENT schema_body
+                     | CREATE IDENT SCHEMA IDENT schema_body"""
+    if len(p) == 5:
+        rep, name, body = None, p[3], p[4]
+    else:
+        if p[2].lower() not in _REPRESENTATIONS:
+            fail(p, 2, "please check the create schema statement, expecting 'map', "
+                       "'objectarray', 'json' or 'avro' before 'schema'")
+        rep, name, body = p[2].lower(), p[4], p[5]
+    p[0] = CreateSchema(name, representation=rep, span=span(p), **body)
+
+
+def p_schema_body_columns(p):
+    """schema_body : LPAREN RPAREN schema_quals
+                   | LPAREN column_defs RPAREN schema_quals
+                   | AS LPAREN RPAREN schema_quals
+                   | AS LPAREN column_defs RPAREN schema_quals"""
+    cols = p[len(p) - 3] if p[len(p) - 3] != "(" else []
+    body = dict(p[len(p) - 1])
+    body["columns"] = tuple(cols)
+    p[0] = body
+
+
+def p_schema_body_class(p):
+    "schema_body : AS type_name"
+    p[0] = {"class_name": p[2]}
+
+
+def p_schema_quals(p):
+    """schema_quals : empty
+                    | schema_quals schema_qual"""
+    if len(p) == 2:
+        p[0] = {}
+        return
+    quals = dict(p[1])
+    key, value = p[2]
+    if key in quals:
+        fail(p, 2, f"please check the create schema statement, '{key}' is given twice")
+    quals[key] = value
+    p[0] = quals
+
+
+def p_schema_qual(p):
+    "schema_qual : IDENT ident_list"
+    word = p[1].lower()
+    names = tuple(p[2])
+    if word == "inherits":
+        p[0] = ("inherits", names)
+    elif word in ("starttimestamp", "endtimestamp") and len(names) == 1:
+        p[0] = ("start_timestamp" if word == "starttimestamp" else "end_timestamp", names[0])
+    else:
+        fail(p, 1, "please check the create schema statement, expecting 'inherits', "
+                   "'starttimestamp' or 'endtimestamp'")
+
+
+def p_ident_list(p):
+    """ident_list : IDENT
+                  | ident_list COMMA IDENT"""
+    p[0] = [p[1]] if len(p) == 2 else p[1] + [p[3]]
+
+
+def p_column_defs(p):
+    """column_defs : column_def
+                   | column_defs COMMA column_def"""
+    p[0] = [p[1]] if len(p) == 2 else p[1] + [p[3]]
+
+
+def p_column_def(p):
+    "column_def : name type_ref"
+    p[0] = ColumnDef(p[1], p[2], span=span(p))
+
+
+def p_type_ref(p):
+    """type_ref : type_name
+                | type_name LBRACK RBRACK"""
+    p[0] = TypeRef(p[1], len(p) == 4, span(p))
+
+
+# -- create window ----------------------------------------------------------------------------
+
+def p_create_window(p):
+    """create_window : CREATE WINDOW IDENT views_opt window_model window_insert
+                     | CREATE WINDOW IDENT views_opt AS window_model window_insert
+                     | CREATE WINDOW IDENT views_opt AS window_columns window_insert"""
+    source, insert = p[len(p) - 2], p[len(p) - 1]
+    p[0] = CreateWindow(p[3], p[4], span=span(p), **source, **insert)
+
+
+def p_window_model_type(p):
+    "window_model : type_name"
+    p[0] = {"as_type": p[1]}
+
+
+def p_window_model_select(p):
+    "window_model : select_head FROM type_name"
+    p[0] = {"as_type": p[3], "select": p[1]}
+
+
+def p_window_columns(p):
+    "window_columns : LPAREN column_defs RPAREN"
+    # `as` is required here: without it `#keepall (k string)` would read as view parameters
+    p[0] = {"columns": tuple(p[2])}
+
+
+def p_window_insert(p):
+    """window_insert : empty
+                     | INSERT
+                     | INSERT WHERE expr"""
+    if len(p) == 2:
+        p[0] = {"insert": p[1] is not None}
+    else:
+        p[0] = {"insert": True, "insert_where": p[3]}
+
+
+# -- create table -----------------------------------------------------------------------------
+
+def p_create_table(p):
+    """create_table : CREATE TABLE IDENT LPAREN table_columns RPAREN
+                    | CREATE TABLE IDENT AS LPAREN table_columns RPAREN"""
+    p[0] = CreateTable(p[3], tuple(p[len(p) - 2]), span=span(p))
+
+
+def p_table_columns(p):
+    """table_columns : table_column
+                     | table_columns COMMA table_column"""
+    p[0] = [p[1]] if len(p) == 2 else p[1] + [p[3]]
+
+
+def p_table_column(p):
+    """table_column : name type_ref
+                    | name type_ref IDENT IDENT"""
+    p[0] = ColumnDef(p[1], p[2], _primary_key(p), span=span(p))
+
+
+def p_table_column_aggregation(p):
+    """table_column : name table_aggregation
+                    | name table_aggregation IDENT IDENT"""
+    p[0] = ColumnDef(p[1], None, _primary_key(p), p[2], span=span(p))
+
+
+def _primary_key(p):
+    if len(p) == 3:
+        return False
+    if (p[3].lower(), p[4].lower()) != ("primary", "key"):
+        fail(p, 3, "please check the create table statement, expecting 'primary key'")
+    return True
+
+
+def p_table_aggregation(p):
+    """table_aggregation : name LPAREN RPAREN
+                         | name LPAREN call_args RPAREN
+                         | name LPAREN DISTINCT call_args RPAREN"""
+    if len(p) == 4:
+        p[0] = Call(p[1], (), False, span(p))
+    elif len(p) == 5:
+        p[0] = Call(p[1], tuple(p[3]), False, span(p))
+    else:
+        p[0] = Call(p[1], tuple(p[4]), True, span(p))
+
+
+# -- create variable --------------------------------------------------------------------------
+
+def p_create_variable(p):
+    """create_variable : CREATE VARIABLE type_ref IDENT variable_init
+                       | CREATE IDENT VARIABLE type_ref IDENT variable_init"""
+    if len(p) == 6:
+        constant, typ, name, init = False, p[3], p[4], p[5]
+    else:
+        if p[2].lower() != "constant":
+            fail(p, 2, "please check the create variable statement, expecting 'constant' "
+                       "before 'variable'")
+        constant, typ, name, init = True, p[4], p[5], p[6]
+    p[0] = CreateVariable(name, typ, init, constant, span=span(p))
+
+
+def p_variable_init(p):
+    """variable_init : empty
+                     | EQ expr"""
+    p[0] = p[2] if len(p) == 3 else None
