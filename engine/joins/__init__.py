@@ -1,0 +1,32 @@
+"""Joins of several streams: event indexes, lookup plans, inner/outer/unidirectional
+execution with Esper's insert and remove streams. `install(engine)` registers the planner
+as `engine.services['joins']`."""
+from typing import Any
+
+from .executor import JoinExecutor as JoinExecutor
+from .executor import JoinFlushHandle as JoinFlushHandle
+from .executor import JoinStreamHandle as JoinStreamHandle
+from .indexes import EventStore as EventStore
+from .indexes import HashIndex as HashIndex
+from .indexes import SortedIndex as SortedIndex
+from .intervals import event_interval as event_interval
+from .intervals import row_interval as row_interval
+from .plan import Access as Access
+from .plan import IndexSpec as IndexSpec
+from .plan import InnerPlan as InnerPlan
+from .plan import JoinPlan as JoinPlan
+from .plan import OuterPlan as OuterPlan
+from .plan import Step as Step
+
+
+def install(engine: Any) -> None:
+    """Let `engine` compile statements selecting from several streams."""
+    from epl.compiler.joins import compile_join
+    engine.services["joins"] = compile_join
+
+
+__all__ = [
+    "Access", "EventStore", "HashIndex", "IndexSpec", "InnerPlan", "JoinExecutor",
+    "JoinFlushHandle", "JoinPlan", "JoinStreamHandle", "OuterPlan", "SortedIndex", "Step",
+    "event_interval", "install", "row_interval",
+]

@@ -1,0 +1,165 @@
+"""Subquery windows at runtime: each subquery of a statement instance has its own filter
+registration, view chain and event store (with the indexes its correlation uses), started
+and stopped with the instance.
+
+Esper's order is kept: an event that feeds both a subquery and its statement's own streams
+enters the subquery window first (the subquery's filter handle is ordered just before the
+statement's), so the outer stream sees the subquery state including that event.
+
+Compiled subquery expressions reach the current window through the plan's `holder`, which
+the running instance points at its runtime (`SubqueryGroup.activate`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+
+from views.registry import make_chain
+
+from .bean import EventBean
+from .joins.indexes import EventStore
+from .resultset.aggregation_rows import AggregationRows
+
+if TYPE_CHECKING:
+    from .instance import SelectInstance
+
+
+class SubqueryHolder:
+    """Where compiled expressions find the running window of their subquery (None while
+    the statement is stopped: the subquery then sees no events)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self) -> None:
+        self.state: Optional["SubqueryRuntime"] = None
+
+
+@dataclass(frozen=True)
+class SubqueryPlan:
+    """One subquery's window, decided at compile time.
+
+    `gate(eps)` holds the where-conditions on the subquery's own events only: events failing
+    it are not stored (the window still holds them). `agg_entries` are set for uncorrelated
+    aggregating subqueries, whose aggregation follows the window as events enter and leave.
+    `retain` is False for an aggregating subquery without a data window: it aggregates every
+    event and keeps none."""
+
+    event_type: Any
+    filter: Any                                  # template: bind(bindings) -> FilterSpec
+    views: tuple = ()
+    index_specs: tuple = ()
+    gate: Optional[Callable[[Sequence[Any]], bool]] = field(default=None, compare=False)
+    pad: tuple = ()                              # None for each outer stream
+    agg_entries: tuple = field(default=(), compare=False)
+    retain: bool = True
+    holder: SubqueryHolder = field(default_factory=SubqueryHolder, compare=False)
+    node: Any = field(default=None, compare=False)   # the AST node (dedup of recompilation)
+    signature: tuple = ()
+
+
+class SubqueryHandle:
+    """The subquery stream's filter handle, ordered just before its statement's handles."""
+
+    __slots__ = ("target", "statement", "order", "drop")
+
+    def __init__(self, target: Any, statement: Any) -> None:
+        self.target = target
+        self.statement = statement
+        key = tuple(statement._order_key)
+        self.order = key[:-1] + (key[-1] - 0.5,)
+        self.drop = False
+
+    def on_event(self, bean: EventBean) -> None:
+        self.target.update([bean], None)
+
+
+class SubqueryRuntime:
+    """The window, store and (incremental) aggregation of one subquery in one instance."""
+
+    def __init__(self, plan: SubqueryPlan, instance: "SelectInstance") -> None:
+        self.plan = plan
+        self.instance = instance
+        self.indexes = [spec.make() for spec in plan.index_specs]
+        self.store = EventStore(self.indexes)
+        self.stores = [self.store]
+        self.aggs = AggregationRows(plan.agg_entries, reclaim=False) if plan.agg_entries else None
+        self.agg_row = self.aggs.ungrouped() if self.aggs is not None else None
+        if plan.views:
+            first, self.views = make_chain(list(plan.views), instance.ctx, self)
+        else:
+            first, self.views = self, []
+        self.handle = SubqueryHandle(first, instance.statement)
+        self.token: Any = None
+
+    # the end of the view chain
+    def update(self, new: Optional[list], old: Optional[list]) -> None:
+        plan = self.plan
+        gate, pad, store, aggs = plan.gate, plan.pad, self.store, self.aggs
+        retain = plan.retain
+        for bean in new or ():
+            eps = (bean,) + pad
+            if gate is not None and not gate(eps):
+                continue
+            if retain:
+                store.add(bean)
+            if aggs is not None:
+                aggs.enter(self.agg_row, eps)
+        for bean in old or ():
+            eps = (bean,) + pad
+            if gate is not None and not gate(eps):
+                continue
+            if retain:
+                store.remove(bean)
+            if aggs is not None:
+                aggs.leave(self.agg_row, eps)
+
+    def start(self) -> None:
+        self.token = self.instance.engine._filters.add(
+            self.plan.filter.bind(self.instance.bindings), self.handle)
+
+    def stop(self) -> None:
+        if self.token is not None:
+            self.instance.engine._filters.remove(self.token)
+            self.token = None
+        for v in self.views:
+            v.stop()
+        self.store.clear()
+        if self.aggs is not None:
+            self.aggs.clear()
+            self.agg_row = self.aggs.ungrouped()
+
+
+class SubqueryGroup:
+    """The subqueries of one statement instance."""
+
+    def __init__(self, instance: "SelectInstance", plans: Sequence[SubqueryPlan]) -> None:
+        self.runtimes = [SubqueryRuntime(p, instance) for p in plans]
+
+    def activate(self) -> None:
+        """Point the compiled expressions at this instance's windows (context partitions
+        sharing a plan call this before evaluating)."""
+        for rt in self.runtimes:
+            rt.plan.holder.state = rt
+
+    def start(self) -> None:
+        self.activate()
+        for rt in self.runtimes:
+            rt.start()
+
+    def stop(self) -> None:
+        for rt in self.runtimes:
+            rt.stop()
+            if rt.plan.holder.state is rt:
+                rt.plan.holder.state = None
+
+
+class SubqueryService:
+    """`engine.services['subqueries']`: builds the subquery windows of an instance."""
+
+    def instantiate(self, instance: "SelectInstance", plans: Sequence[SubqueryPlan]) -> SubqueryGroup:
+        return SubqueryGroup(instance, plans)
+
+
+def install(engine: Any) -> None:
+    """Enable subqueries (`(select ...)`, `exists`, `in`, `any`/`some`/`all`) in EPL."""
+    import epl.compiler.subqueries  # noqa: F401  (registers the expression compilers)
+    engine.services["subqueries"] = SubqueryService()
