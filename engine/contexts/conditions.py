@@ -1,0 +1,166 @@
+"""Context conditions at runtime: what starts and ends temporal partitions (and ends keyed
+ones): an event filter, a pattern, a crontab, a time period after the start, or `@now`.
+
+`arm(runtime, narrow, bindings, fire, start)` registers the condition and returns a token to
+`stop()`; when the condition occurs it calls `fire(props, events)`: `props` are the context
+properties it provides (the filter's alias, the pattern's tags), `events` those the new
+partition's statements should also process (the starting event)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from engine.bean import EventBean
+from engine.instance import StatementContext
+
+from .partition import first_order, last_order
+
+Fire = Callable[[dict, list], None]
+
+
+class _ControllerStatement:
+    """Stands in for a statement where runtime services expect one (schedules, patterns)."""
+
+    __slots__ = ("_order_key", "drop", "annotations", "name")
+
+    def __init__(self, order: tuple, name: str) -> None:
+        self._order_key = order
+        self.drop = False
+        self.annotations = ()
+        self.name = name
+
+
+class _Token:
+    __slots__ = ("release",)
+
+    def __init__(self, release: Callable[[], None]) -> None:
+        self.release = release
+
+    def stop(self) -> None:
+        release, self.release = self.release, _noop
+        release()
+
+
+def _noop() -> None:
+    pass
+
+
+class _FilterHandle:
+    __slots__ = ("fire", "alias", "order", "drop", "statement", "skip_initial")
+
+    def __init__(self, fire: Fire, alias: Optional[str], order: tuple, start: bool) -> None:
+        self.fire = fire
+        self.alias = alias
+        self.order = order
+        self.drop = False
+        self.statement = None
+        # an end condition registered while an event starts its partition must not see it
+        self.skip_initial = not start
+
+    def on_event(self, bean: EventBean) -> None:
+        self.fire({self.alias: bean} if self.alias else {}, [bean])
+
+
+@dataclass(frozen=True, eq=False)
+class FilterCondition:
+    """`Type(filter) [as alias]`; the filter may read an earlier condition's alias (bindings)."""
+
+    template: Any
+    event_type: Any
+    alias: Optional[str] = None
+
+    def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> _Token:
+        filters = runtime.engine._filters
+        spec = narrow(self.template.bind(bindings))
+        order = first_order() if start else last_order()
+        reg = filters.add(spec, _FilterHandle(fire, self.alias, order, start))
+        return _Token(lambda: filters.remove(reg))
+
+
+class _PatternInstance:
+    """What a pattern run asks of the instance it runs for."""
+
+    def __init__(self, engine: Any, order: tuple, narrow: Callable) -> None:
+        self.engine = engine
+        self.statement = _ControllerStatement(order, "context")
+        self.ctx = StatementContext(engine, self.statement, order)
+        self.pattern_filter_addendum = narrow
+
+
+class _PatternHandle:
+    __slots__ = ("fire", "inclusive", "order", "drop", "statement")
+
+    def __init__(self, fire: Fire, inclusive: bool, order: tuple) -> None:
+        self.fire = fire
+        self.inclusive = inclusive
+        self.order = order
+        self.drop = False
+        self.statement = None
+
+    def on_event(self, match: EventBean) -> None:
+        tags = dict(match.underlying)
+        events = [v for v in tags.values() if isinstance(v, EventBean)] if self.inclusive else []
+        self.fire(tags, events)
+
+
+@dataclass(frozen=True, eq=False)
+class PatternCondition:
+    """`pattern [...] [@inclusive]`: the tags become context properties."""
+
+    plan: Any
+    inclusive: bool = False
+
+    def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> _Token:
+        order = first_order() if start else last_order()
+        inst = _PatternInstance(runtime.engine, order, narrow)
+        run = self.plan.start(inst, _PatternHandle(fire, self.inclusive and start, order))
+        return _Token(run.stop)
+
+
+def _schedule(runtime: Any, at: int, fire: Fire, start: bool) -> _Token:
+    sched = runtime.engine._scheduler
+    slot = first_order() if start else last_order()
+    h = sched.schedule(at, slot, lambda: fire({}, []))
+    return _Token(lambda: sched.cancel(h))
+
+
+@dataclass(frozen=True, eq=False)
+class CrontabCondition:
+    """`(minutes, hours, days, months, weekdays [, seconds [, timezone]])`."""
+
+    spec: Any
+
+    def next_time(self, now: int) -> int:
+        from engine.output.crontab import next_occurrence
+        return next_occurrence(self.spec, now)
+
+    def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> _Token:
+        return _schedule(runtime, self.next_time(runtime.engine._scheduler.now), fire, start)
+
+
+@dataclass(frozen=True, eq=False)
+class AfterCondition:
+    """`after <time period>` (from the partition's start)."""
+
+    msec: int
+
+    def next_time(self, now: int) -> int:
+        return now + self.msec
+
+    def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> _Token:
+        return _schedule(runtime, self.next_time(runtime.engine._scheduler.now), fire, start)
+
+
+@dataclass(frozen=True, eq=False)
+class NowCondition:
+    """`@now`: at once."""
+
+    def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> _Token:
+        fire({}, [])
+        return _Token(_noop)
+
+
+def end_time(condition: Any, now: int) -> Optional[int]:
+    """When an end condition will occur, when that is known at the start (`endTime`)."""
+    nt = getattr(condition, "next_time", None)
+    return nt(now) if nt is not None else None

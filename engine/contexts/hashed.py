@@ -1,0 +1,137 @@
+"""Hash segmented context: `coalesce by hash_fn(expr) from A, ... granularity N
+[preallocate]`: a partition per hash bucket (hash value modulo N), created when the first
+event of the bucket arrives, or all N at once with `preallocate`. A partition's statements
+filter on the bucket as an indexed value, computed once per event."""
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from engine.bean import EventBean
+from filterindex.spec import FilterOp, FilterParam, FilterSpec
+
+from .partition import Partition, first_order, narrow_by_parent
+
+
+def consistent_hash_crc32(value: Any) -> int:
+    """Esper's consistent_hash_crc32: CRC-32 of the value's text."""
+    if value is None:
+        return 0
+    return zlib.crc32(str(value).encode("utf-8"))
+
+
+def hash_code(value: Any) -> int:
+    """Java's hashCode for strings and numbers (what Esper's hash_code computes)."""
+    if value is None:
+        return 0
+    if isinstance(value, bool):
+        return 1231 if value else 1237
+    if isinstance(value, int):
+        if -2**31 <= value < 2**31:
+            return value
+        v = value & 0xFFFFFFFFFFFFFFFF          # Long.hashCode: high word xor low word
+        h = (v ^ (v >> 32)) & 0xFFFFFFFF
+        return h - 2**32 if h >= 2**31 else h
+    if isinstance(value, str):
+        h = 0
+        for ch in value:
+            h = (31 * h + ord(ch)) & 0xFFFFFFFF
+        return h - 2**32 if h >= 2**31 else h
+    return hash(value)
+
+
+@dataclass(frozen=True, eq=False)
+class HashItem:
+    event_type: Any
+    template: Any                                   # the item's own filter
+    hash_of: Callable[[EventBean], Any]             # the hash expression on one event
+
+
+@dataclass(frozen=True, eq=False)
+class HashSpec:
+    name: str
+    items: tuple[HashItem, ...]
+    granularity: int
+    preallocate: bool = False
+
+    def make(self, runtime: Any, parent: Optional[Partition], level: int) -> "HashController":
+        return HashController(self, runtime, parent, level)
+
+
+class HashController:
+    def __init__(self, spec: HashSpec, runtime: Any, parent: Optional[Partition], level: int) -> None:
+        self.spec = spec
+        self.runtime = runtime
+        self.parent = parent
+        self.level = level
+        self.partitions: dict[int, Partition] = {}
+        self.registrations: list[Any] = []
+        n = spec.granularity
+        # the bucket, as an indexed value the filter index computes once per event
+        self.lookups = tuple(
+            (f"hash({spec.name},{i})", self._bucket_getter(it, n)) for i, it in enumerate(spec.items))
+
+    @staticmethod
+    def _bucket_getter(item: HashItem, n: int) -> Callable[[Any], int]:
+        et, h = item.event_type, item.hash_of
+
+        def bucket(u: Any) -> int:
+            v = h(EventBean(et, u))
+            return abs(int(v)) % n if v is not None else 0
+        return bucket
+
+    def start(self) -> None:
+        if self.spec.preallocate:
+            for b in range(self.spec.granularity):
+                self._new(b)
+            return
+        filters = self.runtime.engine._filters
+        for i, it in enumerate(self.spec.items):
+            fs = narrow_by_parent(self.parent, it.template.bind(None))
+            self.registrations.append(filters.add(fs, _Create(self, i)))
+
+    def stop(self, terminated: bool = False) -> None:
+        filters = self.runtime.engine._filters
+        regs, self.registrations = self.registrations, []
+        for r in regs:
+            filters.remove(r)
+        parts, self.partitions = self.partitions, {}
+        for p in parts.values():
+            self.runtime.end_partition(p, terminated)
+
+    def create(self, index: int, bean: EventBean) -> None:
+        b = self.lookups[index][1](bean.underlying)
+        if b in self.partitions:
+            return
+        before = self.runtime.matched(bean)
+        self._new(b)
+        self.runtime.deliver_new(bean, before)
+
+    def _new(self, bucket: int) -> Partition:
+        p = self.runtime.new_partition(self, self.level, {}, self.parent, self._narrower(bucket), bucket)
+        self.partitions[bucket] = p
+        return p
+
+    def _narrower(self, bucket: int) -> Callable[[FilterSpec], FilterSpec]:
+        def narrow(spec: FilterSpec) -> FilterSpec:
+            for it, (lookup, getter) in zip(self.spec.items, self.lookups):
+                if spec.event_type.is_subtype_of(it.event_type):
+                    param = FilterParam(lookup, FilterOp.EQ, bucket, getter)
+                    return FilterSpec(spec.event_type, tuple(path + (param,) for path in spec.paths))
+            return spec
+        return narrow
+
+
+class _Create:
+    __slots__ = ("controller", "index", "order", "drop", "statement")
+
+    def __init__(self, controller: HashController, index: int) -> None:
+        self.controller = controller
+        self.index = index
+        self.order = first_order()
+        self.drop = False
+        self.statement = None
+
+    def on_event(self, bean: EventBean) -> None:
+        self.controller.create(self.index, bean)

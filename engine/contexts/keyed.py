@@ -1,0 +1,211 @@
+"""Keyed segmented context: `partition by p [and q] from A [as a], r from B ... [initiated by
+A(...) as x, ...] [terminated by <condition>]`: a partition per distinct key, created by the
+first event carrying it (or by an initiating event), ended by the terminating condition.
+
+Inside a partition every stream filter on a listed type gets `p = key` added; ending a
+partition removes its statements' filters, views and schedules with it. A terminating event
+of a listed type ends the partition of its own key (one lookup by key); other conditions
+(patterns, time, other event types) are registered per partition."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from engine.bean import EventBean
+from filterindex.semantics import param_matches
+from filterindex.spec import FilterOp, FilterParam, FilterSpec
+
+from .partition import Partition, first_order, last_order, narrow_by_parent
+
+
+@dataclass(frozen=True, eq=False)
+class KeyedItemSpec:
+    """`p and q from Type(filter) [as alias]` (initiating items carry no properties and take
+    their key from the item of their type)."""
+
+    event_type: Any
+    template: Any
+    lookups: tuple[str, ...]
+    alias: Optional[str] = None
+    getters: tuple = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "getters", tuple(self.event_type.getter(p) for p in self.lookups))
+
+    def key_of(self, bean: EventBean) -> Any:
+        u = bean.underlying
+        g = self.getters
+        if len(g) == 1:
+            return g[0](u)
+        return tuple(f(u) for f in g)
+
+
+@dataclass(frozen=True, eq=False)
+class Creator:
+    """What creates partitions: a listed item, or an initiating filter keyed by `item`."""
+
+    template: Any
+    event_type: Any
+    item: KeyedItemSpec
+    alias: Optional[str] = None
+
+
+@dataclass(frozen=True, eq=False)
+class KeyedSpec:
+    name: str
+    items: tuple[KeyedItemSpec, ...]
+    creators: tuple[Creator, ...]
+    terminated: Any = None                 # a condition, or None
+    terminated_item: Optional[KeyedItemSpec] = None   # set when it is a filter on a listed type
+
+    def item_for(self, event_type: Any) -> Optional[KeyedItemSpec]:
+        for it in self.items:
+            if event_type is it.event_type:
+                return it
+        for it in self.items:
+            if event_type.is_subtype_of(it.event_type):
+                return it
+        return None
+
+    def make(self, runtime: Any, parent: Optional[Partition], level: int) -> "KeyedController":
+        return KeyedController(self, runtime, parent, level)
+
+
+def spec_matches(spec: FilterSpec, bean: EventBean) -> bool:
+    """Whether an event satisfies a filter spec (checked directly, not through the index)."""
+    if not bean.event_type.is_subtype_of(spec.event_type):
+        return False
+    u = bean.underlying
+    for path in spec.paths:
+        for p in path:
+            if p.op is FilterOp.BOOL_EXPR:
+                if not p.value(bean):
+                    break
+            else:
+                g = p.getter or bean.event_type.getter(p.lookup)
+                if not param_matches(p.op, p.value, g(u)):
+                    break
+        else:
+            return True
+    return False
+
+
+class KeyedController:
+    def __init__(self, spec: KeyedSpec, runtime: Any, parent: Optional[Partition], level: int) -> None:
+        self.spec = spec
+        self.runtime = runtime
+        self.parent = parent
+        self.level = level
+        self.partitions: dict[Any, Partition] = {}
+        self.registrations: list[Any] = []
+        self._params: dict[Any, Optional[tuple]] = {}
+        self._end_spec: Optional[FilterSpec] = None
+
+    def start(self) -> None:
+        filters = self.runtime.engine._filters
+        spec = self.spec
+        for c in spec.creators:
+            fs = narrow_by_parent(self.parent, c.template.bind(None))
+            self.registrations.append(filters.add(fs, _Create(self, c)))
+        if spec.terminated_item is not None:
+            self._end_spec = narrow_by_parent(self.parent, spec.terminated.template.bind(None))
+            self.registrations.append(filters.add(self._end_spec, _End(self, spec.terminated_item)))
+
+    def stop(self, terminated: bool = False) -> None:
+        filters = self.runtime.engine._filters
+        regs, self.registrations = self.registrations, []
+        for r in regs:
+            filters.remove(r)
+        parts, self.partitions = self.partitions, {}
+        for p in parts.values():
+            self.runtime.end_partition(p, terminated)
+
+    # -- partitions -----------------------------------------------------------------------------
+    def create(self, creator: Creator, bean: EventBean) -> None:
+        key = creator.item.key_of(bean)
+        if key in self.partitions:
+            return
+        if self._end_spec is not None and spec_matches(self._end_spec, bean):
+            return          # a terminating event does not start a partition
+        runtime = self.runtime
+        before = runtime.matched(bean)
+        values = key if len(creator.item.lookups) > 1 else (key,)
+        props: dict[str, Any] = {f"key{i + 1}": v for i, v in enumerate(values)}
+        if creator.alias:
+            props[creator.alias] = bean
+        for it in self.spec.items:
+            if it.alias and bean.event_type.is_subtype_of(it.event_type):
+                props.setdefault(it.alias, bean)
+        p = runtime.new_partition(self, self.level, props, self.parent, self._narrower(values), key)
+        self.partitions[key] = p
+        cond = self.spec.terminated
+        if cond is not None and self.spec.terminated_item is None:
+            token = cond.arm(runtime, p.narrow, None, lambda props, events, _p=p: self.end(_p), False)
+            p.cleanup.append(token.stop)
+        runtime.deliver_new(bean, before)
+
+    def end(self, p: Partition) -> None:
+        if self.partitions.get(p.key) is p:
+            del self.partitions[p.key]
+        self.runtime.end_partition(p)
+
+    def _narrower(self, values: tuple) -> Callable[[FilterSpec], FilterSpec]:
+        key = values[0] if len(values) == 1 else values
+        op = FilterOp.IS if key is None else FilterOp.EQ
+
+        def narrow(spec: FilterSpec) -> FilterSpec:
+            lookup = self._lookup_for(spec.event_type)
+            if lookup is None:
+                return spec
+            extra = (FilterParam(lookup[0], op, key, lookup[1]),)
+            return FilterSpec(spec.event_type, tuple(path + extra for path in spec.paths))
+        return narrow
+
+    def _lookup_for(self, event_type: Any) -> Optional[tuple]:
+        """The indexed value a partition's key is compared with: the property itself, or
+        for several keys their tuple (one index entry per partition either way)."""
+        try:
+            return self._params[event_type]
+        except KeyError:
+            item = self.spec.item_for(event_type)
+            if item is None:
+                lookup = None
+            elif len(item.lookups) == 1:
+                lookup = (item.lookups[0], item.getters[0])
+            else:
+                getters = item.getters
+                lookup = (f"({','.join(item.lookups)})",
+                          lambda u, _g=getters: tuple(g(u) for g in _g))
+            self._params[event_type] = lookup
+            return lookup
+
+
+class _Create:
+    __slots__ = ("controller", "creator", "order", "drop", "statement")
+
+    def __init__(self, controller: KeyedController, creator: Creator) -> None:
+        self.controller = controller
+        self.creator = creator
+        self.order = first_order()
+        self.drop = False
+        self.statement = None
+
+    def on_event(self, bean: EventBean) -> None:
+        self.controller.create(self.creator, bean)
+
+
+class _End:
+    __slots__ = ("controller", "item", "order", "drop", "statement")
+
+    def __init__(self, controller: KeyedController, item: KeyedItemSpec) -> None:
+        self.controller = controller
+        self.item = item
+        self.order = last_order()
+        self.drop = False
+        self.statement = None
+
+    def on_event(self, bean: EventBean) -> None:
+        c = self.controller
+        p = c.partitions.get(self.item.key_of(bean))
+        if p is not None:
+            c.end(p)

@@ -1,0 +1,207 @@
+"""The partition manager of one context: its controllers create and end partitions; every
+statement of the context gets one statement instance (the statement's own plan, instantiated
+again) per leaf partition, created and released with it.
+
+A partition narrows the filters of what runs inside it (a keyed partition adds `key = value`
+to its statements' stream filters, so routing an event to its partition is a filter-index
+lookup). When an event starts a partition, the new partition's statements also process that
+event: the handles its instances registered are matched against it right away, since the
+filter index had already been consulted for it."""
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
+
+from engine.bean import EventBean
+from filterindex.spec import FilterSpec
+
+if TYPE_CHECKING:
+    from engine.statement import Statement
+
+Narrow = Callable[[FilterSpec], FilterSpec]
+
+# handles of context controllers run before (start conditions) or after (end conditions) the
+# statements' own handles for the same event
+FIRST = float("-inf")
+LAST = float("inf")
+_orders = itertools.count()
+
+
+def first_order() -> tuple:
+    return (FIRST, next(_orders))
+
+
+def last_order() -> tuple:
+    return (LAST, next(_orders))
+
+
+class Partition:
+    """One context partition. `props` are its own context properties (`context.key1`); a
+    nested context's leaf combines the props of every level. `cleanup` releases what the
+    controller registered for it (end conditions)."""
+
+    __slots__ = ("id", "level", "props", "parent", "narrower", "instances", "cleanup", "child",
+                 "key", "ended", "controller")
+
+    def __init__(self, pid: int, level: int, props: dict, parent: Optional["Partition"],
+                 narrower: Optional[Narrow], key: Any = None) -> None:
+        self.id = pid
+        self.level = level
+        self.props = props
+        self.parent = parent
+        self.narrower = narrower
+        self.instances: list[tuple["Statement", Any]] = []
+        self.cleanup: list[Callable[[], None]] = []
+        self.child: Any = None
+        self.key = key
+        self.ended = False
+        self.controller: Any = None
+
+    def narrow(self, spec: FilterSpec) -> FilterSpec:
+        p: Optional[Partition] = self
+        while p is not None:
+            if p.narrower is not None:
+                spec = p.narrower(spec)
+            p = p.parent
+        return spec
+
+    def __repr__(self) -> str:
+        return f"Partition(id={self.id}, props={self.props!r})"
+
+
+def narrow_by_parent(parent: Optional[Partition], spec: FilterSpec) -> FilterSpec:
+    return parent.narrow(spec) if parent is not None else spec
+
+
+class Holder:
+    """What `context.x` reads at runtime: set to a partition's properties before anything
+    runs inside the partition (events, schedules, iteration, output at its end)."""
+
+    __slots__ = ("properties",)
+
+    def __init__(self) -> None:
+        self.properties: dict = {}
+
+
+class ContextRuntime:
+    """The partitions of one context in one engine, and the statements attached to it."""
+
+    def __init__(self, definition: Any, engine: Any, service: Any) -> None:
+        self.definition = definition
+        self.engine = engine
+        self.service = service
+        self.statements: list[tuple["Statement", Any]] = []     # (statement, ContextSelectPlan)
+        self.root: Any = None
+        self.leaves: dict[int, Partition] = {}
+        self._ids = itertools.count()
+        self._level_ids = [itertools.count() for _ in definition.levels]
+
+    # -- statements ----------------------------------------------------------------------------
+    def attach(self, statement: "Statement", plan: Any) -> None:
+        self.statements.append((statement, plan))
+        if self.root is None:
+            self.root = self.definition.levels[0].make(self, None, 0)
+            self.root.start()
+        else:
+            for p in list(self.leaves.values()):
+                self._instantiate(p, statement, plan)
+
+    def detach(self, statement: "Statement") -> None:
+        self.statements = [(s, p) for s, p in self.statements if s is not statement]
+        if not self.statements:
+            root, self.root = self.root, None
+            if root is not None:
+                root.stop()
+            self.leaves.clear()
+            self.service.runtime_ended(self)
+            return
+        for p in list(self.leaves.values()):
+            keep = []
+            for s, inst in p.instances:
+                if s is statement:
+                    inst.stop()
+                else:
+                    keep.append((s, inst))
+            p.instances = keep
+
+    # -- partitions -------------------------------------------------------------------------------
+    def new_partition(self, controller: Any, level: int, props: dict, parent: Optional[Partition],
+                      narrower: Optional[Narrow], key: Any = None) -> Partition:
+        """Create and start a partition at `level`: a leaf hosts the statements, an inner one
+        the next level's controller."""
+        levels = self.definition.levels
+        own = dict(props)
+        own["name"] = levels[level].name
+        own["id"] = next(self._level_ids[level])
+        p = Partition(own["id"], level, own, parent, narrower, key)
+        p.controller = controller
+        if level + 1 < len(levels):
+            p.child = levels[level + 1].make(self, p, level + 1)
+            p.child.start()
+            return p
+        p.props = self._leaf_props(p)
+        p.id = p.props["id"]
+        self.leaves[id(p)] = p
+        for stmt, plan in self.statements:
+            self._instantiate(p, stmt, plan)
+        return p
+
+    def _leaf_props(self, leaf: Partition) -> dict:
+        if len(self.definition.levels) == 1:
+            return leaf.props
+        props: dict = {"name": self.definition.name, "id": next(self._ids)}
+        p: Optional[Partition] = leaf
+        while p is not None:
+            props[self.definition.levels[p.level].name] = p.props
+            p = p.parent
+        return props
+
+    def _instantiate(self, p: Partition, stmt: "Statement", plan: Any) -> None:
+        inst = plan.make_instance(self.engine, stmt, p)
+        p.instances.append((stmt, inst))
+        try:
+            inst.start()
+        except Exception:
+            p.instances.remove((stmt, inst))
+            raise
+
+    def end_partition(self, p: Partition, terminated: bool = True) -> None:
+        """End a partition (and the partitions nested in it): statements' `output when
+        terminated` fires when `terminated`, then everything it holds is released."""
+        if p.ended:
+            return
+        p.ended = True
+        if p.child is not None:
+            child, p.child = p.child, None
+            child.stop(terminated)
+        for stmt, inst in p.instances:
+            if terminated:
+                inst.terminated()
+            inst.stop()
+        p.instances = []
+        for release in p.cleanup:
+            release()
+        p.cleanup = []
+        self.leaves.pop(id(p), None)
+
+    # -- the event that started a partition ----------------------------------------------------
+    def matched(self, bean: EventBean) -> set:
+        return {id(h) for h in self.engine._filters.match(bean)}
+
+    def deliver_new(self, bean: EventBean, before: set) -> None:
+        """Hand `bean` to the handles registered since `before` was taken that it satisfies."""
+        fresh = [h for h in self.engine._filters.match(bean)
+                 if id(h) not in before and not getattr(h, "skip_initial", False)]
+        fresh.sort(key=_order)
+        for h in fresh:
+            h.on_event(bean)
+
+    def partition_count(self) -> int:
+        return len(self.leaves)
+
+    def iter_leaves(self) -> Iterator[Partition]:
+        return iter(sorted(self.leaves.values(), key=lambda p: p.id))
+
+
+def _order(h: Any) -> Any:
+    return h.order

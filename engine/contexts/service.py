@@ -1,0 +1,82 @@
+"""`engine.services['contexts']`: declared contexts by name, the running partition manager
+of each, and the compiler hook for `context X select ...`."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.event_types import EventType
+
+from .partition import ContextRuntime
+
+
+@dataclass(frozen=True, eq=False)
+class Level:
+    """One level of a context (the only one unless nested): its name and controller spec."""
+
+    name: str
+    spec: Any
+    context_type: EventType
+
+    def make(self, runtime: Any, parent: Any, level: int) -> Any:
+        return self.spec.make(runtime, parent, level)
+
+
+@dataclass(frozen=True, eq=False)
+class ContextDefinition:
+    name: str
+    levels: tuple[Level, ...]
+    context_type: EventType        # what `context.x` may name in the context's statements
+
+
+@dataclass
+class ContextService:
+    definitions: dict[str, ContextDefinition] = field(default_factory=dict)
+    runtimes: dict[tuple, ContextRuntime] = field(default_factory=dict)
+
+    def get(self, name: str) -> Any:
+        return self.definitions.get(name)
+
+    def add(self, definition: ContextDefinition) -> None:
+        self.definitions[definition.name] = definition
+
+    def remove(self, definition: ContextDefinition) -> None:
+        if self.definitions.get(definition.name) is definition:
+            del self.definitions[definition.name]
+
+    def compile_select(self, node: Any, engine: Any, text: str) -> Any:
+        from epl.compiler.contexts import compile_context_select
+        return compile_context_select(node, engine, text)
+
+    def runtime_for(self, definition: ContextDefinition, engine: Any) -> ContextRuntime:
+        key = (definition.name, id(engine))
+        rt = self.runtimes.get(key)
+        if rt is None or rt.definition is not definition:
+            rt = self.runtimes[key] = ContextRuntime(definition, engine, self)
+        return rt
+
+    def runtime_ended(self, runtime: ContextRuntime) -> None:
+        for k, rt in list(self.runtimes.items()):
+            if rt is runtime:
+                del self.runtimes[k]
+
+    def partition_count(self, name: str) -> int:
+        """Live leaf partitions of a context, over every engine facade it runs in."""
+        return sum(rt.partition_count() for (n, _), rt in self.runtimes.items() if n == name)
+
+    def partitions(self, name: str) -> list[dict]:
+        """The context properties of each live partition (introspection)."""
+        out: list[dict] = []
+        for (n, _), rt in self.runtimes.items():
+            if n == name:
+                out.extend(dict(p.props) for p in rt.iter_leaves())
+        return out
+
+
+def install(engine: Any) -> ContextService:
+    svc = engine.services.get("contexts")
+    if svc is None:
+        svc = engine.services["contexts"] = ContextService()
+    from epl.compiler.contexts import compile_create_context
+    engine.services.setdefault("statements", {})["CreateContext"] = compile_create_context
+    return svc

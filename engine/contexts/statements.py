@@ -1,0 +1,167 @@
+"""Statements declared with `context X ...`: the plan wrapper the compiler returns, the
+statement-level handle on the context, and the per-partition instance (the statement's plan
+instantiated with the partition's filters, properties and schedules)."""
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from engine.bean import EventBean
+from engine.instance import SelectInstance, StatementContext
+from filterindex.spec import FilterSpec
+
+from .partition import Holder, Partition
+
+if TYPE_CHECKING:
+    from engine.statement import Statement
+
+
+class NarrowedFilter:
+    """A stream filter inside a partition: the statement's filter, narrowed by the partition
+    (`bind` receives the partition as bindings)."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: Any) -> None:
+        self.base = base
+
+    def bind(self, partition: Partition) -> FilterSpec:
+        return partition.narrow(self.base.bind(partition))
+
+
+class ContextSelectPlan:
+    """A select plan run per partition of a context; attributes the engine and the statement
+    read (`out_type`, `insert_into`, `selector`, ...) are the select plan's."""
+
+    def __init__(self, plan: Any, definition: Any, holder: Holder, service: Any) -> None:
+        self.inner = plan
+        self.definition = definition
+        self.holder = holder
+        self.service = service
+        streams = tuple(dataclasses.replace(s, filter=NarrowedFilter(s.filter))
+                        if s.pattern is None and s.named_window is None else s for s in plan.streams)
+        self.partition_plan = dataclasses.replace(plan, streams=streams)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def instantiate(self, engine: Any, statement: "Statement") -> list:
+        runtime = self.service.runtime_for(self.definition, engine)
+        handle = ContextStatement(runtime, statement, self.holder)
+        runtime.attach(statement, self)
+        return [handle]
+
+    def make_instance(self, engine: Any, statement: "Statement", partition: Partition) -> "PartitionInstance":
+        return PartitionInstance(engine, statement, self.partition_plan, partition, self.holder)
+
+
+class ContextStatement:
+    """What a context statement holds in `statement._instances`: stopping it detaches the
+    statement from the context; iterating gathers the rows of every partition."""
+
+    def __init__(self, runtime: Any, statement: "Statement", holder: Holder) -> None:
+        self.runtime = runtime
+        self.statement = statement
+        self.holder = holder
+
+    def stop(self) -> None:
+        self.runtime.detach(self.statement)
+
+    def current_rows(self) -> list:
+        rows: list = []
+        for p in self.runtime.iter_leaves():
+            for s, inst in p.instances:
+                if s is self.statement:
+                    rows.extend(inst.current_rows())
+        return rows
+
+
+class PartitionContext(StatementContext):
+    """The statement context of one partition: its callbacks run with the partition's
+    properties in place."""
+
+    __slots__ = ("holder", "props")
+
+    def __init__(self, engine: Any, statement: "Statement", slot: Any, holder: Holder, props: dict) -> None:
+        super().__init__(engine, statement, slot)
+        self.holder = holder
+        self.props = props
+
+    def schedule(self, at: int, callback: Callable[[], None]) -> Any:
+        holder, props = self.holder, self.props
+
+        def in_partition() -> None:
+            holder.properties = props
+            callback()
+        return self._scheduler.schedule(at, self.slot, in_partition)
+
+
+class _InPartition:
+    """Wraps a stream's first view (or sink): sets the partition's properties first."""
+
+    __slots__ = ("target", "holder", "props")
+
+    def __init__(self, target: Any, holder: Holder, props: dict) -> None:
+        self.target = target
+        self.holder = holder
+        self.props = props
+
+    def update(self, new: Any, old: Any) -> None:
+        self.holder.properties = self.props
+        self.target.update(new, old)
+
+    def __iter__(self):
+        return iter(self.target)
+
+
+class _PartitionHandle:
+    """A stream handle of a partition instance (what its filter registration returns)."""
+
+    __slots__ = ("target", "order", "statement", "drop", "stream_index")
+
+    def __init__(self, inner: Any, holder: Holder, props: dict) -> None:
+        self.target = _InPartition(inner.target, holder, props)
+        self.order = inner.order
+        self.statement = inner.statement
+        self.drop = inner.drop
+        self.stream_index = inner.stream_index
+
+    def on_event(self, bean: EventBean) -> None:
+        self.target.update([bean], None)
+
+
+class PartitionInstance:
+    """One statement's instance in one partition."""
+
+    __slots__ = ("inst", "holder", "props")
+
+    def __init__(self, engine: Any, statement: "Statement", plan: Any, partition: Partition,
+                 holder: Holder) -> None:
+        props = partition.props
+        holder.properties = props
+        ctx = PartitionContext(engine, statement, statement._order_key, holder, props)
+        inst = SelectInstance(engine, statement, plan, statement._order_key, bindings=partition, ctx=ctx)
+        inst.pattern_filter_addendum = partition.narrow
+        if inst.join is None:
+            inst.handles = [_PartitionHandle(h, holder, props) for h in inst.handles]
+        self.inst = inst
+        self.holder = holder
+        self.props = props
+
+    def start(self) -> None:
+        self.holder.properties = self.props
+        self.inst.start()
+
+    def stop(self) -> None:
+        self.inst.stop()
+
+    def terminated(self) -> None:
+        out = self.inst.output
+        fire = getattr(out, "terminated", None)
+        if fire is not None:
+            self.holder.properties = self.props
+            fire()
+
+    def current_rows(self) -> list:
+        self.holder.properties = self.props
+        return self.inst.current_rows()

@@ -1,0 +1,137 @@
+"""Temporal contexts. Non-overlapping (`start C1 end C2`): at most one partition at a time;
+when it ends the start condition is armed again (`@now` starts the next one at once, a
+crontab start that lies behind its end when the context starts starts at once). Overlapping
+(`initiated by C1 terminated by C2`): every occurrence of C1 starts a partition with its own
+end condition.
+
+Partitions provide `startTime`, `endTime` (when known at the start) and whatever the start
+condition names (a filter's alias, a pattern's tags); an end condition may read those."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from .conditions import CrontabCondition, end_time
+from .partition import Partition, narrow_by_parent
+
+
+@dataclass(frozen=True, eq=False)
+class TemporalSpec:
+    name: str
+    start: Any
+    end: Any = None
+    overlapping: bool = False
+    end_bindings: Optional[Callable[[dict], Any]] = None   # start props -> end filter bindings
+
+    def make(self, runtime: Any, parent: Optional[Partition], level: int) -> Any:
+        cls = OverlappingController if self.overlapping else NonOverlappingController
+        return cls(self, runtime, parent, level)
+
+
+class _Temporal:
+    def __init__(self, spec: TemporalSpec, runtime: Any, parent: Optional[Partition], level: int) -> None:
+        self.spec = spec
+        self.runtime = runtime
+        self.parent = parent
+        self.level = level
+        self.start_token: Any = None
+        self.stopped = False
+
+    def _narrow(self, spec: Any) -> Any:
+        return narrow_by_parent(self.parent, spec)
+
+    def _open(self, props: dict, events: list) -> Partition:
+        runtime = self.runtime
+        befores = [(e, runtime.matched(e)) for e in events]
+        now = runtime.engine._scheduler.now
+        props = dict(props)
+        props["startTime"] = now
+        props["endTime"] = end_time(self.spec.end, now) if self.spec.end is not None else None
+        p = runtime.new_partition(self, self.level, props, self.parent, None)
+        end = self.spec.end
+        if end is not None and not p.ended:
+            bindings = self.spec.end_bindings(props) if self.spec.end_bindings is not None else None
+            token = end.arm(runtime, p.narrow, bindings, lambda pr, ev, _p=p: self._ended(_p), False)
+            p.cleanup.append(token.stop)
+        for e, before in befores:
+            runtime.deliver_new(e, before)
+        return p
+
+    def _ended(self, p: Partition) -> None:
+        raise NotImplementedError
+
+
+class NonOverlappingController(_Temporal):
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.current: Optional[Partition] = None
+
+    def start(self) -> None:
+        start, end = self.spec.start, self.spec.end
+        if isinstance(start, CrontabCondition) and isinstance(end, CrontabCondition):
+            now = self.runtime.engine._scheduler.now
+            if end.next_time(now) < start.next_time(now):      # inside the range already
+                self._started({}, [])
+                return
+        self._arm_start()
+
+    def _arm_start(self) -> None:
+        token = self.spec.start.arm(self.runtime, self._narrow, None, self._started, True)
+        if self.current is not None:       # `@now` started at once
+            token.stop()
+        else:
+            self.start_token = token
+
+    def _started(self, props: dict, events: list) -> None:
+        if self.current is not None or self.stopped:
+            return
+        token, self.start_token = self.start_token, None
+        if token is not None:
+            token.stop()
+        self.current = self._open(props, events)
+
+    def _ended(self, p: Partition) -> None:
+        if self.current is not p:
+            return
+        self.current = None
+        self.runtime.end_partition(p)
+        if not self.stopped:
+            self._arm_start()
+
+    def stop(self, terminated: bool = False) -> None:
+        self.stopped = True
+        token, self.start_token = self.start_token, None
+        if token is not None:
+            token.stop()
+        p, self.current = self.current, None
+        if p is not None:
+            self.runtime.end_partition(p, terminated)
+
+
+class OverlappingController(_Temporal):
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.partitions: dict[int, Partition] = {}
+
+    def start(self) -> None:
+        self.start_token = self.spec.start.arm(self.runtime, self._narrow, None, self._initiated, True)
+
+    def _initiated(self, props: dict, events: list) -> None:
+        if self.stopped:
+            return
+        p = self._open(props, events)
+        if not p.ended:
+            self.partitions[id(p)] = p
+
+    def _ended(self, p: Partition) -> None:
+        if self.partitions.pop(id(p), None) is not None:
+            self.runtime.end_partition(p)
+
+    def stop(self, terminated: bool = False) -> None:
+        self.stopped = True
+        token, self.start_token = self.start_token, None
+        if token is not None:
+            token.stop()
+        parts, self.partitions = self.partitions, {}
+        for p in parts.values():
+            self.runtime.end_partition(p, terminated)

@@ -1,0 +1,276 @@
+"""On-actions at runtime: a trigger (an event filter or a pattern) and what it does to a named
+window or table (select, delete, update, merge) or to variables (set).
+
+Each action works on the target's rows through one interface (iterate, `delete`, `replace`,
+`insert`), which both NamedWindow and Table provide; the changes one trigger makes reach the
+target in one update, so consumers see them as one insert/remove stream delivery."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+
+from engine.bean import EventBean
+
+if TYPE_CHECKING:
+    from engine.statement import Statement
+
+Eps = tuple
+Fn = Callable[[Eps], Any]
+
+
+# -- matching target rows -----------------------------------------------------------------------
+class Matcher:
+    """The target rows a trigger selects: `where(trigger, row)`, or all rows; an equality
+    between a target column and a trigger expression is looked up by key when the target
+    keeps an index on that column (tables keep one on their primary key)."""
+
+    __slots__ = ("target", "where", "key_columns", "key_fns")
+
+    def __init__(self, target: Any, where: Optional[Fn], key_columns: tuple = (), key_fns: tuple = ()) -> None:
+        self.target = target
+        self.where = where
+        self.key_columns = key_columns
+        self.key_fns = key_fns
+
+    def find(self, trigger: Optional[EventBean]) -> list[EventBean]:
+        rows = None
+        if self.key_columns:
+            eps = (trigger, None)
+            rows = self.target.lookup(self.key_columns, tuple(f(eps) for f in self.key_fns))
+        if rows is None:
+            rows = list(self.target)
+        where = self.where
+        if where is None:
+            return rows
+        return [r for r in rows if where((trigger, r)) is True]
+
+
+def copy_row(bean: EventBean) -> EventBean:
+    """A copy of a window or table row, to apply assignments to."""
+    u = bean.underlying
+    return EventBean(bean.event_type, dict(u) if isinstance(u, dict) else bean.to_dict())
+
+
+def apply_assignments(row: EventBean, trigger: Optional[EventBean], assigns: Sequence[tuple[str, Fn]]) -> None:
+    """Assignments in order on a copied row; each sees what the ones before it assigned."""
+    u = row.underlying
+    for col, fn in assigns:
+        u[col] = fn((trigger, row))
+
+
+# -- actions ------------------------------------------------------------------------------------
+@dataclass
+class OnSelectAction:
+    matcher: Matcher
+    rows_plan: Any
+    and_delete: bool = False
+
+    def run(self, trigger: EventBean, engine: Any) -> tuple:
+        matched = self.matcher.find(trigger)
+        rows = self.rows_plan.rows([(trigger, b) for b in matched])
+        if self.and_delete and matched:
+            self.matcher.target.delete(matched)
+        return rows or None, None
+
+
+@dataclass
+class OnDeleteAction:
+    matcher: Matcher
+
+    def run(self, trigger: EventBean, engine: Any) -> tuple:
+        matched = self.matcher.find(trigger)
+        if matched:
+            self.matcher.target.delete(matched)
+        return matched or None, None
+
+
+@dataclass
+class OnUpdateAction:
+    matcher: Matcher
+    assigns: tuple[tuple[str, Fn], ...]
+
+    def run(self, trigger: EventBean, engine: Any) -> tuple:
+        matched = self.matcher.find(trigger)
+        if not matched:
+            return None, None
+        new = []
+        for b in matched:
+            c = copy_row(b)
+            apply_assignments(c, trigger, self.assigns)
+            new.append(c)
+        self.matcher.target.replace(new, matched)
+        return new, matched
+
+
+@dataclass
+class MergeStep:
+    """One action of a when-clause: 'update' (assigns), 'delete', or 'insert' (`make(eps)`
+    builds the event; `into_target` False routes it as an event of its type)."""
+
+    kind: str
+    condition: Optional[Fn] = None
+    assigns: tuple = ()
+    make: Optional[Callable[[Eps], EventBean]] = None
+    into_target: bool = True
+
+
+@dataclass
+class MergeClause:
+    matched: bool
+    condition: Optional[Fn]
+    steps: tuple[MergeStep, ...]
+
+
+@dataclass
+class OnMergeAction:
+    matcher: Matcher
+    clauses: tuple[MergeClause, ...]
+    matched_clauses: tuple = field(init=False)
+    unmatched_clauses: tuple = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.matched_clauses = tuple(c for c in self.clauses if c.matched)
+        self.unmatched_clauses = tuple(c for c in self.clauses if not c.matched)
+
+    def run(self, trigger: EventBean, engine: Any) -> tuple:
+        new: list[EventBean] = []
+        old: list[EventBean] = []
+        routed: list[EventBean] = []
+        matched = self.matcher.find(trigger) if self.matched_clauses or self.unmatched_clauses else []
+        if matched:
+            for row in matched:
+                self._first_clause(self.matched_clauses, (trigger, row), row, new, old, routed)
+        else:
+            self._first_clause(self.unmatched_clauses, (trigger, None), None, new, old, routed)
+        target = self.matcher.target
+        if new or old:
+            target.merge(new, old)
+        for r in routed:
+            engine._route_queue.append(r)
+        return new or None, old or None
+
+    @staticmethod
+    def _first_clause(clauses: tuple, eps: Eps, row: Optional[EventBean], new: list, old: list,
+                      routed: list) -> None:
+        # the first when-clause whose condition holds performs its actions; the others do not
+        for clause in clauses:
+            if clause.condition is not None and clause.condition(eps) is not True:
+                continue
+            current = row
+            for step in clause.steps:
+                if step.condition is not None and step.condition(eps) is not True:
+                    continue
+                if step.kind == "insert":
+                    bean = step.make(eps)
+                    (new if step.into_target else routed).append(bean)
+                elif current is None:
+                    continue
+                elif step.kind == "delete":
+                    if current is row:
+                        old.append(row)
+                    else:                      # deleting what this clause just updated
+                        new.remove(current)
+                    current = None
+                else:
+                    c = copy_row(current)
+                    apply_assignments(c, eps[0], step.assigns)
+                    if current is row:
+                        old.append(row)
+                    else:
+                        new.remove(current)
+                    new.append(c)
+                    current = c
+            return
+
+
+@dataclass
+class OnSetAction:
+    """`on ... set v = expr, ...`: assignments in order, later ones see earlier ones; the
+    values take effect for the next event. Outputs one row of the new values."""
+
+    service: Any
+    assigns: tuple[tuple[str, Fn, Callable[[Any], Any]], ...]   # (variable, value fn, check)
+    out_type: Any
+
+    def run(self, trigger: Optional[EventBean], engine: Any) -> tuple:
+        svc = self.service
+        values: dict[str, Any] = {}
+        svc.overlay = values
+        try:
+            eps = (trigger,)
+            for name, fn, check in self.assigns:
+                values[name] = check(fn(eps))
+        finally:
+            svc.overlay = None
+        svc.write(values)
+        return [EventBean(self.out_type, dict(values))], None
+
+
+# -- the statement ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class OnPlan:
+    """A compiled on-statement. Exactly one of `trigger_filter` (a template with `bind`) and
+    `trigger_pattern` (a pattern plan with `start(instance, handle)`) is set."""
+
+    action: Any
+    out_type: Any
+    columns: tuple[str, ...]
+    trigger_filter: Any = None
+    trigger_pattern: Any = None
+    passthrough: bool = False
+    selector: str = "istream"
+    insert_into: Any = None
+
+    def instantiate(self, engine: Any, statement: "Statement") -> list:
+        inst = OnInstance(engine, statement, self)
+        inst.start()
+        return [inst]
+
+
+class OnInstance:
+    """A started on-statement: the trigger's registration; each trigger runs the action."""
+
+    def __init__(self, engine: Any, statement: "Statement", plan: OnPlan) -> None:
+        from engine.instance import StatementContext
+        self.engine = engine
+        self.statement = statement
+        self.plan = plan
+        self.ctx = StatementContext(engine, statement, statement._order_key)
+        self.registration: Any = None
+
+    def start(self) -> None:
+        handle = _TriggerHandle(self)
+        if self.plan.trigger_pattern is not None:
+            self.registration = self.plan.trigger_pattern.start(self, handle)
+        else:
+            self.registration = self.engine._filters.add(self.plan.trigger_filter.bind(None), handle)
+
+    def stop(self) -> None:
+        reg, self.registration = self.registration, None
+        if reg is None:
+            return
+        if self.plan.trigger_pattern is not None:
+            reg.stop()
+        else:
+            self.engine._filters.remove(reg)
+
+    def fire(self, trigger: EventBean) -> None:
+        new, old = self.plan.action.run(trigger, self.engine)
+        if new or old:
+            self.statement._emit(new, old)
+
+    def current_rows(self) -> list:
+        return []
+
+
+class _TriggerHandle:
+    __slots__ = ("instance", "order", "drop", "statement")
+
+    def __init__(self, instance: OnInstance) -> None:
+        self.instance = instance
+        self.statement = instance.statement
+        self.order = instance.statement._order_key
+        self.drop = instance.statement.drop
+
+    def on_event(self, bean: EventBean) -> None:
+        self.instance.fire(bean)

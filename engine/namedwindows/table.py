@@ -1,0 +1,175 @@
+"""A table at runtime: rows by primary key, each holding plain column values and aggregation
+state (`total sum(int)`) that statements aggregate into. Tables are read by on-actions,
+fire-and-forget queries and table access; they are not streams.
+
+Rows are handed out as events of the table's type (a snapshot of the row, aggregations at
+their current value); deletes and updates find the row again by its primary key."""
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable, Iterator, Optional, Sequence
+
+from engine.bean import EventBean
+from engine.event_types import EventType
+from filterindex.spec import FilterSpec
+
+log = logging.getLogger("epl.engine")
+
+
+class _Row:
+    __slots__ = ("values", "aggs")
+
+    def __init__(self, values: dict, aggs: list) -> None:
+        self.values = values
+        self.aggs = aggs
+
+
+class Table:
+    is_table = True
+
+    def __init__(self, name: str, event_type: EventType, primary_keys: Sequence[str],
+                 plain_columns: Sequence[str], aggregations: Sequence[tuple[str, Any]]) -> None:
+        self.name = name
+        self.event_type = event_type
+        self.primary_keys = tuple(primary_keys)
+        self.plain_columns = tuple(plain_columns)
+        self.aggregation_columns = tuple(n for n, _ in aggregations)
+        self.factories = tuple(f for _, f in aggregations)
+        self.rows: dict[Any, _Row] = {}
+        self._registration: Any = None
+        self._engine: Any = None
+
+    # -- lifecycle (the `create table` statement) -----------------------------------------------
+    def start(self, engine: Any, statement: Any) -> "Table":
+        self._engine = engine
+        self._registration = engine._filters.add(FilterSpec(self.event_type, ((),)), _InsertHandle(self, statement))
+        return self
+
+    def stop(self) -> None:
+        if self._registration is not None:
+            self._engine._filters.remove(self._registration)
+            self._registration = None
+
+    def current_rows(self) -> list:
+        return list(self)
+
+    # -- keys and rows -----------------------------------------------------------------------------
+    def key_of(self, values: Any) -> Any:
+        """The primary key of a row given as an event or a dict."""
+        get = values.get
+        keys = self.primary_keys
+        if len(keys) == 1:
+            return get(keys[0])
+        return tuple(get(k) for k in keys)
+
+    def row(self, key: Any, create: bool = False) -> Optional[_Row]:
+        r = self.rows.get(key)
+        if r is None and create:
+            values = dict.fromkeys(self.plain_columns)
+            ks = (key,) if len(self.primary_keys) == 1 else (key or ())
+            values.update(zip(self.primary_keys, ks))
+            r = self.rows[key] = _Row(values, [f.make() for f in self.factories])
+        return r
+
+    def bean(self, r: _Row) -> EventBean:
+        u = dict(r.values)
+        for n, a in zip(self.aggregation_columns, r.aggs):
+            u[n] = a.value()
+        return EventBean(self.event_type, u)
+
+    def __iter__(self) -> Iterator[EventBean]:
+        return iter([self.bean(r) for r in list(self.rows.values())])
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def get(self, key: Any, column: Optional[str] = None) -> Any:
+        """Table access `T[key].column` (or the whole row as an event without a column)."""
+        r = self.rows.get(key)
+        if r is None:
+            return None
+        if column is None:
+            return self.bean(r)
+        if column in r.values:
+            return r.values[column]
+        i = self.aggregation_columns.index(column)
+        return r.aggs[i].value()
+
+    # -- changes (the interface on-actions and fire-and-forget queries use) -----------------------
+    def lookup(self, columns: tuple, key: tuple) -> Optional[list[EventBean]]:
+        if columns != self.primary_keys:
+            return None
+        k = key[0] if len(key) == 1 else key
+        r = self.rows.get(k)
+        return [] if r is None else [self.bean(r)]
+
+    def insert(self, beans: list[EventBean]) -> None:
+        for b in beans:
+            values = b.underlying if isinstance(b.underlying, dict) else b.to_dict()
+            k = self.key_of(values)
+            if k in self.rows:
+                log.warning("Table '%s': a row with primary key %r already exists; insert ignored",
+                            self.name, k)
+                continue
+            r = self.row(k, create=True)
+            for c in self.plain_columns:
+                if c in values:
+                    r.values[c] = values[c]
+
+    def delete(self, beans: list[EventBean]) -> None:
+        for b in beans:
+            self.rows.pop(self.key_of(b.underlying), None)
+
+    def replace(self, new: list[EventBean], old: list[EventBean]) -> None:
+        for b in new:
+            r = self.rows.get(self.key_of(b.underlying))
+            if r is not None:
+                u = b.underlying
+                for c in self.plain_columns:
+                    r.values[c] = u.get(c)
+
+    def merge(self, new: list[EventBean], old: list[EventBean]) -> None:
+        kept = {self.key_of(b.underlying) for b in new}
+        for b in old:
+            k = self.key_of(b.underlying)
+            if k not in kept:
+                self.rows.pop(k, None)
+        fresh = []
+        for b in new:
+            if self.key_of(b.underlying) in self.rows:
+                self.replace([b], [])
+            else:
+                fresh.append(b)
+        self.insert(fresh)
+
+    def row_maker(self, columns: list[tuple[str, Callable[[Any], Any]]]) -> Callable[[Any], EventBean]:
+        names = self.event_type.property_names
+        et = self.event_type
+        fns = tuple(columns)
+
+        def make(eps: Any) -> EventBean:
+            u = dict.fromkeys(names)
+            for n, f in fns:
+                u[n] = f(eps)
+            return EventBean(et, u)
+        return make
+
+    # -- aggregating into the table (`into table`) ------------------------------------------------
+    def aggregators(self, key: Any) -> list:
+        """The aggregation state of the row with `key` (created when missing)."""
+        return self.row(key, create=True).aggs
+
+
+class _InsertHandle:
+    """`insert into T select ...`: routed events of the table's type become rows."""
+
+    __slots__ = ("table", "order", "drop", "statement")
+
+    def __init__(self, table: Table, statement: Any) -> None:
+        self.table = table
+        self.statement = statement
+        self.order = statement._order_key
+        self.drop = False
+
+    def on_event(self, bean: EventBean) -> None:
+        self.table.insert([bean])

@@ -1,0 +1,170 @@
+"""A named window at runtime: its data window (a view chain), the filter registration that
+takes `insert into W` events, and its consumers, which see what enters and leaves.
+
+Inserts, deletes and updates all go through the chain's first view as `update(new, old)`
+(old: events removed upstream), so the data window decides what leaves on its own as well;
+whatever leaves the chain's end is what consumers and the `create window` statement see."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
+
+from engine.bean import EventBean
+from engine.event_types import EventType
+from filterindex.spec import FilterSpec
+
+if TYPE_CHECKING:
+    from engine.statement import Statement
+
+
+class NamedWindow:
+    """One named window. `attach(handle)` adds a consumer (its `handle.target.update(new,
+    old)` is called on every change) and returns the attachment to `stop()`."""
+
+    is_table = False
+
+    def __init__(self, name: str, event_type: EventType, view_factories: Sequence[Any],
+                 insert_filter: Optional[Callable[[EventBean], bool]] = None) -> None:
+        self.name = name
+        self.event_type = event_type
+        self.view_factories = tuple(view_factories)
+        self.insert_filter = insert_filter
+        self.consumers: list[Any] = []
+        self._first: Any = None
+        self._chain: list[Any] = []
+        self._registration: Any = None
+        self._engine: Any = None
+        self._statement: Optional["Statement"] = None
+
+    # -- lifecycle (the `create window` statement's start and stop) -------------------------
+    def start(self, engine: Any, statement: "Statement") -> "NamedWindow":
+        from engine.instance import StatementContext
+        from views.registry import make_chain
+        self._engine = engine
+        self._statement = statement
+        ctx = StatementContext(engine, statement, statement._order_key)
+        self._first, self._chain = make_chain(list(self.view_factories), ctx, _Tail(self))
+        self._registration = engine._filters.add(FilterSpec(self.event_type, ((),)), _InsertHandle(self, statement))
+        return self
+
+    def stop(self) -> None:
+        if self._registration is not None:
+            self._engine._filters.remove(self._registration)
+            self._registration = None
+        for v in self._chain:
+            v.stop()
+        self._chain = []
+        self._first = None
+
+    @property
+    def started(self) -> bool:
+        return self._first is not None
+
+    def current_rows(self) -> list:
+        """The `create window` statement's iterator: the window's contents."""
+        return list(self)
+
+    # -- contents ------------------------------------------------------------------------------
+    def __iter__(self) -> Iterator[EventBean]:
+        if not self._chain:
+            return iter(())
+        return iter(list(self._chain[-1]))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def snapshot(self) -> list[EventBean]:
+        return list(self)
+
+    # -- changes -------------------------------------------------------------------------------
+    def insert(self, events: list[EventBean]) -> None:
+        if self._first is not None and events:
+            if self.insert_filter is not None:
+                events = [e for e in events if self.insert_filter(e)]
+                if not events:
+                    return
+            self._first.update(events, None)
+
+    def delete(self, events: list[EventBean]) -> None:
+        if self._first is not None and events:
+            self._first.update(None, events)
+
+    def replace(self, new: list[EventBean], old: list[EventBean]) -> None:
+        """Updated events: `new[i]` takes the place of `old[i]`."""
+        if self._first is not None and (new or old):
+            self._first.update(new or None, old or None)
+
+    def merge(self, new: list[EventBean], old: list[EventBean]) -> None:
+        """What one on-merge trigger did: inserted and updated rows (new), deleted rows and
+        the rows updates replaced (old)."""
+        self.replace(new, old)
+
+    def row_maker(self, columns: list[tuple[str, Callable[[Any], Any]]]) -> Callable[[Any], EventBean]:
+        """`make(eps)`: a new row of the window's type from `(column, value fn)` pairs."""
+        names = self.event_type.property_names
+        et = self.event_type
+        fns = tuple(columns)
+
+        def make(eps: Any) -> EventBean:
+            u = dict.fromkeys(names)
+            for n, f in fns:
+                u[n] = f(eps)
+            return EventBean(et, u)
+        return make
+
+    def lookup(self, columns: tuple, key: tuple) -> Optional[list[EventBean]]:
+        """Rows by column values when an index can answer (None: scan)."""
+        return None
+
+    # -- consumers ----------------------------------------------------------------------------
+    def attach(self, handle: Any) -> "_Attachment":
+        self.consumers.append(handle)
+        return _Attachment(self, handle)
+
+    def _changed(self, new: Optional[list], old: Optional[list]) -> None:
+        for h in tuple(self.consumers):
+            h.target.update(new, old)
+        stmt = self._statement
+        if stmt is not None:
+            stmt._emit(new or None, old or None)
+
+
+class _Attachment:
+    __slots__ = ("window", "handle")
+
+    def __init__(self, window: NamedWindow, handle: Any) -> None:
+        self.window = window
+        self.handle = handle
+
+    def stop(self) -> None:
+        try:
+            self.window.consumers.remove(self.handle)
+        except ValueError:
+            pass
+
+
+class _Tail:
+    """End of the window's view chain."""
+
+    __slots__ = ("window",)
+
+    def __init__(self, window: NamedWindow) -> None:
+        self.window = window
+
+    def update(self, new: Optional[list], old: Optional[list]) -> None:
+        if new or old:
+            self.window._changed(new, old)
+
+
+class _InsertHandle:
+    """The window's filter handle: events of the window's type (`insert into W`) enter it."""
+
+    __slots__ = ("window", "order", "drop", "statement")
+
+    def __init__(self, window: NamedWindow, statement: "Statement") -> None:
+        self.window = window
+        self.statement = statement
+        self.order = statement._order_key
+        self.drop = False
+
+    def on_event(self, bean: EventBean) -> None:
+        self.window.insert([bean])

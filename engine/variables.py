@@ -1,0 +1,200 @@
+"""Variables: `create [constant] variable`, read by compiled expressions (filters, where,
+output conditions), written by `on ... set` and from Python.
+
+Esper versions variable values per event: every statement processing one event sees the
+values as of the event's arrival. A write made while the engine processes an event is staged
+and committed once that event has been processed by every statement (before insert-into
+events derived from it are processed), so it takes effect for the next event. Within one
+`on ... set`, later assignments see the values earlier ones assigned."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
+
+from . import epl_types as T
+from .epl_types import EPLType, PropertyType
+from .errors import EngineError
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+
+class VariableError(EngineError):
+    """An unknown variable, a write to a constant, or a value of the wrong type."""
+
+
+class Variable:
+    """One declared variable; readers hold the object, so a value change is one attribute write."""
+
+    __slots__ = ("name", "type", "value", "constant")
+
+    def __init__(self, name: str, type_: PropertyType, value: Any, constant: bool) -> None:
+        self.name = name
+        self.type = type_
+        self.value = value
+        self.constant = constant
+
+
+class VariableService:
+    """`engine.services['variables']`: the Scope.variables protocol (`has`, `type_of`,
+    `reader`) for the compiler, and `get`/`set` for applications."""
+
+    def __init__(self, engine: "Engine") -> None:
+        self.engine = engine
+        self._vars: dict[str, Variable] = {}
+        self._pending: dict[str, Any] = {}
+        self._commit_queued = False
+        # values assigned by the `on ... set` being evaluated (visible to its later assignments)
+        self.overlay: Optional[dict[str, Any]] = None
+
+    # -- declaration -----------------------------------------------------------------------
+    def declare(self, name: str, type_: PropertyType, value: Any = None, constant: bool = False) -> Variable:
+        if name in self._vars:
+            raise VariableError(f"Variable by name '{name}' has already been created")
+        var = Variable(name, type_, check_value(name, type_, value), constant)
+        self._vars[name] = var
+        return var
+
+    def remove(self, name: str) -> None:
+        self._vars.pop(name, None)
+        self._pending.pop(name, None)
+
+    # -- compiler protocol -------------------------------------------------------------------
+    def has(self, name: str) -> bool:
+        return name in self._vars
+
+    def type_of(self, name: str) -> PropertyType:
+        return self._var(name).type
+
+    def is_constant(self, name: str) -> bool:
+        return self._var(name).constant
+
+    def reader(self, name: str) -> Callable[[], Any]:
+        var = self._var(name)
+        if var.constant:
+            return lambda _v=var: _v.value
+
+        def read(_v: Variable = var, _s: VariableService = self) -> Any:
+            ov = _s.overlay
+            if ov is not None and _v.name in ov:
+                return ov[_v.name]
+            return _v.value
+        return read
+
+    # -- application API ---------------------------------------------------------------------
+    def get(self, name: str) -> Any:
+        return self._var(name).value
+
+    def set(self, name: str, value: Any) -> None:
+        """Set a variable from Python. Listeners run once an event has been processed by every
+        statement, so a value set there (or between events) applies from the next event on."""
+        var = self._var(name)
+        if var.constant:
+            raise VariableError(f"Variable by name '{name}' is declared constant and may not be assigned a new value")
+        var.value = check_value(name, var.type, value)
+        self._pending.pop(name, None)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.get(name)
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        self.set(name, value)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._vars
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._vars)
+
+    def names(self) -> list[str]:
+        return list(self._vars)
+
+    # -- writes ------------------------------------------------------------------------------
+    def write(self, values: dict[str, Any]) -> None:
+        """`on ... set`: stage checked values, committed once the current event has been
+        processed by every statement (at once when the engine is idle)."""
+        if not getattr(self.engine, "_depth", 0):
+            for n, v in values.items():
+                var = self._vars.get(n)
+                if var is not None:
+                    var.value = v
+            return
+        self._pending.update(values)
+        if not self._commit_queued:
+            self._commit_queued = True
+            # the engine dispatches queued results once every statement processed the event
+            self.engine._dispatch_queue.append((_Committer(self), None, None))
+
+    def commit(self) -> None:
+        self._commit_queued = False
+        pending, self._pending = self._pending, {}
+        for n, v in pending.items():
+            var = self._vars.get(n)
+            if var is not None:
+                var.value = v
+
+    def _var(self, name: str) -> Variable:
+        var = self._vars.get(name)
+        if var is None:
+            raise VariableError(f"Variable by name '{name}' has not been created")
+        return var
+
+
+class _Committer:
+    """Sits in the engine's dispatch queue like a statement: commits staged writes."""
+
+    __slots__ = ("service",)
+
+    def __init__(self, service: VariableService) -> None:
+        self.service = service
+
+    def _dispatch(self, new: Any, old: Any) -> None:
+        self.service.commit()
+
+
+def check_value(name: str, t: PropertyType, value: Any) -> Any:
+    """A value as the variable's type holds it; raises VariableError when it does not fit."""
+    if value is None:
+        return None
+    k = t.kind
+    ok = True
+    if k in T.INTEGRAL:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif k in (EPLType.DOUBLE, EPLType.FLOAT):
+        ok = isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
+        if ok:
+            value = float(value)
+    elif k is EPLType.DECIMAL:
+        ok = isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
+        if ok:
+            value = Decimal(str(value))
+    elif k is EPLType.STRING:
+        ok = isinstance(value, str)
+    elif k is EPLType.BOOLEAN:
+        ok = isinstance(value, bool)
+    if not ok:
+        raise VariableError(f"Variable '{name}' of declared type {t} cannot be assigned a value "
+                            f"of type {type(value).__name__}")
+    return value
+
+
+def assignable(target: PropertyType, source: PropertyType) -> bool:
+    """Whether an expression of type `source` may be assigned to a variable of type `target`
+    (numeric widening only; object on either side is checked at runtime)."""
+    if EPLType.OBJECT in (target.kind, source.kind) or target == source:
+        return True
+    if target.is_numeric and source.is_numeric:
+        if target.kind in (EPLType.DOUBLE, EPLType.FLOAT, EPLType.DECIMAL):
+            return True
+        return source.is_integral and T.NUMERIC_RANK[source.kind] <= T.NUMERIC_RANK[target.kind]
+    return target.kind == source.kind
+
+
+def install(engine: "Engine") -> VariableService:
+    """Register the variable service and the `create variable` compiler."""
+    svc = engine.services.get("variables")
+    if svc is None:
+        svc = engine.services["variables"] = VariableService(engine)
+    from epl.compiler.variables import compile_create_variable
+    engine.services.setdefault("statements", {})["CreateVariable"] = compile_create_variable
+    return svc

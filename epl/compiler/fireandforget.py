@@ -1,0 +1,147 @@
+"""Fire-and-forget queries (`engine.execute_query`): select, insert, update and delete run
+once against the current contents of a named window or table and return rows.
+
+- `select ... from W [as w] [where ...] [group by ...] [having ...] [order by ...] [limit]`:
+  the result rows (an aggregate over no rows still gives its one row, as in SQL);
+- `insert into W [(cols)] values (...)` or `insert into W select <exprs>`: the inserted row;
+- `update W [as w] set c = expr, ... [where ...]`: the updated rows;
+- `delete from W [as w] [where ...]`: the deleted rows.
+Changes reach the window's consumers as if an on-action had made them."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.bean import EventBean
+from engine.event_types import EventType, Representation
+from engine.namedwindows.actions import Matcher, OnDeleteAction, OnUpdateAction
+
+from .. import ast as A
+from ..errors import EPLValidationError
+from .expressions import compile_expr, compile_predicate, expr_text
+from .onactions import _key_lookup, compile_assignments
+from .result import CompiledStatement
+from .rowselect import compile_rows
+from .scope import Scope, StreamInfo
+from .select import _constant_int, base_scope
+
+_NOTHING = EventType("fire_and_forget_none", Representation.MAP, {})
+
+
+def refuse_as_statement(node: Any, engine: Any, text: str) -> CompiledStatement:
+    if isinstance(node, A.UpdateStatement) and node.istream:
+        raise EPLValidationError("'update istream' statements are not supported yet", text)
+    raise EPLValidationError(
+        f"'{type(node).__name__}' is a fire-and-forget query: run it with engine.execute_query(...)", text)
+
+
+def execute(engine: Any, text: str) -> list[EventBean]:
+    """Parse, compile and run one fire-and-forget query; returns the rows."""
+    from epl import parse
+    node = parse(text)
+    run = _compile(node, engine, text)
+    with engine._lock:
+        engine._depth += 1
+        try:
+            rows = run()
+            engine._drain()
+        finally:
+            engine._depth -= 1
+    return rows
+
+
+def _target(name: str, engine: Any, text: str) -> Any:
+    target = engine.services["named_windows"].get(name)
+    if target is None:
+        raise EPLValidationError(f"Fire-and-forget queries run against a named window or table; "
+                                 f"'{name}' is neither", text)
+    return target
+
+
+def _compile(node: Any, engine: Any, text: str) -> Any:
+    if isinstance(node, A.SelectStatement):
+        return _select(node, engine, text)
+    if isinstance(node, A.InsertValues):
+        return _insert(node, engine, text)
+    if isinstance(node, A.UpdateStatement) and not node.istream:
+        target = _target(node.target, engine, text)
+        scope, matcher = _two_stream(target, node.alias, node.where, engine, text)
+        action = OnUpdateAction(matcher, compile_assignments(node.assignments, target, scope, text))
+        return lambda: action.run(None, engine)[0] or []
+    if isinstance(node, A.DeleteStatement):
+        target = _target(node.target, engine, text)
+        _, matcher = _two_stream(target, node.alias, node.where, engine, text)
+        action = OnDeleteAction(matcher)
+        return lambda: action.run(None, engine)[0] or []
+    raise EPLValidationError(f"'{type(node).__name__}' cannot run as a fire-and-forget query", text)
+
+
+def _two_stream(target: Any, alias: Any, where: Any, engine: Any, text: str) -> tuple[Scope, Matcher]:
+    """The target at index 1, as on-actions see it (index 0 is an empty trigger)."""
+    info = StreamInfo(1, target.event_type, alias, target.name)
+    scope = base_scope(engine, [StreamInfo(0, _NOTHING, None, None), info], text)
+    if where is None:
+        return scope, Matcher(target, None)
+    cols, fns = _key_lookup(where, target, scope, info)
+    return scope, Matcher(target, compile_predicate(where, scope), cols, fns)
+
+
+def _select(node: A.SelectStatement, engine: Any, text: str) -> Any:
+    if node.from_ is None or len(node.from_.streams) != 1 or not isinstance(node.from_.streams[0], A.FilterStream):
+        raise EPLValidationError("A fire-and-forget select reads exactly one named window or table", text)
+    if node.insert_into is not None or node.output is not None or node.context is not None:
+        raise EPLValidationError("A fire-and-forget select takes no insert-into, output or context clause", text)
+    stream = node.from_.streams[0]
+    target = _target(stream.event_filter.type_name, engine, text)
+    info = StreamInfo(0, target.event_type, stream.alias, target.name)
+    scope = base_scope(engine, [info], text)
+    preds = []
+    for cond in (stream.event_filter.filter, node.where):
+        if cond is not None:
+            preds.append(compile_predicate(cond, scope))
+    limit = offset = None
+    if node.limit is not None:
+        limit = _constant_int(node.limit.count, scope, "limit")
+        offset = _constant_int(node.limit.offset, scope, "offset") if node.limit.offset is not None else 0
+    if any(isinstance(g, A.GroupingSet) for g in node.group_by):
+        raise EPLValidationError("Grouping sets are not supported in fire-and-forget queries", text)
+    rows = compile_rows(engine, node.select, [info], scope, "query", group_by=node.group_by,
+                        having=node.having, order_by=node.order_by, limit=limit, offset=offset or 0)
+
+    def run() -> list:
+        eps = [(b,) for b in target]
+        for p in preds:
+            eps = [e for e in eps if p(e)]
+        return rows.rows(eps, empty_aggregate=True)
+    return run
+
+
+def _insert(node: A.InsertValues, engine: Any, text: str) -> Any:
+    target = _target(node.target, engine, text)
+    scope = base_scope(engine, [], text)
+    if node.select is not None:
+        pairs = []
+        for item in node.select.items:
+            if isinstance(item.expr, (A.Wildcard, A.StreamWildcard)):
+                raise EPLValidationError("A fire-and-forget insert selects expressions, not '*'", text)
+            pairs.append((item.alias or expr_text(item.expr), compile_expr(item.expr, scope).fn))
+    else:
+        pairs = [(None, compile_expr(v, scope).fn) for v in node.values]
+    names = list(node.columns) if node.columns else None
+    if names is None:
+        if node.select is not None:
+            names = [n for n, _ in pairs]
+        else:
+            names = list(target.event_type.property_names)
+    if len(names) != len(pairs):
+        raise EPLValidationError("Number of supplied values in the select or values clause does "
+                                 "not match insert-into clause", text)
+    for n in names:
+        if target.event_type.property_type(n) is None:
+            raise EPLValidationError(f"Property '{n}' is not available for write to '{target.name}'", text)
+    make = target.row_maker([(n, f) for n, (_, f) in zip(names, pairs)])
+
+    def run() -> list:
+        bean = make(())
+        target.insert([bean])
+        return [bean]
+    return run

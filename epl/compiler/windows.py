@@ -1,0 +1,113 @@
+"""`create window`: the window's event type (from a type, a column list or a select clause),
+its data window, and the registrations that make `insert into W` and `from W` reach it."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from engine.bean import EventBean
+from engine.epl_types import PropertyType
+from engine.errors import EventTypeError
+from engine.event_types import EventType, Representation
+from engine.namedwindows.service import WindowPlan
+from engine.namedwindows.window import NamedWindow
+
+from .. import ast as A
+from ..errors import EPLValidationError
+from .annotations import statement_name
+from .expressions import compile_expr, compile_predicate, expr_text
+from .result import CompiledStatement
+from .scope import Scope, StreamInfo
+from .select import base_scope
+from .views import compile_views
+
+
+def column_types(columns: tuple[A.ColumnDef, ...], engine: Any, text: str, what: str) -> dict[str, PropertyType]:
+    props: dict[str, PropertyType] = {}
+    for col in columns:
+        if col.type is None:
+            raise EPLValidationError(f"Column '{col.name}' of {what} has no type", text)
+        try:
+            props[col.name] = engine.types.resolve_type(col.type.name + ("[]" if col.type.array else ""))
+        except EventTypeError as e:
+            raise EPLValidationError(str(e), text) from None
+    return props
+
+
+def check_new_name(name: str, engine: Any, text: str) -> None:
+    if engine.types.find(name) is not None or engine.services["named_windows"].get(name) is not None:
+        raise EPLValidationError(f"An event type or schema by name '{name}' already exists", text)
+
+
+def compile_create_window(node: A.CreateWindow, engine: Any, text: str) -> CompiledStatement:
+    svc = engine.services["named_windows"]
+    check_new_name(node.name, engine, text)
+    source: Optional[EventType] = None
+    row_fns: list[tuple[str, Any]] = []
+    if node.columns:
+        props = column_types(node.columns, engine, text, f"named window '{node.name}'")
+    else:
+        if node.as_type is None:
+            raise EPLValidationError(f"Named window '{node.name}' needs a type, a column list or a select clause", text)
+        source = engine.types.find(node.as_type)
+        if source is None:
+            raise EPLValidationError(
+                f"Failed to resolve event type, named window or table by name '{node.as_type}'", text)
+        if node.select is None or all(isinstance(i.expr, A.Wildcard) for i in node.select.items):
+            props = dict(source.properties)
+            row_fns = [(p, None) for p in props]
+        else:
+            scope = base_scope(engine, [StreamInfo(0, source, None, node.as_type)], text)
+            props = {}
+            for item in node.select.items:
+                if isinstance(item.expr, A.Wildcard):
+                    for p, t in source.properties.items():
+                        props[p] = t
+                        row_fns.append((p, None))
+                    continue
+                c = compile_expr(item.expr, scope)
+                name = item.alias or expr_text(item.expr)
+                props[name] = c.type
+                row_fns.append((name, c.fn))
+    event_type = EventType(node.name, Representation.MAP, props)
+    stream = StreamInfo(0, event_type, None, node.name)
+    scope = base_scope(engine, [stream], text)
+    views = compile_views(node.views, stream, scope)
+    if not views:
+        from views.keepall import KeepAllWindowFactory
+        views = (KeepAllWindowFactory(),)
+    window = NamedWindow(node.name, event_type, views)
+
+    preload = None
+    if node.insert:
+        src_window = svc.get(node.as_type) if node.as_type else None
+        if src_window is None or src_window.is_table:
+            raise EPLValidationError(f"A named window by name '{node.as_type}' could not be located, "
+                                     f"the insert-keyword requires a named window", text)
+        accept = None
+        if node.insert_where is not None:
+            src_scope = base_scope(engine, [StreamInfo(0, src_window.event_type, None, node.as_type)], text)
+            pred = compile_predicate(node.insert_where, src_scope)
+            accept = lambda b, _p=pred: _p((b,))  # noqa: E731
+
+        def preload(_w=src_window, _a=accept, _fns=tuple(row_fns), _t=event_type) -> list:
+            return [EventBean(_t, {n: (b.get(n) if f is None else f((b,))) for n, f in _fns})
+                    for b in _w if _a is None or _a(b)]
+
+    plan = WindowPlan(window, event_type, event_type.property_names, preload=preload)
+
+    def register() -> None:
+        engine.types.add(event_type)
+        svc.add(window)
+
+    def unregister() -> None:
+        svc.remove(window)
+        if engine.types.find(node.name) is event_type:
+            engine.types.remove(node.name)
+
+    return CompiledStatement("create-window", plan, statement_name(node.annotations),
+                             annotations=node.annotations, on_create=[(register, unregister)])
+
+
+def compile_create_table(node: A.CreateTable, engine: Any, text: str) -> CompiledStatement:
+    from .tables import compile_create_table as _compile
+    return _compile(node, engine, text)
