@@ -38,7 +38,7 @@ class Engine:
     """
 
     def __init__(self, time: str = "system", *, resolution_ms: int = 100,
-                 start_time: Optional[int] = None) -> None:
+                 start_time: Optional[int] = None, pattern_limit: Optional[int] = None) -> None:
         if time not in ("system", "simulated"):
             raise ValueError("time must be 'system' or 'simulated'")
         self.time_mode = time
@@ -51,11 +51,24 @@ class Engine:
         self._statements: list[Statement] = []
         self._order = itertools.count()
         self._functions: dict[str, Callable[..., Any]] = {}
-        self._aggregations: dict[str, Any] = {}
-        self._dispatch_queue: list = []
+        from .aggregation import AGGREGATIONS
+        self._aggregations: dict[str, Any] = dict(AGGREGATIONS)   # built-ins plus registered ones
+        self._dispatch_queue: list = []       # [statement, new, old] in processing order
+        self._queued: dict = {}                # statement -> its entry, merged per event
         self._route_queue: deque = deque()
         self._depth = 0
         self.services: dict[str, Any] = {}   # feature services (named windows, variables, ...)
+        from . import variables as _variables, namedwindows as _namedwindows, contexts as _contexts
+        _variables.install(self)
+        _namedwindows.install(self)
+        _contexts.install(self)
+        from .joins import install as _joins; _joins(self)  # noqa: E702
+        from .subqueries import install as _subqueries; _subqueries(self)  # noqa: E702
+        from .apptime import install as _apptime; _apptime(self)  # noqa: E702
+        from .patterns import install as _patterns, set_pattern_limit
+        _patterns(self)
+        if pattern_limit is not None:
+            set_pattern_limit(self, pattern_limit)
         self._timer: Optional[TimerThread] = None
         if time == "system":
             self._timer = TimerThread(self._tick, resolution_ms)
@@ -145,6 +158,10 @@ class Engine:
         return stmt
 
     def _start_statement(self, stmt: Statement) -> None:
+        iso = getattr(stmt, "_isolated", None)
+        if iso is not None:              # a statement moved into an isolated service starts there
+            iso._start(stmt)
+            return
         plan = stmt.plan
         if plan is None or not hasattr(plan, "instantiate"):
             from .instance import SelectInstance
@@ -216,8 +233,44 @@ class Engine:
 
     def send_many(self, events: Iterable[Any], type_name: Optional[str] = None) -> None:
         """Process events in order; the same as calling send for each, with less overhead."""
-        for e in events:
-            self.send(e, type_name)
+        if type_name is None or self._timer is not None:
+            # system time: the timer thread must get the lock between events
+            for e in events:
+                self.send(e, type_name)
+            return
+        with self._lock:
+            if self._depth:
+                for e in events:
+                    self.send(e, type_name)
+                return
+            self._depth += 1
+            try:
+                self._send_batch(events, type_name)
+            finally:
+                self._depth -= 1
+
+    def _send_batch(self, events: Iterable[Any], type_name: str) -> None:
+        """send_many's loop, under the lock: the type is looked up again only after an event
+        was processed (a listener may have changed it), and a dict of a map type becomes a
+        bean without the checks of `_bean`."""
+        find, bean_of, match, on_match = self.types.find, self._bean, self._filters.match, self._on_match
+        it = iter(events)
+        if self._dispatch_queue or self._route_queue:
+            # left over by an exception: send drains them after its event, so the first goes by send's path
+            for e in it:
+                self._process(bean_of(e, type_name))
+                self._drain()
+                break
+        et = find(type_name)
+        fast = et is not None and et.representation is Representation.MAP
+        for e in it:
+            bean = EventBean(et, e) if fast and type(e) is dict else bean_of(e, type_name)
+            handles = match(bean)
+            if handles:
+                on_match(bean, handles)
+                self._drain()
+                et = find(type_name)
+                fast = et is not None and et.representation is Representation.MAP
 
     def route(self, event: Any, type_name: Optional[str] = None) -> None:
         """Queue an event to be processed after the current one (from listeners)."""
@@ -225,8 +278,12 @@ class Engine:
 
     def _process(self, bean: EventBean) -> None:
         handles = self._filters.match(bean)
-        if not handles:
-            return
+        if handles:
+            self._on_match(bean, handles)
+
+    def _on_match(self, bean: EventBean, handles: Any) -> None:
+        """Feed the event to the streams whose filters it matched (creation order, @priority
+        first; @drop stops lower priorities)."""
         if len(handles) == 1:
             handles[0].on_event(bean)
             return
@@ -243,13 +300,15 @@ class Engine:
         while True:
             if self._dispatch_queue:
                 queue, self._dispatch_queue = self._dispatch_queue, []
+                self._queued.clear()
                 for stmt, new, old in queue:
-                    stmt._dispatch(new, old)
+                    stmt._dispatch(new or None, old or None)
             if not self._route_queue:
                 return
             self._process(self._route_queue.popleft())
 
-    def _emit(self, stmt: Statement, new_rows: Optional[list], old_rows: Optional[list]) -> None:
+    def _emit(self, stmt: Statement, new_rows: Optional[list], old_rows: Optional[list],
+              force: bool = False) -> None:
         plan = stmt.plan
         ins = getattr(plan, "insert_into", None)
         if ins is not None:
@@ -258,12 +317,24 @@ class Engine:
             for row in routed or ():
                 self._route_queue.append(self._derive(ins, row))
         selector = getattr(plan, "selector", "istream")
-        if selector == "rstream":
-            new_rows, old_rows = old_rows, None
-        elif selector == "istream":
+        if selector == "istream":
             old_rows = None
-        if (new_rows or old_rows) and stmt.has_receivers:
-            self._dispatch_queue.append((stmt, new_rows, old_rows))
+        elif selector == "rstream":
+            new_rows, old_rows = old_rows, None
+        if (new_rows or old_rows or force) and stmt.has_receivers:
+            # Esper delivers one call per statement for one event: merge its rows
+            queued = self._queued
+            entry = queued.get(stmt)
+            if entry is None:
+                # copies: the caller may reuse its lists before the rows are dispatched
+                queued[stmt] = entry = [stmt, list(new_rows) if new_rows else [],
+                                        list(old_rows) if old_rows else []]
+                self._dispatch_queue.append(entry)
+            else:
+                if new_rows:
+                    entry[1].extend(new_rows)
+                if old_rows:
+                    entry[2].extend(old_rows)
 
     def _derive(self, ins: Any, row: EventBean) -> EventBean:
         if ins.passthrough:
@@ -323,6 +394,39 @@ class Engine:
             if now_ms > self._scheduler.now:
                 self._scheduler.set_time(now_ms)
                 self._fire_due(now_ms)
+
+    # -- named windows, tables, variables, isolated services -------------------------------------------
+    def execute_query(self, epl: str) -> list[EventBean]:
+        """Run a fire-and-forget select, insert, update or delete against a named window or
+        table; returns the rows selected, inserted, updated or deleted."""
+        from epl.compiler.fireandforget import execute
+        return execute(self, epl)
+
+    def get_variable(self, name: str) -> Any:
+        return self.services["variables"].get(name)
+
+    def set_variable(self, name: str, value: Any) -> None:
+        """Set a variable; when called from a listener it takes effect for the next event."""
+        with self._lock:
+            self.services["variables"].set(name, value)
+
+    @property
+    def variables(self) -> Any:
+        """The variables: `engine.variables['x']`, `engine.variables['x'] = 1`."""
+        return self.services["variables"]
+
+    def isolated(self, name: str) -> Any:
+        """The isolated service `name` (created on first use): its own time and events."""
+        from .isolation import isolated
+        return isolated(self, name)
+
+    def input(self, type_name: Union[str, type], **settings: Any) -> Any:
+        """An application-time input for one event type (StreamInsight's CTIs): events in any
+        order, released in start-time order once a CTI commits them. Settings: name, shape
+        ('point' | 'interval' | 'edge'), policy ('drop' | 'adjust'), generate
+        (apptime.CtiGeneration), import_from (other inputs), lifetime (modifications)."""
+        from .apptime import open_input
+        return open_input(self, type_name, **settings)
 
     # -- introspection and shutdown ------------------------------------------------------------------
     def filter_count(self) -> int:

@@ -31,6 +31,11 @@ class StatementContext:
     def schedule(self, at: int, callback: Callable[[], None]) -> Any:
         return self._scheduler.schedule(at, self.slot, callback)
 
+    def schedule_after_views(self, at: int, callback: Callable[[], None]) -> Any:
+        """Schedule in a slot after the statement's views, so that at the same instant
+        window expiry happens first (output conditions need this)."""
+        return self._scheduler.schedule(at, self.slot + (1,), callback)
+
     def cancel(self, handle: Any) -> None:
         self._scheduler.cancel(handle)
 
@@ -76,6 +81,36 @@ class SingleStreamSink:
         self.output.deliver(new_rows, old_rows)
 
 
+class PassthroughSink:
+    """End of a single stream's chain for `select *` without where, aggregation, having,
+    order by, distinct, limit or output rate limiting: the events are the rows, as
+    SingleStreamSink with a SimpleProcessor and a DirectOutput would deliver them, without
+    wrapping each event in a tuple and unwrapping it again."""
+
+    __slots__ = ("want_new", "want_old", "emit")
+
+    def __init__(self, want_new: bool, want_old: bool,
+                 emit: Callable[[Optional[list], Optional[list]], None]) -> None:
+        self.want_new = want_new
+        self.want_old = want_old
+        self.emit = emit
+
+    def update(self, new: Optional[list], old: Optional[list]) -> None:
+        new = new if new and self.want_new else None
+        old = old if old and self.want_old else None
+        if new or old:
+            self.emit(new, old)     # the statement copies the lists it queues
+
+
+def make_sink(where: Optional[Callable], processor: Any, output: Any) -> Any:
+    """The sink of a single-stream statement: PassthroughSink when it is exactly equivalent."""
+    from .resultset.processors import SimpleProcessor
+    if where is None and type(processor) is SimpleProcessor and type(output) is DirectOutput \
+            and processor.select.passthrough and processor.shaper.is_identity:
+        return PassthroughSink(processor.want_new, processor.want_old, output.emit)
+    return SingleStreamSink(where, processor, output)
+
+
 class DirectOutput:
     """No output rate limiting: rows go straight to the statement."""
 
@@ -114,10 +149,11 @@ class SelectInstance:
             self.join = plan.make_join(self)
             sinks = self.join.stream_sinks
         else:
-            sinks = [SingleStreamSink(plan.where, self.processor, self.output)]
+            sinks = [make_sink(plan.where, self.processor, self.output)]
         for stream, sink in zip(plan.streams, sinks):
             if stream.views:
-                first, chain = make_chain(list(stream.views), self.ctx, sink)
+                ctx = self.ctx if self.join is None else self.join.view_context
+                first, chain = make_chain(list(stream.views), ctx, sink)
             else:
                 first, chain = sink, []
             self.views.append(chain)

@@ -42,7 +42,7 @@ class SelectPlan:
     passthrough: bool                          # single-stream `select *`
     selector: str = "istream"
     insert_into: Optional[InsertIntoPlan] = None
-    make_output: Optional[Callable[[Any], Any]] = None   # output rate limiter factory (ctx) -> limiter
+    make_output: Optional[Callable[..., Any]] = None      # (ctx, emit, processor, iterate) -> limiter
     make_join: Optional[Callable[[Any], Any]] = None     # join factory for multi-stream statements
     context: Optional[str] = None
     extra: dict = field(default_factory=dict)

@@ -108,9 +108,10 @@ class Statement:
         return [r.to_dict() for r in self]
 
     # -- delivery (engine-internal) ---------------------------------------------------------
-    def _emit(self, new_rows: Optional[list], old_rows: Optional[list]) -> None:
-        """Rows the result set (after output limiting) produced for this statement."""
-        self.engine._emit(self, new_rows, old_rows)
+    def _emit(self, new_rows: Optional[list], old_rows: Optional[list], force: bool = False) -> None:
+        """Rows the result set (after output limiting) produced for this statement; `force`
+        delivers even when both are empty (Esper's empty calls when an output condition fires)."""
+        self.engine._emit(self, new_rows, old_rows, force)
 
     def _dispatch(self, new: Optional[list], old: Optional[list]) -> None:
         engine = self.engine

@@ -15,6 +15,7 @@ from .firstlength import FirstLengthWindowFactory
 from .firsttime import FirstTimeWindowFactory
 from .firstunique import FirstUniqueWindowFactory
 from .groupwin import GroupWinFactory
+from .interval import IntervalWindowFactory
 from .keepall import KeepAllWindowFactory
 from .lastevent import LastEventWindowFactory
 from .length import LengthWindowFactory
@@ -50,6 +51,7 @@ VIEW_FACTORIES: dict[str, type] = {
     "groupwin": GroupWinFactory,
     "expr": ExprWindowFactory,
     "expr_batch": ExprBatchWindowFactory,
+    "interval": IntervalWindowFactory,     # lifetime [start, end) of interval events
 }
 
 

@@ -67,6 +67,11 @@ class NamedWindowService:
         if self.windows.get(window.name) is window:
             del self.windows[window.name]
 
+    def into_table(self, plan: Any, node: Any, engine: Any, text: str) -> Any:
+        """The select plan of `into table T select ...`, aggregating into T's rows."""
+        from epl.compiler.tables import compile_into_table
+        return compile_into_table(plan, node, engine, text)
+
     def consumer_stream(self, info: Any, spec: Any, views: tuple, scope: Any) -> StreamPlan:
         """The stream plan of `select ... from W(filter)#views as w`."""
         from epl.compiler.expressions import compile_predicate
@@ -93,7 +98,7 @@ def install(engine: Any) -> NamedWindowService:
     svc = engine.services.get("named_windows")
     if svc is None:
         svc = engine.services["named_windows"] = NamedWindowService()
-    from epl.compiler import fireandforget, onactions, windows
+    from epl.compiler import fireandforget, onactions, tables, windows  # noqa: F401 (tables: T[key])
     statements = engine.services.setdefault("statements", {})
     statements["CreateWindow"] = windows.compile_create_window
     statements["CreateTable"] = windows.compile_create_table

@@ -35,6 +35,7 @@ class Table:
         self.plain_columns = tuple(plain_columns)
         self.aggregation_columns = tuple(n for n, _ in aggregations)
         self.factories = tuple(f for _, f in aggregations)
+        self.declarations: dict[str, str] = {}     # aggregation column -> function name
         self.rows: dict[Any, _Row] = {}
         self._registration: Any = None
         self._engine: Any = None
@@ -173,3 +174,74 @@ class _InsertHandle:
 
     def on_event(self, bean: EventBean) -> None:
         self.table.insert([bean])
+
+
+class TableAggregationRows:
+    """The aggregation rows of an `into table` statement: the aggregations stored in the
+    table are the table rows' own aggregators (shared by every statement aggregating into
+    the table); the statement's other aggregations keep their own state per key.
+
+    Offers what the result-set processors use of engine.resultset.AggregationRows."""
+
+    __slots__ = ("table", "entries", "columns", "private", "views", "reclaim", "groups", "refcounts")
+
+    def __init__(self, table: Table, entries: Sequence[Any], columns: Sequence[Optional[int]]) -> None:
+        self.table = table
+        self.entries = tuple(entries)
+        self.columns = tuple(columns)       # per entry: the table's aggregation column, or None
+        self.private: dict[Any, list] = {}
+        self.views: dict[Any, tuple] = {}   # key -> (table row, aggregator list)
+        self.reclaim = False
+        self.groups = self.private
+        self.refcounts: dict = {}
+
+    def new_row(self) -> list:
+        return [e.factory.make() for e in self.entries]
+
+    def _view(self, key: Any, create: bool) -> Optional[list]:
+        row = self.table.rows.get(key)
+        cached = self.views.get(key)
+        if cached is not None and cached[0] is row and row is not None:
+            return cached[1]
+        if row is None:
+            if not create:
+                return None
+            row = self.table.row(key, create=True)
+        own = self.private.get(key)
+        if own is None:
+            own = self.private[key] = self.new_row()
+        view = [row.aggs[c] if c is not None else own[i] for i, c in enumerate(self.columns)]
+        self.views[key] = (row, view)
+        return view
+
+    def ungrouped(self) -> list:
+        return self._view((), True) if not self.table.primary_keys else self.group(None)
+
+    def group(self, key: Any) -> list:
+        return self._view(key, True)
+
+    def peek(self, key: Any) -> list:
+        v = self._view(key, False)
+        return v if v is not None else self.new_row()
+
+    def enter(self, row: list, eps: Any) -> None:
+        for agg, e in zip(row, self.entries):
+            if e.accept is None or e.accept(eps) is True:
+                agg.enter(e.value_of(eps))
+
+    def leave(self, row: list, eps: Any) -> None:
+        for agg, e in zip(row, self.entries):
+            if e.accept is None or e.accept(eps) is True:
+                agg.leave(e.value_of(eps))
+
+    def enter_group(self, key: Any, eps: Any) -> None:
+        self.enter(self.group(key), eps)
+
+    def leave_group(self, key: Any, eps: Any) -> None:
+        v = self._view(key, False)
+        if v is not None:
+            self.leave(v, eps)
+
+    def clear(self) -> None:
+        self.private.clear()
+        self.views.clear()

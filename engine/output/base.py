@@ -81,13 +81,10 @@ class OutputClock:
     the statement's view callbacks fire after them, so that an output sees a window's expiry of
     that instant (Esper gives the output condition its own, later schedule slot)."""
 
-    __slots__ = ("ctx", "_scheduler", "_slot")
+    __slots__ = ("ctx",)
 
     def __init__(self, ctx: Any) -> None:
         self.ctx = ctx
-        slot = getattr(ctx, "slot", None)
-        self._scheduler = getattr(ctx, "_scheduler", None)
-        self._slot = slot + (1,) if isinstance(slot, tuple) else None
 
     @property
     def statement(self) -> Any:
@@ -97,9 +94,8 @@ class OutputClock:
         return self.ctx.now()
 
     def schedule(self, at: int, callback: Callable[[], None]) -> Any:
-        if self._scheduler is None or self._slot is None:
-            return self.ctx.schedule(at, callback)
-        return self._scheduler.schedule(at, self._slot, callback)
+        late = getattr(self.ctx, "schedule_after_views", None)
+        return late(at, callback) if late is not None else self.ctx.schedule(at, callback)
 
     def cancel(self, handle: Any) -> None:
         self.ctx.cancel(handle)

@@ -11,7 +11,6 @@ emits when the condition fires.
 """
 from __future__ import annotations
 
-import inspect
 from typing import Any, Callable, Optional, Sequence
 
 from .after import AfterState
@@ -21,41 +20,19 @@ from .tap import ViewUpdate
 Emit = Callable[..., None]
 
 
-def accepts_force(emit: Emit) -> bool:
-    """Whether the statement's emit takes `force=True` (a listener call with no rows)."""
-    try:
-        return "force" in inspect.signature(emit).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 class Output:
     """Delivers a firing's rows; an empty firing reaches listeners only when forced."""
 
-    __slots__ = ("emit", "can_force")
+    __slots__ = ("emit",)
 
     def __init__(self, emit: Emit) -> None:
-        self.emit = emit
-        self.can_force = accepts_force(emit)
+        self.emit = emit   # emit(new, old, force=False), the statement's
 
     def __call__(self, force: bool, new: Rows, old: Rows) -> None:
         if new or old:
             self.emit(new or None, old or None)
         elif force:
-            if self.can_force:
-                self.emit(None, None, force=True)
-            else:
-                _dispatch_empty(self.emit)
-
-
-def _dispatch_empty(emit: Emit) -> None:
-    """Until the statement's emit takes `force`, queue the empty listener call the way the
-    engine queues results (after the current event, in statement order)."""
-    stmt = getattr(emit, "__self__", None)
-    engine = getattr(stmt, "engine", None)
-    queue = getattr(engine, "_dispatch_queue", None)
-    if queue is not None and getattr(stmt, "has_receivers", False):
-        queue.append((stmt, None, None))
+            self.emit(None, None, force=True)
 
 
 def _as_update(new_rows: Any, old_rows: Any) -> Optional[ViewUpdate]:

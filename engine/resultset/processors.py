@@ -26,7 +26,7 @@ Eps = Sequence[Any]
 class RowShaper:
     """Having, distinct, order by and limit/offset over the rows of one delivery."""
 
-    __slots__ = ("having", "order_keys", "distinct", "limit", "offset")
+    __slots__ = ("having", "order_keys", "distinct", "limit", "offset", "plain")
 
     def __init__(self, having: Optional[Callable[[Eps], Any]] = None,
                  order_keys: Sequence[tuple[Callable[[Eps], Any], bool]] = (),
@@ -36,6 +36,8 @@ class RowShaper:
         self.distinct = distinct
         self.limit = limit
         self.offset = offset
+        # nothing to shape at all (is_identity, and no offset): rows go out as built
+        self.plain = self.is_identity and not offset
 
     @property
     def is_identity(self) -> bool:
@@ -103,8 +105,15 @@ class _Base:
         """Rows for events; `row_for(eps)` points the aggregation context first (grouped)."""
         shaper = self.shaper
         select = self.select
-        if shaper.is_identity and row_for is None:
-            return [select(eps) for eps in eps_list] or None
+        if shaper.plain or (row_for is None and shaper.is_identity):
+            build = select.build
+            if row_for is None:
+                return [build(eps) for eps in eps_list] or None
+            rows = []
+            for eps in eps_list:
+                row_for(eps)
+                rows.append(build(eps))
+            return rows or None
         having = shaper.having
         keyed = bool(shaper.order_keys)
         pairs = []
@@ -209,14 +218,25 @@ class RowPerGroupProcessor(_Grouped):
             old_keys.append(k)
             reps[k] = eps
         order = hashmap_order(reps, self.key_types) if len(reps) > 1 else list(reps)
-        reps_in_order = [reps[k] for k in order]
-        old_rows = self._rows(reps_in_order, self._point) if self.want_old else None
+        old_rows = self._group_rows(order, reps) if self.want_old else None
         for k, eps in zip(new_keys, new or ()):
             aggs.enter_group(k, eps)
         for k, eps in zip(old_keys, old or ()):
             aggs.leave_group(k, eps)
-        new_rows = self._rows(reps_in_order, self._point) if self.want_new else None
+        new_rows = self._group_rows(order, reps) if self.want_new else None
         return new_rows, old_rows
+
+    def _group_rows(self, order: list, reps: dict) -> Rows:
+        """A row per group, in `order`, from its representative event; the group's key is
+        known, so unshaped rows skip computing it again."""
+        if not self.shaper.plain:
+            return self._rows([reps[k] for k in order], self._point)
+        ctx, peek, build = self.ctx, self.aggs.peek, self.select.build
+        rows = []
+        for k in order:
+            ctx.row = peek(k)
+            rows.append(build(reps[k]))
+        return rows or None
 
     def iterate(self, eps_list: Sequence[Eps]) -> list:
         reps: dict[Any, Eps] = {}
@@ -240,3 +260,98 @@ class AggregatedGroupedProcessor(_Grouped):
 
     def iterate(self, eps_list: Sequence[Eps]) -> list:
         return self._rows(eps_list, self._point) or []
+
+
+class RollupLevel:
+    """One grouping level of `rollup`, `cube` or `grouping sets`: its key and the select,
+    having and order-by compiled with the left-out group-by expressions as null."""
+
+    __slots__ = ("key_of", "select", "having", "order_keys")
+
+    def __init__(self, key_of: Callable[[Eps], Any], select: SelectEvaluator,
+                 having: Optional[Callable[[Eps], Any]],
+                 order_keys: Sequence[tuple[Callable[[Eps], Any], bool]]) -> None:
+        self.key_of = key_of
+        self.select = select
+        self.having = having
+        self.order_keys = tuple(order_keys)
+
+
+class RollupProcessor(_Base):
+    """Fully aggregated and grouped by rollup levels: per update, for each level in order, a
+    row per group the update touched (groups in first-touched order), prior rows as the remove
+    stream, as Esper's row-per-group-rollup."""
+
+    kind = "row-per-group-rollup"
+    __slots__ = ("levels",)
+
+    def __init__(self, *args: Any, levels: Sequence[RollupLevel], **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.levels = tuple(levels)
+
+    def _touched(self, new: Sequence[Eps], old: Sequence[Eps]):
+        bufs: list[dict] = [{} for _ in self.levels]
+        new_keys = []
+        for eps in new or ():
+            keys = []
+            for buf, lvl in zip(bufs, self.levels):
+                k = lvl.key_of(eps)
+                keys.append(k)
+                buf[k] = eps
+            new_keys.append(keys)
+        old_keys = []
+        for eps in old or ():
+            keys = []
+            for buf, lvl in zip(bufs, self.levels):
+                k = lvl.key_of(eps)
+                keys.append(k)
+                buf[k] = eps
+            old_keys.append(keys)
+        return bufs, new_keys, old_keys
+
+    def _keyed_rows(self, bufs: list[dict]) -> list:
+        """((level, key), sort key, row) for every touched group that passes `having`."""
+        ctx, aggs = self.ctx, self.aggs
+        out = []
+        for li, (buf, lvl) in enumerate(zip(bufs, self.levels)):
+            for k, eps in buf.items():
+                ctx.row = aggs.peek((li, k))
+                if lvl.having is not None and lvl.having(eps) is not True:
+                    continue
+                sort_key = tuple(f(eps) for f, _ in lvl.order_keys) if lvl.order_keys else None
+                out.append(((li, k), sort_key, lvl.select(eps)))
+        return out
+
+    def _level_rows(self, bufs: list[dict]) -> Rows:
+        pairs = [(sk, row) for _, sk, row in self._keyed_rows(bufs)]
+        if self.levels and self.levels[0].order_keys:
+            pairs = self.shaper.order(pairs)
+        return self.shaper.finish([r for _, r in pairs])
+
+    def keyed_process(self, new: Sequence[Eps], old: Sequence[Eps]) -> tuple[list, list]:
+        """Like process, as ((level, group key), row) pairs (for `output last` per group)."""
+        bufs, new_keys, old_keys = self._touched(new, old)
+        old_pairs = [(gid, row) for gid, _, row in self._keyed_rows(bufs)] if self.want_old else []
+        self._apply(new, old, new_keys, old_keys)
+        new_pairs = [(gid, row) for gid, _, row in self._keyed_rows(bufs)] if self.want_new else []
+        return new_pairs, old_pairs
+
+    def _apply(self, new, old, new_keys, old_keys) -> None:
+        aggs = self.aggs
+        for eps, keys in zip(new or (), new_keys):
+            for li, k in enumerate(keys):
+                aggs.enter_group((li, k), eps)
+        for eps, keys in zip(old or (), old_keys):
+            for li, k in enumerate(keys):
+                aggs.leave_group((li, k), eps)
+
+    def process(self, new: Sequence[Eps], old: Sequence[Eps]) -> tuple[Rows, Rows]:
+        bufs, new_keys, old_keys = self._touched(new, old)
+        old_rows = self._level_rows(bufs) if self.want_old else None
+        self._apply(new, old, new_keys, old_keys)
+        new_rows = self._level_rows(bufs) if self.want_new else None
+        return new_rows, old_rows
+
+    def iterate(self, eps_list: Sequence[Eps]) -> list:
+        bufs, _, _ = self._touched(eps_list, ())
+        return self._level_rows(bufs) or []

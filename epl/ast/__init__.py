@@ -16,6 +16,7 @@ from .expressions import (
     CronKeyword as CronKeyword,
     CronRange as CronRange,
     Dot as Dot,
+    TableAccess as TableAccess,
     Exists as Exists,
     Expr as Expr,
     InList as InList,

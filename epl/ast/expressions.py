@@ -245,6 +245,17 @@ class Call(Expr):
 
 
 @dataclass(frozen=True, slots=True)
+class TableAccess(Expr):
+    """`Table[key, ...]` (the row as an event) or `Table[key, ...].column`: a table row by
+    its primary key."""
+
+    table: str
+    keys: tuple[Expr, ...]
+    column: Optional[str] = None
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Dot(Expr):
     """`target.name` or `target.name(args)` after a call or when the compiler must decide:
     `maxby(price).sym`, `a.before(b)`, `s.toUpperCase()`. `args` is None for a property."""

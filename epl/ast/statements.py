@@ -203,6 +203,7 @@ class SelectStatement(Statement):
     insert_into: Optional[InsertInto] = None
     context: Optional[str] = None
     annotations: tuple[Annotation, ...] = ()
+    into_table: Optional[str] = None        # `into table T select ...`: aggregate into T's rows
     span: Span = field(default=NO_SPAN, compare=False)
 
 

@@ -29,6 +29,8 @@ def compiles(node_type: type):
 
 def compile_expr(node: A.Expr, scope: Scope) -> Compiled:
     """Compile an expression node; constant sub-trees are folded."""
+    if scope.null_texts and not isinstance(node, A.Literal) and expr_text(node) in scope.null_texts:
+        return constant(None, T.OBJECT)   # a group-by expression this rollup level leaves out
     fn = _COMPILERS.get(type(node))
     if fn is None:
         raise scope.fail(f"Expression of kind '{type(node).__name__}' is not supported here")
@@ -542,10 +544,13 @@ def _call(node: A.Call, scope: Scope) -> Compiled:
     from engine.aggregation import is_aggregation
     plain_args = [a for a in node.args if not isinstance(a, A.NamedArg)]
     single_row_minmax = lname in ("max", "min") and len(plain_args) >= 2
-    if is_aggregation(lname) and not single_row_minmax:
+    registry = getattr(scope.aggregations, "user_registry", None) or _engine_aggregations(scope)
+    if is_aggregation(lname, registry) and not single_row_minmax:
         if scope.aggregations is None or not scope.allow_aggregation:
             raise scope.fail(f"Aggregation functions are not allowed in this context: '{expr_text(node)}'")
         return scope.aggregations.collect(node, scope)
+    if lname in ("grouping", "grouping_id"):
+        return _grouping(node, lname, scope)
     if lname in ("current_timestamp",):
         services = scope.services
         return Compiled(lambda eps, _s=services: _s.now(), T.LONG)
@@ -571,6 +576,27 @@ def _call(node: A.Call, scope: Scope) -> Compiled:
     def call_user(eps):
         return user(*[g(eps) for g in fns])
     return Compiled(call_user, rtype, has_aggregation=any(a.has_aggregation for a in args))
+
+
+def _grouping(node: A.Call, lname: str, scope: Scope) -> Compiled:
+    """grouping(e): 1 when the current rollup level aggregates e away, else 0;
+    grouping_id(a, b, ...): those bits as an integer, first argument most significant."""
+    if scope.grouped_texts is None:
+        raise scope.fail(f"The {lname} function requires the group-by clause to specify rollup, cube or grouping sets")
+    bits = [0 if expr_text(a) in scope.grouped_texts else 1 for a in node.args]
+    if lname == "grouping":
+        if len(bits) != 1:
+            raise scope.fail("The grouping function takes a single parameter")
+        return constant(bits[0], T.INT)
+    value = 0
+    for b in bits:
+        value = value * 2 + b
+    return constant(value, T.INT)
+
+
+def _engine_aggregations(scope: Scope):
+    engine = getattr(scope.services, "engine", None)
+    return getattr(engine, "_aggregations", None)
 
 
 @compiles(A.Dot)

@@ -2,6 +2,7 @@
 becomes a boolean leaf compiled here."""
 from __future__ import annotations
 
+import itertools
 from typing import Any, Optional
 
 from filterindex.spec import FilterSpec
@@ -32,7 +33,8 @@ def compile_filter(expr: Optional[A.Expr], stream: StreamInfo, scope: Scope,
     from filterindex.planner import Bound, Constant, plan_filter
     own = Scope(streams=[StreamInfo(0, stream.event_type, stream.alias, stream.type_name)],
                 functions=scope.functions, variables=scope.variables, epl=scope.epl,
-                services=scope.services)
+                services=scope.services, context_type=scope.context_type,
+                context_holder=scope.context_holder)
     # validate the whole filter once (unknown properties, type errors) before planning
     from .expressions import compile_predicate
     if tag_scope is None:
@@ -42,13 +44,17 @@ def compile_filter(expr: Optional[A.Expr], stream: StreamInfo, scope: Scope,
         if _reads_stream(e, stream):
             return None
         empty = Scope(streams=[], functions=scope.functions, variables=scope.variables,
-                      epl=scope.epl, services=scope.services)
+                      epl=scope.epl, services=scope.services, context_type=scope.context_type,
+                      context_holder=scope.context_holder)
         try:
             c = compile_expr(e, empty)
         except Exception:
             c = None
         if c is not None and c.is_constant:
             return Constant(c.constant)
+        if c is not None and scope.context_type is not None and _reads_context(e):
+            # `context.x`: known when a context partition registers the filter
+            return Bound(lambda bindings, _f=c.fn: _f(()))
         if tag_scope is not None:
             try:
                 tc = compile_expr(e, tag_scope)
@@ -77,7 +83,34 @@ def compile_filter(expr: Optional[A.Expr], stream: StreamInfo, scope: Scope,
 
     return plan_filter(expr, stream.event_type, stream_alias=stream.alias,
                        resolve_value=resolve_value, compile_predicate=compile_pred,
-                       key_of=expr_text)
+                       key_of=_statement_key(scope))
+
+
+_tokens = itertools.count(1)
+
+
+def _statement_key(scope: Scope) -> Any:
+    """Identical filter leaves share one predicate, except those reading a subquery: its
+    window belongs to one statement, so the key names the statement being compiled."""
+    token = next(_tokens)
+
+    def key_of(e: A.Expr) -> str:
+        text = expr_text(e)
+        return f"{text} [subquery of #{token}]" if _has_subquery(e) else text
+    return key_of
+
+
+def _has_subquery(e: Any) -> bool:
+    if isinstance(e, (A.Subquery, A.Exists, A.InSubquery)):
+        return True
+    for f in getattr(e, "__dataclass_fields__", {}):
+        if f == "span":
+            continue
+        v = getattr(e, f)
+        for x in (v if isinstance(v, tuple) else (v,)):
+            if isinstance(x, A.Node) and _has_subquery(x):
+                return True
+    return False
 
 
 def _reads_stream(e: A.Expr, stream: StreamInfo) -> bool:
@@ -110,3 +143,17 @@ def _reads_stream(e: A.Expr, stream: StreamInfo) -> bool:
                                 visit(y)
     visit(e)
     return found
+
+
+def _reads_context(e: A.Expr) -> bool:
+    """Whether an expression reads a context property (`context.key1`)."""
+    if isinstance(e, A.Property):
+        return len(e.path) > 1 and e.path[0].name == "context"
+    for f in getattr(e, "__dataclass_fields__", {}):
+        if f == "span":
+            continue
+        v = getattr(e, f)
+        for x in (v if isinstance(v, tuple) else (v,)):
+            if isinstance(x, A.Node) and _reads_context(x):
+                return True
+    return False

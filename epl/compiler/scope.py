@@ -52,6 +52,10 @@ class Scope:
     subquery_compiler: Any = None
     builtins_holder: Any = None          # object with `.values` (dict) for builtins
     context_holder: Any = None           # object with `.properties` for `context.x`
+    # rollup levels: group-by expressions (by text) this level leaves out read as null;
+    # `grouped_texts` is what the level groups by, for grouping()/grouping_id()
+    null_texts: frozenset = frozenset()
+    grouped_texts: Optional[frozenset] = None
 
     def fail(self, message: str) -> EPLValidationError:
         return EPLValidationError(message, self.epl)

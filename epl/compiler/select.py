@@ -35,10 +35,11 @@ def base_scope(engine: Any, streams: list[StreamInfo], text: str) -> Scope:
 class _Services:
     """What compiled expressions may ask of the engine at runtime."""
 
-    __slots__ = ("engine",)
+    __slots__ = ("engine", "subqueries")
 
     def __init__(self, engine: Any) -> None:
         self.engine = engine
+        self.subqueries: list = []   # subquery window plans of the statement being compiled
 
     def now(self) -> int:
         return self.engine._scheduler.now
@@ -60,7 +61,9 @@ def resolve_stream_type(engine: Any, name: str, text: str) -> EventType:
     return et
 
 
-def compile_select(node: A.SelectStatement, engine: Any, text: str) -> CompiledStatement:
+def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
+                   context: Any = None) -> CompiledStatement:
+    """`context` (contexts service): an object with `type` and `holder` for `context.x`."""
     if node.from_ is None:
         raise EPLValidationError("A select statement needs a from clause", text)
     streams: list[StreamInfo] = []
@@ -77,12 +80,17 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str) -> CompiledS
     if len(streams) > 1 and engine.services.get("joins") is None:
         raise EPLValidationError("Joins of several streams are not supported yet", text)
     scope = base_scope(engine, streams, text)
+    if context is not None:
+        scope.context_type, scope.context_holder = context.type, context.holder
 
     # streams: filters and views
     stream_plans = []
     for info, spec in zip(streams, stream_specs):
         views = compile_views(spec.views, info, scope)
-        if isinstance(spec, A.FilterStream):
+        nw = engine.services.get("named_windows")
+        if isinstance(spec, A.FilterStream) and nw is not None and nw.get(info.type_name) is not None:
+            stream_plans.append(nw.consumer_stream(info, spec, views, scope))
+        elif isinstance(spec, A.FilterStream):
             filt = compile_filter(spec.event_filter.filter, info, scope)
             stream_plans.append(StreamPlan(info.index, info.event_type, info.alias, filt, views,
                                            spec.unidirectional))
@@ -94,7 +102,8 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str) -> CompiledS
     # select clause and aggregation
     collector = AggregationCollector(engine._aggregations)
     agg_scope = Scope(streams=streams, functions=scope.functions, variables=scope.variables,
-                      epl=text, services=scope.services, allow_aggregation=True, aggregations=collector)
+                      epl=text, services=scope.services, allow_aggregation=True, aggregations=collector,
+                      context_type=scope.context_type, context_holder=scope.context_holder)
     names: list[str] = []
     fns: list[Any] = []
     types: list[PropertyType] = []
@@ -143,16 +152,21 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str) -> CompiledS
         columns = tuple(props)
 
     # group by
+    rollup = any(isinstance(g, A.GroupingSet) for g in node.group_by)
+    level_exprs = _expand_grouping(node.group_by) if rollup else None
     group_exprs: list[A.Expr] = []
-    for g in node.group_by:
-        if isinstance(g, A.GroupingSet):
-            hook = engine.services.get("grouping_sets")
-            if hook is None:
-                raise EPLValidationError("rollup, cube and grouping sets are not supported yet", text)
-        else:
-            group_exprs.append(g)
+    if rollup:
+        seen_texts: set[str] = set()
+        for level in level_exprs:
+            for g in level:
+                if expr_text(g) not in seen_texts:
+                    seen_texts.add(expr_text(g))
+                    group_exprs.append(g)
+    else:
+        group_exprs = list(node.group_by)
     plain_scope = Scope(streams=streams, functions=scope.functions, variables=scope.variables,
-                        epl=text, services=scope.services)
+                        epl=text, services=scope.services, context_type=scope.context_type,
+                        context_holder=scope.context_holder)
     group_compiled = [compile_expr(g, plain_scope) for g in group_exprs]
 
     having = None
@@ -184,8 +198,12 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str) -> CompiledS
 
     shaper = P.RowShaper(having, order_keys, node.select.distinct, limit, offset or 0)
     select_eval = SelectEvaluator(names, fns, out_type, passthrough, wildcard_streams if not passthrough else ())
-    make_processor = _processor_factory(collector, select_eval, shaper, want_new, want_old,
-                                        exprs, group_exprs, group_compiled, node, streams, stream_plans)
+    if rollup:
+        make_processor = _rollup_factory(level_exprs, group_exprs, node, agg_scope, plain_scope, collector,
+                                         select_eval, shaper, want_new, want_old, names, stream_plans)
+    else:
+        make_processor = _processor_factory(collector, select_eval, shaper, want_new, want_old,
+                                            exprs, group_exprs, group_compiled, node, streams, stream_plans)
 
     make_output = None
     if node.output is not None:
@@ -202,7 +220,10 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str) -> CompiledS
     plan = SelectPlan(streams=tuple(stream_plans), where=where if make_join is None else None,
                       make_processor=make_processor, out_type=out_type, columns=tuple(columns),
                       passthrough=passthrough, selector=selector, insert_into=ins_plan,
-                      make_output=make_output, make_join=make_join, context=node.context)
+                      make_output=make_output, make_join=make_join, context=node.context,
+                      extra={"subqueries": tuple(scope.services.subqueries)} if scope.services.subqueries else {})
+    if node.into_table is not None:      # `into table T select ...`: aggregate into T's rows
+        plan = engine.services["named_windows"].into_table(plan, node, engine, text)
     on_create = []
     for nt in new_types:
         on_create.append((lambda _t=nt: engine.types.add(_t), lambda _t=nt: engine.types.remove(_t.name)))
@@ -230,7 +251,8 @@ def _uses_ungrouped_property(e: Any, group_texts: set[str], in_agg: bool = False
             e.name.lower() in ("max", "min") and len(e.args) >= 2):
         return False
     if isinstance(e, A.Property):
-        return True
+        # `context.label` is the same for every event of a partition, like a constant
+        return not (len(e.path) > 1 and e.path[0].name == "context")
     for f in getattr(e, "__dataclass_fields__", {}):
         if f == "span":
             continue
@@ -270,6 +292,66 @@ def _processor_factory(collector, select_eval, shaper, want_new, want_old, exprs
     cls = P.AggregatedGroupedProcessor if ungrouped_props else P.RowPerGroupProcessor
     return lambda: cls(select_eval, shaper, want_new, want_old, ctx, AggregationRows(entries, reclaim),
                        key_of=key_of, key_types=key_types)
+
+
+def _expand_grouping(elements) -> list[list[A.Expr]]:
+    """Group-by elements to grouping levels: a plain expression joins every level; rollup(a, b)
+    gives (a, b), (a), (); cube(a, b) gives (a, b), (a), (b), (); grouping sets list theirs."""
+    from itertools import combinations, product
+
+    def items_of(item) -> list[A.Expr]:
+        return list(item) if isinstance(item, tuple) else [item]
+
+    def sets_of(el) -> list[list[A.Expr]]:
+        if isinstance(el, A.GroupingSet):
+            if el.kind == "rollup":
+                return [sum((items_of(i) for i in el.items[:n]), []) for n in range(len(el.items), -1, -1)]
+            if el.kind == "cube":
+                out = []
+                for n in range(len(el.items), -1, -1):
+                    for combo in combinations(el.items, n):
+                        out.append(sum((items_of(i) for i in combo), []))
+                return out
+            out = []
+            for item in el.items:
+                out.extend(sets_of(item) if isinstance(item, A.GroupingSet) else [items_of(item)])
+            return out
+        return [items_of(el)]
+
+    levels = [[]]
+    for el in elements:
+        levels = [a + b for a, b in product(levels, sets_of(el))]
+    return levels
+
+
+def _rollup_factory(level_exprs, group_exprs, node, agg_scope, plain_scope, collector, select_eval,
+                    shaper, want_new, want_old, names, stream_plans):
+    from dataclasses import replace as _replace
+    all_texts = frozenset(expr_text(g) for g in group_exprs)
+    levels = []
+    for level in level_exprs:
+        texts = frozenset(expr_text(g) for g in level)
+        lscope = _replace(agg_scope, null_texts=all_texts - texts, grouped_texts=texts)
+        fns = [compile_expr(i.expr, lscope).fn for i in node.select.items
+               if not isinstance(i.expr, (A.Wildcard, A.StreamWildcard))]
+        sel = SelectEvaluator(names, fns, select_eval.out_type)
+        having = compile_predicate(node.having, lscope) if node.having is not None else None
+        order = []
+        for o in node.order_by:
+            oe = o.expr
+            if isinstance(oe, A.Property) and len(oe.path) == 1 and oe.path[0].name in names:
+                order.append((fns[names.index(oe.path[0].name)], o.descending))
+            else:
+                order.append((compile_expr(oe, lscope).fn, o.descending))
+        key_fns = tuple(compile_expr(g, plain_scope).fn for g in level)
+        key_of = (lambda eps, _f=key_fns: tuple(f(eps) for f in _f))
+        levels.append(P.RollupLevel(key_of, sel, having, order))
+    entries, ctx = collector.entries, collector.ctx
+    reclaim = all(sp.views for sp in stream_plans)
+    shaper = P.RowShaper(None, [(None, d) for _, d in levels[0].order_keys] if levels else (),
+                         shaper.distinct, shaper.limit, shaper.offset)
+    return lambda: P.RollupProcessor(select_eval, shaper, want_new, want_old, ctx,
+                                     AggregationRows(entries, reclaim), levels=levels)
 
 
 def _insert_into(ins: Optional[A.InsertInto], engine: Any, out_type: EventType, names: list[str],

@@ -43,6 +43,8 @@ def compile_create_table(node: A.CreateTable, engine: Any, text: str) -> Compile
             keys.append(col.name)
     event_type = EventType(node.name, Representation.MAP, props)
     table = Table(node.name, event_type, keys, plain, aggs)
+    table.declarations = {c.name: c.aggregation.name.lower() for c in node.columns
+                          if isinstance(c.aggregation, A.Call)}
     plan = TablePlan(table, event_type, event_type.property_names)
 
     def register() -> None:
@@ -82,3 +84,121 @@ def _aggregation(col: A.ColumnDef, engine: Any, text: str) -> Any:
                             registry=engine._aggregations)
     except AggregationError as e:
         raise EPLValidationError(f"Failed to validate table column '{col.name}': {e}", text) from None
+
+
+# -- into table ---------------------------------------------------------------------------------
+def compile_into_table(plan: Any, node: A.SelectStatement, engine: Any, text: str) -> Any:
+    """Point the plan's aggregations named like the table's aggregation columns at the table's
+    rows; the group-by keys are the table's primary key."""
+    import dataclasses
+
+    from engine.aggregation import is_aggregation
+    from engine.namedwindows.table import TableAggregationRows
+
+    from .expressions import expr_text
+    table = engine.services["named_windows"].get(node.into_table)
+    if table is None or not table.is_table:
+        raise EPLValidationError(f"A table by name '{node.into_table}' has not been declared", text)
+    if any(isinstance(g, A.GroupingSet) for g in node.group_by):
+        raise EPLValidationError("Grouping sets cannot aggregate into a table", text)
+    if len(node.group_by) != len(table.primary_keys):
+        raise EPLValidationError(
+            f"Incompatible number of group-by expressions for use with table '{table.name}', the "
+            f"table expects {len(table.primary_keys)} primary key(s) and the statement groups by "
+            f"{len(node.group_by)}", text)
+    texts = _aggregation_texts([i.expr for i in node.select.items] + [node.having] +
+                               [o.expr for o in node.order_by], is_aggregation, expr_text)
+    columns: list = [None] * len(texts)
+    targeted = 0
+    for item in node.select.items:
+        e = item.expr
+        if not (isinstance(e, A.Call) and is_aggregation(e.name.lower())):
+            continue
+        col = item.alias or expr_text(e)
+        if col not in table.aggregation_columns:
+            continue
+        ci = table.aggregation_columns.index(col)
+        declared = _declared_function(table, col, engine)
+        if declared is not None and declared != e.name.lower():
+            raise EPLValidationError(f"Incompatible aggregation function for table '{table.name}' "
+                                     f"column '{col}', expecting '{declared}' and received "
+                                     f"'{e.name.lower()}'", text)
+        columns[texts.index(expr_text(e))] = ci
+        targeted += 1
+    if not targeted:
+        raise EPLValidationError(f"The select clause does not aggregate into any aggregation column "
+                                 f"of table '{table.name}'", text)
+    make = plan.make_processor
+
+    def make_processor(_make=make, _t=table, _c=tuple(columns)) -> Any:
+        proc = _make()
+        aggs = getattr(proc, "aggs", None)
+        if aggs is not None:
+            proc.aggs = TableAggregationRows(_t, aggs.entries, _c)
+        return proc
+    return dataclasses.replace(plan, make_processor=make_processor)
+
+
+def _declared_function(table: Any, column: str, engine: Any) -> Any:
+    return table.declarations.get(column)
+
+
+def _aggregation_texts(exprs: list, is_aggregation: Any, expr_text: Any) -> list[str]:
+    """Aggregation calls in the order the select compiler collects them (one per text)."""
+    out: list[str] = []
+
+    def visit(n: Any) -> None:
+        if isinstance(n, A.Call) and is_aggregation(n.name.lower()) and not (
+                n.name.lower() in ("max", "min") and len(n.args) >= 2):
+            t = expr_text(n)
+            if t not in out:
+                out.append(t)
+            return
+        for f in getattr(n, "__dataclass_fields__", ()):
+            if f == "span":
+                continue
+            v = getattr(n, f)
+            for x in (v if isinstance(v, tuple) else (v,)):
+                if isinstance(x, A.Node):
+                    visit(x)
+                elif isinstance(x, tuple):
+                    for y in x:
+                        if isinstance(y, A.Node):
+                            visit(y)
+    for e in exprs:
+        if e is not None:
+            visit(e)
+    return out
+
+
+# -- table access `T[key].column` ------------------------------------------------------------------
+from .compiled import Compiled  # noqa: E402
+from .expressions import compile_expr, compiles  # noqa: E402
+
+
+@compiles(A.TableAccess)
+def _table_access(node: A.TableAccess, scope: Any) -> Compiled:
+    from engine.epl_types import EPLType
+    engine = getattr(scope.services, "engine", None)
+    table = engine.services["named_windows"].get(node.table) if engine is not None else None
+    if table is None or not table.is_table:
+        raise scope.fail(f"A table by name '{node.table}' has not been declared")
+    if len(node.keys) != len(table.primary_keys):
+        raise scope.fail(f"Incorrect number of keys for table '{table.name}', expecting "
+                         f"{len(table.primary_keys)} key(s) and received {len(node.keys)}")
+    keys = [compile_expr(k, scope) for k in node.keys]
+    fns = tuple(k.fn for k in keys)
+    col = node.column
+    if col is None:
+        t = PropertyType(EPLType.EVENT, event_type=table.event_type)
+    else:
+        t = table.event_type.property_type(col)
+        if t is None:
+            raise scope.fail(f"Column '{col}' is not a column of table '{table.name}'")
+    get = table.get
+    if len(fns) == 1:
+        f0 = fns[0]
+        return Compiled(lambda eps: get(f0(eps), col), t,
+                        has_aggregation=any(k.has_aggregation for k in keys))
+    return Compiled(lambda eps: get(tuple(f(eps) for f in fns), col), t,
+                    has_aggregation=any(k.has_aggregation for k in keys))

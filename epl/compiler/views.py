@@ -30,7 +30,7 @@ def view_arg(node: A.Expr, scope: Scope) -> ViewArg:
         holder = _Values()
         from engine import epl_types as T
         sub = Scope(streams=_scope.streams, functions=_scope.functions,
-                    builtins={n: T.OBJECT for n in names}, variables=_scope.variables,
+                    builtins={**_scope.builtins, **{n: T.OBJECT for n in names}}, variables=_scope.variables,
                     epl=_scope.epl, services=_scope.services, builtins_holder=holder)
         inner = compile_expr(_node, sub).fn
 
@@ -60,12 +60,21 @@ def compile_views(specs: Sequence[A.ViewSpec], stream: StreamInfo, scope: Scope)
     single = Scope(streams=[StreamInfo(0, stream.event_type, stream.alias, stream.type_name)],
                    functions=scope.functions, variables=scope.variables, epl=scope.epl,
                    services=scope.services)
+    from views import EXPR_BUILTIN_NAMES
+    from engine import epl_types as T
     compiled = []
     for spec in specs:
         args = []
+        arg_scope = single
+        if spec.name.lower() in ("expr", "expr_batch"):
+            # expression views read built-ins (current_count, ...) only they provide
+            arg_scope = Scope(streams=single.streams, functions=single.functions,
+                              builtins={n: T.OBJECT for n in EXPR_BUILTIN_NAMES},
+                              variables=single.variables, epl=single.epl, services=single.services,
+                              builtins_holder=_Values())
         for a in spec.args:
             try:
-                args.append(view_arg(a, single))
+                args.append(view_arg(a, arg_scope))
             except EPLValidationError as e:
                 raise EPLValidationError(f"Error in view '{spec.name}': {e.message}", scope.epl) from None
         compiled.append((spec.name.lower(), args))

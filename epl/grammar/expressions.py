@@ -7,7 +7,7 @@ from ..ast import (
     ArrayLiteral, Between, BinOp, BinaryOp, Call, Case, Cast, Dot, Exists, InList, InRange,
     InSubquery, InstanceOf, IsNull, Like, Literal, LiteralKind, NamedArg, Parens, PropSeg,
     Property, Quantified, Quantifier, Regexp, SelectStatement, StreamWildcard, Subquery,
-    TimePeriod, TimeUnit, UnOp, UnaryOp, Wildcard,
+    TableAccess, TimePeriod, TimeUnit, UnOp, UnaryOp, Wildcard,
 )
 from ..lexer import tokens  # noqa: F401  (PLY reads the token list from the grammar)
 from ._support import fail, number, prop, simple_name, span, string
@@ -305,8 +305,13 @@ def p_postfix_name(p):
 
 
 def p_postfix_indexed(p):
-    "postfix : name LBRACK NUMBER RBRACK"
-    p[0] = prop(p[1], span(p), index=_index(p, 3))
+    "postfix : name LBRACK expr_list RBRACK"
+    keys = p[3]
+    if len(keys) == 1 and isinstance(keys[0], Literal) and keys[0].kind is LiteralKind.INT:
+        p[0] = prop(p[1], span(p), index=keys[0].value)
+    else:
+        # `Table[key, ...]`: table access by primary key
+        p[0] = TableAccess(p[1], tuple(keys), None, span(p))
 
 
 def p_postfix_call_empty(p):
@@ -348,6 +353,8 @@ def p_postfix_dot(p):
     target = p[1]
     if isinstance(target, Property):
         p[0] = Property(target.path + (PropSeg(p[3]),), span(p))
+    elif isinstance(target, TableAccess) and target.column is None:
+        p[0] = TableAccess(target.table, target.keys, p[3], span(p))
     else:
         p[0] = Dot(target, p[3], None, span(p))
 

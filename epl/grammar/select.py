@@ -19,6 +19,12 @@ def p_select_stmt(p):
     p[0] = SelectStatement(p[1], p[3], p[4], p[5], p[6], p[7], p[8], p[9], span=span(p))
 
 
+def p_select_stmt_into_table(p):
+    """select_stmt : INTO TABLE IDENT select_head FROM from_clause where_opt group_opt having_opt output_opt order_opt limit_opt"""
+    p[0] = SelectStatement(p[4], p[6], p[7], p[8], p[9], p[10], p[11], p[12], into_table=p[3],
+                           span=span(p))
+
+
 def p_select_stmt_insert(p):
     """select_stmt : insert_clause select_head FROM from_clause where_opt group_opt having_opt output_opt order_opt limit_opt"""
     p[0] = SelectStatement(p[2], p[4], p[5], p[6], p[7], p[8], p[9], p[10], insert_into=p[1],

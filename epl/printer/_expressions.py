@@ -225,6 +225,10 @@ class ExprPrinter:
     def _x_NamedArg(self, e: A.NamedArg, follow: int) -> str:
         return name(e.name, soft_ok=False) + (":" if self.compact else ": ") + self.expr(e.value)
 
+    def _x_TableAccess(self, e: A.TableAccess, follow: int) -> str:
+        text = name(e.table) + "[" + self.args(e.keys) + "]"
+        return text + ("." + name(e.column, after_dot=True) if e.column is not None else "")
+
     def _x_Dot(self, e: A.Dot, follow: int) -> str:
         text = self.expr(e.target, POSTFIX, 0, False) + "." + name(e.name, after_dot=True)
         if e.args is not None:

@@ -177,6 +177,8 @@ class StatementPrinter(PatternPrinter):
 
     def select_statement(self, s: A.SelectStatement) -> str:
         out = self.prefix(s)
+        if s.into_table is not None:
+            out.append("into table " + name(s.into_table))
         if s.insert_into is not None:
             out.append(self._s_InsertInto(s.insert_into))
         out.append(self._s_SelectClause(s.select))

@@ -188,10 +188,10 @@ def test_map_supertypes(engine, recorder):
 
 
 def test_nested_indexed_mapped_properties(engine, recorder):
-    engine.register_type("Order", {"id": "int", "items": "int[]", "attrs": "map"})
-    engine.epl("select items[1] as second, attrs('color') as color from Order").add_listener(recorder)
-    engine.send({"id": 1, "items": [5, 6], "attrs": {"color": "red"}}, "Order")
-    assert recorder.new == [{"second": 6, "color": "red"}]
+    engine.register_type("Purchase", {"id": "int", "items": "int[]", "attrs": "map"})
+    engine.epl("select items[1] as item2, attrs('color') as color from Purchase").add_listener(recorder)
+    engine.send({"id": 1, "items": [5, 6], "attrs": {"color": "red"}}, "Purchase")
+    assert recorder.new == [{"item2": 6, "color": "red"}]
 
 
 def test_registered_function_only(engine, recorder):

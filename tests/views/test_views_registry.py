@@ -66,7 +66,7 @@ def test_every_registered_factory_is_a_data_window() -> None:
         "length", "length_batch", "time", "time_batch", "time_length_batch", "time_accum",
         "ext_timed", "ext_timed_batch", "keepall", "unique", "firstunique", "firstevent",
         "lastevent", "firstlength", "firsttime", "sort", "rank", "groupwin", "expr",
-        "expr_batch"}
+        "expr_batch", "interval"}
     assert all(cls.is_data_window for cls in VIEW_FACTORIES.values())
 
 

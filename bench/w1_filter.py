@@ -1,0 +1,44 @@
+"""W1: one filtered stream, `select * from Tick(symbol='S7' and price > 50)`, counting listener."""
+from __future__ import annotations
+
+from engine import Engine
+
+from . import data
+from .harness import Row, Run, measure, stopwatch
+
+NAME = "W1 filter"
+EPL = "select * from Tick(symbol='S7' and price > 50)"
+SIZES = {False: 1_000_000, True: 50_000}
+
+
+def engine_run(events: list[dict]) -> Run:
+    engine = Engine(time="simulated")
+    engine.epl(data.TICK_SCHEMA)
+    seen = [0]
+
+    def count(new, old):
+        seen[0] += len(new)
+    engine.epl(EPL).add_listener(count)
+    elapsed = stopwatch()
+    engine.send_many(events, "Tick")
+    return elapsed(), seen[0]
+
+
+def loop_run(events: list[dict]) -> Run:
+    seen = [0]
+
+    def count(new, old):
+        seen[0] += len(new)
+    elapsed = stopwatch()
+    for ev in events:
+        if ev["symbol"] == "S7":
+            price = ev["price"]
+            if price is not None and price > 50:
+                count([ev], None)
+    return elapsed(), seen[0]
+
+
+def run(quick: bool, repeat: int) -> list[Row]:
+    events = data.ticks(SIZES[quick])
+    return [measure(NAME, "S7 and price > 50", len(events), lambda: engine_run(events),
+                    lambda: loop_run(events), repeat)]

@@ -1,0 +1,285 @@
+"""Generated matching code for the filter tree: each node, and each event type's route over
+its trees, becomes one Python function in which the small part of the tree below it is
+inlined (single-entry indexes become plain `if`s) and the rest is called through the child
+nodes' own functions.
+
+Why generated code: the route of an event through the tree is the engine's hottest path;
+one flat function with locals beats a chain of closures by several calls per event.
+
+What the code of a node depends on, and when it must be rebuilt (see filterindex/tree.py):
+- its handles' shape: none, one (inlined as a constant), several (read from the live dict);
+- its indexes (kind, property) and each index's shape: no live entry (nothing emitted),
+  one (the constant and the child are inlined), several (the index object is consulted
+  at run time, so adding a third, fourth... entry needs no rebuild);
+- the code of every child it inlined (children are flagged `inlined`, and a change below
+  propagates up through inlined nodes).
+Generated source names only locals and constants `c0, c1, ...` passed to a factory: no
+property name or value ever becomes source text. Factories are cached by source, so a tree
+that changes back and forth between the same shapes compiles once.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .indexes import (
+    BoolExprIndex,
+    EqIndex,
+    Index,
+    InListIndex,
+    IsIndex,
+    IsNotIndex,
+    NeIndex,
+    NotInListIndex,
+    NotRangeIndex,
+    RangeIndex,
+    ThresholdIndex,
+)
+from .spec import FilterOp
+
+# The `one` of a node that is not a leaf with exactly one handle.
+NOT_ONE = object()
+
+MAX_INLINE = 16      # inlined child nodes per generated function
+MAX_DEPTH = 8        # nesting of inlined children (Python limits indentation depth)
+_MAX_FACTORIES = 4096
+
+_NAMESPACE = {"__builtins__": {}, "list": list, "len": len, "TypeError": TypeError}
+_FACTORIES: dict[str, Callable[..., Callable]] = {}
+
+_CMP = {FilterOp.LT: "<", FilterOp.LE: "<=", FilterOp.GT: ">", FilterOp.GE: ">="}
+
+
+class _Gen:
+    __slots__ = ("lines", "consts", "_ids", "_n", "budget")
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.consts: list[Any] = []
+        self._ids: dict[int, int] = {}
+        self._n = 0
+        self.budget = MAX_INLINE
+
+    def const(self, obj: Any) -> str:
+        i = self._ids.get(id(obj))
+        if i is None:
+            i = self._ids[id(obj)] = len(self.consts)
+            self.consts.append(obj)
+        return f"c{i}"
+
+    def var(self, prefix: str) -> str:
+        self._n += 1
+        return f"{prefix}{self._n}"
+
+    def emit(self, indent: int, text: str) -> None:
+        self.lines.append("    " * indent + text)
+
+    def make(self, signature: str, head: list[str], tail: list[str]) -> Callable:
+        params = ", ".join(f"c{i}" for i in range(len(self.consts)))
+        src = "\n".join([f"def _make({params}):", f"    def _f({signature}):",
+                         *("        " + h for h in head), *self.lines,
+                         *("        " + t for t in tail), "    return _f", ""])
+        factory = _FACTORIES.get(src)
+        if factory is None:
+            if len(_FACTORIES) >= _MAX_FACTORIES:
+                _FACTORIES.clear()
+            ns = dict(_NAMESPACE)
+            exec(compile(src, "<filterindex>", "exec"), ns)
+            factory = _FACTORIES[src] = ns["_make"]
+        return factory(*self.consts)
+
+
+def build_node_fn(node: Any) -> Callable:
+    """`fn(u, bean, out) -> out` collecting the handles of `node`'s subtree."""
+    g = _Gen()
+    _node(g, node, 2, {}, 0)
+    return g.make("u, bean, out", [], ["return out"])
+
+
+def build_route_fn(route: Any, roots: tuple, owner: Any, empty: Any,
+                   dedup: Callable[[list], list]) -> Callable:
+    """`fn(bean) -> list | empty` over the trees of an event type and its supertypes. A stale
+    function (the route was rebuilt since) forwards to the current one, so a matcher handed
+    out earlier stays correct."""
+    g = _Gen()
+    r, x, e, d = g.const(route), g.const(owner), g.const(empty), g.const(dedup)
+    for root in roots:
+        _node(g, root, 2, {}, 0)
+    head = [f"if {r}.fn is not _f:", f"    return {r}.fn(bean)", "u = bean.underlying", "out = None"]
+    tail = ["if out is None:", f"    return {e}",
+            f"if {x}._multi and len(out) > 1:", f"    return {d}(out)", "return out"]
+    return g.make("bean", head, tail)
+
+
+def _node(g: _Gen, node: Any, ind: int, known: dict[str, str], depth: int) -> None:
+    handles = node.handles
+    if len(handles) == 1:
+        h = g.const(next(iter(handles.values())))
+        g.emit(ind, "if out is None:")
+        g.emit(ind + 1, f"out = [{h}]")
+        g.emit(ind, "else:")
+        g.emit(ind + 1, f"out.append({h})")
+    elif handles:
+        h = g.const(handles)
+        g.emit(ind, "if out is None:")
+        g.emit(ind + 1, f"out = list({h}.values())")
+        g.emit(ind, "else:")
+        g.emit(ind + 1, f"out.extend({h}.values())")
+    for idx in node.indexes:
+        if idx.shape():
+            _EMITTERS[type(idx)](g, idx, ind, known, depth)
+
+
+def _child(g: _Gen, child: Any, ind: int, known: dict[str, str], depth: int) -> None:
+    if g.budget > 0 and depth < MAX_DEPTH:
+        g.budget -= 1
+        child.inlined = True     # sticky: a change below must rebuild this code too
+        before = len(g.lines)
+        _node(g, child, ind, dict(known), depth + 1)
+        if len(g.lines) == before:
+            g.emit(ind, "pass")
+    else:
+        g.emit(ind, f"out = {g.const(child)}.fn(u, bean, out)")
+
+
+def _read(g: _Gen, idx: Index, ind: int, known: dict[str, str]) -> str:
+    """The event's value of the index's property, read once per generated block."""
+    v = known.get(idx.lookup)
+    if v is None:
+        v = known[idx.lookup] = g.var("v")
+        if idx.inline_name is not None:
+            g.emit(ind, f"{v} = u.get({g.const(idx.inline_name)})")
+        else:
+            g.emit(ind, f"{v} = {g.const(idx.getter)}(u)")
+    return v
+
+
+def _dynamic(g: _Gen, idx: Index, ind: int, v: str) -> None:
+    g.emit(ind, f"out = {g.const(idx)}.match({v}, u, bean, out)")
+
+
+def _guarded(g: _Gen, ind: int, expr: str, on_error: str) -> str:
+    """`m = expr`, where a TypeError (incomparable types) means `on_error`."""
+    m = g.var("m")
+    g.emit(ind, "try:")
+    g.emit(ind + 1, f"{m} = {expr}")
+    g.emit(ind, "except TypeError:")
+    g.emit(ind + 1, f"{m} = {on_error}")
+    return m
+
+
+def _emit_eq(g: _Gen, idx: EqIndex, ind: int, known: dict[str, str], depth: int) -> None:
+    v = _read(g, idx, ind, known)
+    if idx.shape() == 1:
+        k, child = idx.single()
+        g.emit(ind, f"if {v} is None:" if k is None else f"if {v} == {g.const(k)}:")
+        _child(g, child, ind + 1, known, depth)
+        return
+    n = g.var("n")
+    g.emit(ind, "try:")
+    g.emit(ind + 1, f"{n} = {g.const(idx.live)}.get({v})")
+    g.emit(ind, "except TypeError:")        # unhashable value: equal to no constant
+    g.emit(ind + 1, f"{n} = None")
+    g.emit(ind, f"if {n} is not None:")
+    # a leaf child holding one handle (a pattern's or a partition's filter, say) is
+    # collected here rather than through a call
+    h = g.var("h")
+    g.emit(ind + 1, f"{h} = {n}.one")
+    g.emit(ind + 1, f"if {h} is not {g.const(NOT_ONE)}:")
+    g.emit(ind + 2, "if out is None:")
+    g.emit(ind + 3, f"out = [{h}]")
+    g.emit(ind + 2, "else:")
+    g.emit(ind + 3, f"out.append({h})")
+    g.emit(ind + 1, "else:")
+    g.emit(ind + 2, f"out = {n}.fn(u, bean, out)")
+
+
+def _emit_ne(g: _Gen, idx: NeIndex, ind: int, known: dict[str, str], depth: int) -> None:
+    v = _read(g, idx, ind, known)
+    if idx.shape() > 1:
+        _dynamic(g, idx, ind, v)
+        return
+    k, child = idx.single()
+    if isinstance(idx, IsNotIndex):
+        g.emit(ind, f"if {v} is not None:" if k is None
+               else f"if {v} is None or {v} != {g.const(k)}:")
+    else:
+        g.emit(ind, f"if {v} is not None and {v} != {g.const(k)}:")
+    _child(g, child, ind + 1, known, depth)
+
+
+def _emit_threshold(g: _Gen, idx: ThresholdIndex, ind: int, known: dict[str, str], depth: int) -> None:
+    v = _read(g, idx, ind, known)
+    if idx.shape() > 1:
+        _dynamic(g, idx, ind, v)
+        return
+    t, child = idx.single()
+    g.emit(ind, f"if {v} is not None:")
+    m = _guarded(g, ind + 1, f"{v} {_CMP[idx.op]} {g.const(t)}", "False")
+    g.emit(ind + 1, f"if {m}:")
+    _child(g, child, ind + 2, known, depth)
+
+
+def _emit_range(g: _Gen, idx: RangeIndex, ind: int, known: dict[str, str], depth: int) -> None:
+    v = _read(g, idx, ind, known)
+    if idx.shape() > 1:
+        _dynamic(g, idx, ind, v)
+        return
+    (low, high), child = idx.single()
+    lo, hi = g.const(low), g.const(high)
+    if isinstance(idx, NotRangeIndex):
+        below = f"{v} < {lo}" if idx.low_included else f"{v} <= {lo}"
+        above = f"{v} > {hi}" if idx.high_included else f"{v} >= {hi}"
+        expr = f"{below} or {above}"
+    else:
+        expr = (f"{lo} {'<=' if idx.low_included else '<'} {v} "
+                f"{'<=' if idx.high_included else '<'} {hi}")
+    g.emit(ind, f"if {v} is not None:")
+    m = _guarded(g, ind + 1, expr, "False")
+    g.emit(ind + 1, f"if {m}:")
+    _child(g, child, ind + 2, known, depth)
+
+
+def _emit_in(g: _Gen, idx: InListIndex, ind: int, known: dict[str, str], depth: int) -> None:
+    v = _read(g, idx, ind, known)
+    if idx.shape() > 1:
+        _dynamic(g, idx, ind, v)
+        return
+    members, child = idx.single()
+    m = _guarded(g, ind, f"{v} in {g.const(members)}", "False")
+    g.emit(ind, f"if {m}:")
+    _child(g, child, ind + 1, known, depth)
+
+
+def _emit_not_in(g: _Gen, idx: NotInListIndex, ind: int, known: dict[str, str], depth: int) -> None:
+    v = _read(g, idx, ind, known)
+    if idx.shape() > 1:
+        _dynamic(g, idx, ind, v)
+        return
+    members, child = idx.single()
+    g.emit(ind, f"if {v} is not None:")
+    m = _guarded(g, ind + 1, f"{v} not in {g.const(members)}", "True")
+    g.emit(ind + 1, f"if {m}:")
+    _child(g, child, ind + 2, known, depth)
+
+
+def _emit_bool(g: _Gen, idx: BoolExprIndex, ind: int, known: dict[str, str], depth: int) -> None:
+    if idx.shape() > 1:
+        _dynamic(g, idx, ind, "None")
+        return
+    pred, child = idx.single()
+    g.emit(ind, f"if {g.const(pred)}(bean):")
+    _child(g, child, ind + 1, known, depth)
+
+
+_EMITTERS: dict[type, Callable[..., None]] = {
+    EqIndex: _emit_eq,
+    IsIndex: _emit_eq,
+    NeIndex: _emit_ne,
+    IsNotIndex: _emit_ne,
+    ThresholdIndex: _emit_threshold,
+    RangeIndex: _emit_range,
+    NotRangeIndex: _emit_range,
+    InListIndex: _emit_in,
+    NotInListIndex: _emit_not_in,
+    BoolExprIndex: _emit_bool,
+}

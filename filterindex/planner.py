@@ -1,0 +1,305 @@
+"""The filter planner: a stream filter expression (epl.ast) to a FilterTemplate whose
+`bind(bindings)` gives the FilterSpec paths to register.
+
+What becomes an indexed parameter: a comparison, `is [not] null`, `[not] between`,
+`[not] in [a:b]` (and the open forms) or `[not] in (...)` between a property of the
+filtered type (optionally `alias.property`) and values known when the filter is registered
+(`resolve_value` says which: a Constant, or a Bound computed from a pattern's earlier tags or
+a context's properties). `value op property` is turned around. `and` nests parameters in
+one path, `or` splits paths (distributed: `(a or b) and c` is `[a, c], [b, c]`); past
+MAX_PATHS paths the whole filter is one boolean-expression leaf. Everything else (`not`,
+functions, property-to-property comparisons, ...) is a BOOL_EXPR leaf.
+
+The planner does not depend on the compiler; the compiler passes three callbacks:
+- `resolve_value(expr) -> Constant | Bound | None` (None: not known at registration);
+- `compile_predicate(expr) -> fn(bean, bindings)`: truthy when the event satisfies the
+  expression; `bindings` is what `FilterTemplate.bind` received (None for plain streams);
+- `key_of(expr) -> str`: canonical text, the identity under which identical leaves share.
+A leaf reading bound values gets a key made at bind time that also names those values, so
+leaves of different pattern instances share only when they would evaluate alike.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Union
+
+from epl import ast as A
+
+from .spec import FilterOp, FilterParam, FilterSpec
+
+MAX_PATHS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Constant:
+    """A value known when the statement is compiled."""
+
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """A value known when the filter is registered: `fn(bindings)` (a pattern's earlier tags,
+    a context partition's properties)."""
+
+    fn: Callable[[Any], Any]
+
+
+ValueSource = Union[Constant, Bound]
+Predicate = Callable[[Any, Any], object]          # fn(bean, bindings)
+
+_COMPARE = {
+    A.BinOp.EQ: FilterOp.EQ, A.BinOp.NE: FilterOp.NE, A.BinOp.IS: FilterOp.IS,
+    A.BinOp.IS_NOT: FilterOp.IS_NOT, A.BinOp.LT: FilterOp.LT, A.BinOp.LE: FilterOp.LE,
+    A.BinOp.GT: FilterOp.GT, A.BinOp.GE: FilterOp.GE,
+}
+_REVERSED = {FilterOp.LT: FilterOp.GT, FilterOp.GT: FilterOp.LT,
+             FilterOp.LE: FilterOp.GE, FilterOp.GE: FilterOp.LE}
+_RANGE_OPS = {  # (low closed, high closed) -> (in, not in)
+    (True, True): (FilterOp.RANGE_CLOSED, FilterOp.NOT_RANGE_CLOSED),
+    (False, False): (FilterOp.RANGE_OPEN, FilterOp.NOT_RANGE_OPEN),
+    (True, False): (FilterOp.RANGE_HALF_OPEN, FilterOp.NOT_RANGE_HALF_OPEN),
+    (False, True): (FilterOp.RANGE_HALF_CLOSED, FilterOp.NOT_RANGE_HALF_CLOSED),
+}
+_SCALAR, _RANGE, _LIST = "scalar", "range", "list"
+_SIMPLE = (type(None), bool, int, float, str)
+
+
+# -- parameter templates ---------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _ValueParam:
+    """An indexed parameter whose value(s) may come from bindings."""
+
+    lookup: str
+    op: FilterOp
+    getter: Callable[[Any], Any]
+    sources: tuple[ValueSource, ...]
+    form: str
+
+    @property
+    def bound(self) -> bool:
+        return any(isinstance(s, Bound) for s in self.sources)
+
+    def bind(self, bindings: Any) -> FilterParam:
+        vals = [s.value if isinstance(s, Constant) else s.fn(bindings) for s in self.sources]
+        if self.form == _SCALAR:
+            value: Any = vals[0]
+        elif self.form == _RANGE:
+            value = _ordered_range(vals[0], vals[1])
+        else:
+            value = tuple(_flatten(vals))
+        return FilterParam(self.lookup, self.op, value, self.getter)
+
+
+@dataclass(frozen=True, slots=True)
+class _PredicateParam:
+    """A boolean-expression leaf. `deps` are the bound values it reads (empty: it reads
+    only the event, constants and variables)."""
+
+    fn: Predicate
+    key: str
+    deps: tuple[Bound, ...]
+
+    @property
+    def bound(self) -> bool:
+        return bool(self.deps)
+
+    def bind(self, bindings: Any) -> FilterParam:
+        fn = self.fn
+        key = self.key
+        if self.deps:
+            values = [d.fn(bindings) for d in self.deps]
+            if all(type(v) in _SIMPLE for v in values):
+                key = f"{key}\0{values!r}"
+            else:
+                # The predicate closes over `bindings`, so its id is not reused while the
+                # leaf is registered: leaves of the same bindings share, others do not.
+                key = f"{key}\0@{id(bindings)}"
+        return FilterParam("", FilterOp.BOOL_EXPR, lambda bean: fn(bean, bindings), key=key)
+
+
+_ParamTemplate = Union[_ValueParam, _PredicateParam]
+
+
+@dataclass(frozen=True)
+class FilterTemplate:
+    """The planned filter of one stream: `bind(bindings)` gives the FilterSpec (a filter
+    that reads no bound value binds once and returns the same spec every time)."""
+
+    event_type: Any
+    paths: tuple[tuple[_ParamTemplate, ...], ...]
+    _static: Optional[FilterSpec] = field(default=None, compare=False, repr=False)
+
+    @property
+    def needs_bindings(self) -> bool:
+        return self._static is None
+
+    def bind(self, bindings: Any = None) -> FilterSpec:
+        if self._static is not None:
+            return self._static
+        return self._bind(bindings)
+
+    def _bind(self, bindings: Any) -> FilterSpec:
+        return FilterSpec(self.event_type,
+                          tuple(tuple(p.bind(bindings) for p in path) for path in self.paths))
+
+
+def _template(event_type: Any, paths: tuple) -> FilterTemplate:
+    t = FilterTemplate(event_type, paths)
+    if not any(p.bound for path in paths for p in path):
+        object.__setattr__(t, "_static", t._bind(None))
+    return t
+
+
+# -- planning --------------------------------------------------------------------------
+def plan_filter(expr: Optional[A.Expr], event_type: Any, *, stream_alias: Optional[str],
+                resolve_value: Callable[[A.Expr], Optional[ValueSource]],
+                compile_predicate: Callable[[A.Expr], Predicate],
+                key_of: Callable[[A.Expr], str]) -> FilterTemplate:
+    """Plan the filter `expr` of a stream of `event_type` (None: every event)."""
+    planner = _Planner(event_type, stream_alias, resolve_value, compile_predicate, key_of)
+    if expr is None:
+        return _template(event_type, ((),))
+    conjunctions = _dnf(expr)
+    if conjunctions is None:
+        return _template(event_type, ((planner.predicate(expr),),))
+    return _template(event_type, tuple(tuple(planner.atom(a) for a in c) for c in conjunctions))
+
+
+def _strip(e: A.Expr) -> A.Expr:
+    while isinstance(e, A.Parens):
+        e = e.inner
+    return e
+
+
+def _dnf(e: A.Expr) -> Optional[list[list[A.Expr]]]:
+    """The filter as an `or` of conjunctions of atoms; None past MAX_PATHS conjunctions."""
+    e = _strip(e)
+    if isinstance(e, A.BinaryOp) and e.op in (A.BinOp.AND, A.BinOp.OR):
+        left, right = _dnf(e.left), _dnf(e.right)
+        if left is None or right is None:
+            return None
+        out = left + right if e.op is A.BinOp.OR else [a + b for a in left for b in right]
+        return out if len(out) <= MAX_PATHS else None
+    return [[e]]
+
+
+class _Planner:
+    def __init__(self, event_type: Any, alias: Optional[str],
+                 resolve_value: Callable[[A.Expr], Optional[ValueSource]],
+                 compile_predicate: Callable[[A.Expr], Predicate],
+                 key_of: Callable[[A.Expr], str]) -> None:
+        self.event_type = event_type
+        self.alias = alias
+        self.resolve_value = resolve_value
+        self.compile_predicate = compile_predicate
+        self.key_of = key_of
+
+    def atom(self, e: A.Expr) -> _ParamTemplate:
+        return self.indexed(e) or self.predicate(e)
+
+    def indexed(self, e: A.Expr) -> Optional[_ValueParam]:
+        if isinstance(e, A.BinaryOp) and e.op in _COMPARE:
+            op = _COMPARE[e.op]
+            return (self.param(e.left, op, (e.right,), _SCALAR)
+                    or self.param(e.right, _REVERSED.get(op, op), (e.left,), _SCALAR))
+        if isinstance(e, A.IsNull):
+            return self.param(e.operand, FilterOp.IS_NOT if e.negated else FilterOp.IS,
+                              (), _SCALAR, (Constant(None),))
+        if isinstance(e, A.Between):
+            op = FilterOp.NOT_RANGE_CLOSED if e.negated else FilterOp.RANGE_CLOSED
+            return self.param(e.operand, op, (e.low, e.high), _RANGE)
+        if isinstance(e, A.InRange):
+            inside, outside = _RANGE_OPS[(e.low_closed, e.high_closed)]
+            return self.param(e.operand, outside if e.negated else inside, (e.low, e.high), _RANGE)
+        if isinstance(e, A.InList):
+            return self.param(e.operand, FilterOp.NOT_IN_LIST if e.negated else FilterOp.IN_LIST,
+                              e.items, _LIST)
+        return None
+
+    def param(self, operand: A.Expr, op: FilterOp, values: tuple, form: str,
+              sources: tuple = ()) -> Optional[_ValueParam]:
+        lookup = self.lookup(operand)
+        if lookup is None:
+            return None
+        if not sources:
+            resolved = [self.resolve_value(_strip(v)) for v in values]
+            if any(s is None for s in resolved):
+                return None
+            sources = tuple(resolved)
+        return _ValueParam(lookup, op, self.event_type.getter(lookup), sources, form)
+
+    def lookup(self, operand: A.Expr) -> Optional[str]:
+        """The property path an operand names on the filtered type, or None."""
+        operand = _strip(operand)
+        if not isinstance(operand, A.Property):
+            return None
+        segs = operand.path
+        candidates = []
+        first = segs[0]
+        if (self.alias and len(segs) > 1 and first.name == self.alias
+                and first.index is None and first.key is None):
+            candidates.append(segs[1:])
+        candidates.append(segs)
+        for c in candidates:
+            path = ".".join(_seg_text(s) for s in c)
+            if self.event_type.property_type(path) is not None:
+                return path
+        return None
+
+    def predicate(self, e: A.Expr) -> _PredicateParam:
+        deps = []
+        for prop in _properties(e):
+            src = self.resolve_value(prop)
+            if isinstance(src, Bound):
+                deps.append(src)
+        return _PredicateParam(self.compile_predicate(e), self.key_of(e), tuple(deps))
+
+
+def _seg_text(s: A.PropSeg) -> str:
+    if s.index is not None:
+        return f"{s.name}[{s.index}]"
+    if s.key is not None:
+        return f"{s.name}('{s.key}')"
+    return s.name
+
+
+def _properties(e: Any) -> list[A.Property]:
+    """Every Property node inside an expression (plan time only)."""
+    out: list[A.Property] = []
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Property):
+            out.append(n)
+            continue
+        if isinstance(n, tuple):
+            stack.extend(reversed(n))
+            continue
+        for name in getattr(n, "__dataclass_fields__", ()):
+            if name != "span":
+                v = getattr(n, name)
+                if isinstance(v, (A.Node, tuple)):
+                    stack.append(v)
+    return out
+
+
+def _ordered_range(low: Any, high: Any) -> tuple:
+    """Esper's ranges keep low <= high: `between 10 and 5` is `between 5 and 10`."""
+    try:
+        if low is not None and high is not None and high < low:
+            return (high, low)
+    except TypeError:
+        pass
+    return (low, high)
+
+
+def _flatten(values: list) -> list:
+    """`x in (a.ids, 3)`: arrays and collections among the values contribute their members."""
+    out = []
+    for v in values:
+        if isinstance(v, (list, tuple, set, frozenset)):
+            out.extend(v)
+        else:
+            out.append(v)
+    return out

@@ -1,0 +1,377 @@
+"""FilterIndex: per event type a tree of filter nodes, routing each event to the handles
+(statements, pattern sub-expressions, context partitions) whose filters it satisfies.
+
+A node holds the handles whose filter paths end there and a list of indexes, one per
+(property, operator) (filterindex/indexes.py); each index entry leads to a child node.
+Registrations with identical parameters share entries and nodes; removing the last
+registration under an entry removes it and every node or index left empty.
+
+Matching runs generated code (filterindex/codegen.py), rebuilt lazily after a change: a
+change marks the node's function stale, and its parent's too when the parent's code
+inlined it, up to the routes of the event types that see the tree.
+
+Not thread-safe: the engine serializes `add`, `remove` and `match`.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any, Callable, Optional, Sequence
+
+from .codegen import NOT_ONE, build_node_fn, build_route_fn
+from .indexes import INDEX_KINDS, Index
+from .spec import FilterOp, FilterParam, FilterSpec
+
+# Returned by `match` when nothing matches, to avoid allocating: callers must not mutate it.
+NO_MATCH: tuple = ()
+
+# Most selective first, so that the first levels of a tree cut deepest (Esper's order).
+_OP_RANK = {op: i for i, op in enumerate((
+    FilterOp.EQ, FilterOp.IS, FilterOp.IN_LIST,
+    FilterOp.RANGE_CLOSED, FilterOp.RANGE_OPEN, FilterOp.RANGE_HALF_OPEN,
+    FilterOp.RANGE_HALF_CLOSED, FilterOp.GT, FilterOp.GE, FilterOp.LT, FilterOp.LE,
+    FilterOp.NE, FilterOp.IS_NOT, FilterOp.NOT_IN_LIST,
+    FilterOp.NOT_RANGE_CLOSED, FilterOp.NOT_RANGE_OPEN, FilterOp.NOT_RANGE_HALF_OPEN,
+    FilterOp.NOT_RANGE_HALF_CLOSED, FilterOp.BOOL_EXPR))}
+
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*\Z")
+_slots = itertools.count()
+
+
+class FilterNode:
+    """One node of a filter tree. `fn(u, bean, out) -> out` collects the handles of its
+    subtree for an event (u is the underlying object); it is rebuilt lazily."""
+
+    __slots__ = ("handles", "indexes", "by_key", "parent", "key", "fn", "_stale",
+                 "inlined", "routes", "one")
+
+    def __init__(self, parent: Optional[Index], key: Any) -> None:
+        self.handles: dict[int, Any] = {}           # slot -> handle, insertion order
+        self.indexes: list[Index] = []
+        self.by_key: dict[tuple, Index] = {}        # (lookup, op) -> index
+        self.parent = parent                        # the index whose entry leads here
+        self.key = key                              # that entry's key
+        self.inlined = False                        # inlined in the parent's code (sticky)
+        self.routes: list[_Route] = []              # roots only: routes through this tree
+        self.one: Any = NOT_ONE                     # the handle of a one-handle leaf
+        self._stale = self._build_and_run
+        self.fn: Callable = self._stale
+
+    def _build_and_run(self, u: Any, bean: Any, out: Optional[list]) -> Optional[list]:
+        fn = self.fn = build_node_fn(self)
+        return fn(u, bean, out)
+
+    def is_empty(self) -> bool:
+        return not self.handles and not self.indexes
+
+    def invalidate(self) -> None:
+        """Called on every change of the node's handles or indexes that its code sees."""
+        h = self.handles
+        self.one = next(iter(h.values())) if len(h) == 1 and not self.indexes else NOT_ONE
+        node = self
+        while True:
+            node.fn = node._stale
+            parent = node.parent
+            if parent is None:
+                for r in node.routes:
+                    r.invalidate()
+                return
+            if not node.inlined:
+                return
+            node = parent.owner
+
+
+class _Route:
+    """Routing of one concrete event type over the trees of it and its supertypes."""
+
+    __slots__ = ("owner", "event_type", "ancestors", "roots", "fn")
+
+    def __init__(self, owner: "FilterIndex", event_type: Any, ancestors: tuple) -> None:
+        self.owner = owner
+        self.event_type = event_type
+        self.ancestors = ancestors
+        self.roots: tuple[FilterNode, ...] = ()
+        self.fn: Callable[[Any], Sequence] = _discard
+
+    def set_roots(self, roots: tuple) -> None:
+        for r in self.roots:
+            r.routes.remove(self)
+        self.roots = roots
+        for r in roots:
+            r.routes.append(self)
+        # the hot table holds False for a type nothing filters: discarded on one lookup
+        self.owner._hot[self.event_type] = self if roots else False
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        self.fn = self._build_and_run if self.roots else _discard
+
+    def build(self) -> Optional[Callable[[Any], Sequence]]:
+        if self.roots and self.fn == self._build_and_run:
+            self.fn = build_route_fn(self, self.roots, self.owner, NO_MATCH, _dedup)
+        return self.fn if self.roots else None
+
+    def _build_and_run(self, bean: Any) -> Sequence:
+        fn = self.fn = build_route_fn(self, self.roots, self.owner, NO_MATCH, _dedup)
+        return fn(bean)
+
+
+def _discard(bean: Any) -> Sequence:
+    return NO_MATCH
+
+
+def _dedup(out: list) -> list:
+    """Each handle once (a handle registered with several paths of an `or`)."""
+    seen: set[int] = set()
+    res = []
+    for h in out:
+        i = id(h)
+        if i not in seen:
+            seen.add(i)
+            res.append(h)
+    return res
+
+
+class _Registration:
+    """The token `add` returns: where the registration's paths end, to remove them."""
+
+    __slots__ = ("handle", "spec", "leaves")
+
+    def __init__(self, handle: Any, spec: FilterSpec) -> None:
+        self.handle = handle
+        self.spec = spec
+        self.leaves: Optional[list[tuple[FilterNode, int]]] = []
+
+    def __repr__(self) -> str:
+        state = "removed" if self.leaves is None else f"{len(self.leaves)} path(s)"
+        return f"<filter registration {self.handle!r} on {self.spec.event_type!r}: {state}>"
+
+
+class FilterIndex:
+    """All active filters of an engine, per event type.
+
+    `match(bean)` returns the handles whose filters the event satisfies, each once; when
+    none does it returns the shared constant `NO_MATCH` (an empty tuple, never to be
+    mutated), otherwise a fresh list. Order: tree order (handles of a node in registration
+    order, then its indexes in creation order, supertype trees after the type's own), not
+    registration order. Changes made while the caller processes a result only affect later
+    calls: `match` has collected everything before it returns.
+    """
+
+    def __init__(self) -> None:
+        self._trees: dict[Any, FilterNode] = {}     # event type -> root
+        self._routes: dict[Any, _Route] = {}         # concrete event type -> route
+        self._hot: dict[Any, Any] = {}              # the same, False when nothing filters it
+        self._filters = 0
+        self._nodes = 0                              # nodes + indexes + entries
+        self._handle_paths: dict[int, int] = {}      # id(handle) -> paths registered
+        self._multi = 0                              # handles with more than one path
+        self.match = self._make_match()             # the hot path, see `match` below
+
+    # -- registration ---------------------------------------------------------------
+    def add(self, spec: FilterSpec, handle: object) -> object:
+        """Register `handle` for events satisfying `spec`; returns the token for `remove`."""
+        t = spec.event_type
+        paths = [self._normalize(path, t) for path in spec.paths]
+        unique: list[tuple] = []
+        seen: list[tuple] = []
+        for p in paths:                     # `a=1 or a=1`: one path is enough
+            ident = tuple((_ikey(q), k) for q, k in p)
+            if ident not in seen:
+                seen.append(ident)
+                unique.append(p)
+        reg = _Registration(handle, spec)
+        if not unique:
+            self._filters += 1
+            return reg
+        root = self._trees.get(t)
+        if root is None:
+            root = self._trees[t] = FilterNode(None, t)
+            self._nodes += 1
+            self._trees_changed(t)
+        for path in unique:
+            node = root
+            for param, key in path:
+                node = self._descend(node, param, key, t)
+            slot = next(_slots)
+            before = len(node.handles)
+            node.handles[slot] = handle
+            if before < 2:
+                node.invalidate()
+            reg.leaves.append((node, slot))
+            n = self._handle_paths.get(id(handle), 0) + 1
+            self._handle_paths[id(handle)] = n
+            if n == 2:
+                self._multi += 1
+        self._filters += 1
+        return reg
+
+    def remove(self, token: object) -> None:
+        """Remove a registration; removing it twice is a no-op."""
+        if not isinstance(token, _Registration):
+            raise TypeError(f"not a filter registration: {token!r}")
+        if token.leaves is None:
+            return
+        for node, slot in token.leaves:
+            handle = node.handles.pop(slot)
+            if len(node.handles) < 2:
+                node.invalidate()
+            hid = id(handle)
+            n = self._handle_paths[hid] - 1
+            if n:
+                self._handle_paths[hid] = n
+            else:
+                del self._handle_paths[hid]
+            if n == 1:
+                self._multi -= 1
+            self._prune(node)
+        token.leaves = None
+        self._filters -= 1
+
+    def _normalize(self, path: tuple, t: Any) -> tuple:
+        """Parameters most selective first, each with its getter and hashable entry key;
+        duplicates dropped. Validates everything before the tree is touched."""
+        out: list[tuple[FilterParam, Any]] = []
+        for p in path:
+            if not isinstance(p.op, FilterOp):
+                raise TypeError(f"not a FilterOp: {p.op!r}")
+            try:
+                key = INDEX_KINDS[p.op].entry_key(p.value, p.key)
+                hash(key)
+            except TypeError:
+                p, key = _as_predicate(p, t), None
+                key = INDEX_KINDS[FilterOp.BOOL_EXPR].entry_key(p.value, p.key)
+            except ValueError as e:
+                raise ValueError(f"bad value for {p.op.name} on '{p.lookup}': {p.value!r}") from e
+            if p.op is not FilterOp.BOOL_EXPR and p.getter is None:
+                p = FilterParam(p.lookup, p.op, p.value, t.getter(p.lookup), p.key)
+            if not any(q.op is p.op and _ikey(q) == _ikey(p) and k == key for q, k in out):
+                out.append((p, key))
+        out.sort(key=lambda pk: (_OP_RANK[pk[0].op], _ikey(pk[0])[0] or ""))
+        return tuple(out)
+
+    def _descend(self, node: FilterNode, p: FilterParam, key: Any, t: Any) -> FilterNode:
+        ikey = _ikey(p)
+        idx = node.by_key.get(ikey)
+        if idx is None:
+            idx = INDEX_KINDS[p.op](node, p.lookup, p.op, p.getter, _inline_name(p, t))
+            node.by_key[ikey] = idx
+            node.indexes.append(idx)
+            self._nodes += 1
+            node.invalidate()
+        child = idx.entries.get(key)
+        if child is None:
+            child = FilterNode(idx, key)
+            before = idx.shape()
+            idx.add(key, p.value, child)
+            self._nodes += 2                     # the entry and its node
+            if idx.shape() != before:
+                node.invalidate()
+        return child
+
+    def _prune(self, node: FilterNode) -> None:
+        while node.is_empty():
+            idx = node.parent
+            node.fn = node._stale = None         # break cycles of the removed node
+            if idx is None:
+                t = node.key
+                del self._trees[t]
+                self._nodes -= 1
+                self._trees_changed(t)
+                return
+            parent = idx.owner
+            before = idx.shape()
+            idx.remove(node.key)
+            self._nodes -= 2
+            if not idx.entries:
+                parent.indexes.remove(idx)
+                del parent.by_key[_ikey(idx)]
+                self._nodes -= 1
+                parent.invalidate()
+            elif idx.shape() != before:
+                parent.invalidate()
+            node = parent
+
+    def _trees_changed(self, t: Any) -> None:
+        for route in self._routes.values():
+            if t in route.ancestors:
+                route.set_roots(self._roots_for(route.ancestors))
+
+    def _roots_for(self, ancestors: tuple) -> tuple:
+        return tuple(self._trees[a] for a in ancestors if a in self._trees)
+
+    # -- matching -------------------------------------------------------------------
+    def match(self, bean: Any) -> Sequence:
+        """The handles whose filters `bean` satisfies, each once (NO_MATCH when none)."""
+        route = self._routes.get(bean.event_type)
+        if route is None:
+            route = self._route(bean.event_type)
+        return route.fn(bean)
+
+    def _make_match(self) -> Callable[[Any], Sequence]:
+        # A closure over the route table saves the attribute lookups of a bound method on
+        # the engine's hottest call; it behaves exactly as the `match` method above.
+        route_for = self._route
+
+        def match(bean: Any, _get: Callable = self._hot.get) -> Sequence:
+            route = _get(bean.event_type)
+            if route:
+                return route.fn(bean)
+            if route is False:
+                return NO_MATCH
+            return route_for(bean.event_type).fn(bean)
+        match.__doc__ = FilterIndex.match.__doc__
+        return match
+
+    def matcher(self, event_type: Any) -> Optional[Callable[[Any], Sequence]]:
+        """The routing function for events of `event_type`: `fn(bean)` is `match(bean)`
+        without the type lookup, and stays correct as filters are added and removed. None
+        when nothing filters the type or its supertypes (a snapshot: ask again after `add`)."""
+        return self._route(event_type).build()
+
+    def _route(self, t: Any) -> _Route:
+        route = self._routes.get(t)
+        if route is None:
+            ancestors = tuple(t.ancestors()) if hasattr(t, "ancestors") else (t,)
+            route = self._routes[t] = _Route(self, t, ancestors)
+            route.set_roots(self._roots_for(ancestors))
+        return route
+
+    # -- introspection --------------------------------------------------------------
+    def filter_count(self) -> int:
+        """Live registrations."""
+        return self._filters
+
+    def node_count(self) -> int:
+        """Live nodes, indexes and index entries (0 when no filter is registered)."""
+        return self._nodes
+
+    def event_types(self) -> list:
+        """The event types that have a tree."""
+        return list(self._trees)
+
+
+def _ikey(p: Any) -> tuple:
+    """Which index of a node a parameter (or an index) belongs to: predicates share one."""
+    return (None, p.op) if p.op is FilterOp.BOOL_EXPR else (p.lookup, p.op)
+
+
+def _inline_name(p: FilterParam, t: Any) -> Optional[str]:
+    """The property name when generated code may read it as `u.get(name)`: a simple
+    property of a map type read through the type's own getter."""
+    rep = getattr(getattr(t, "representation", None), "value", None)
+    if rep != "map" or not _IDENT.match(p.lookup):
+        return None
+    try:
+        own = t.getter(p.lookup)
+    except Exception:
+        return None
+    return p.lookup if p.getter is own else None
+
+
+def _as_predicate(p: FilterParam, t: Any) -> FilterParam:
+    """A parameter whose constant is unhashable (a list, say) cannot key an index: it is
+    evaluated as a predicate instead, with the index's own semantics."""
+    from .semantics import param_predicate
+    getter = p.getter if p.getter is not None else t.getter(p.lookup)
+    return FilterParam(p.lookup, FilterOp.BOOL_EXPR, param_predicate(p.op, p.value, getter))

@@ -1,0 +1,229 @@
+"""Batch replay: statements over a DataFrame (or a Parquet, CSV or JSON path) on Spark, one
+engine per partition, and the same run in one local engine (`run_local`), the reference
+the Spark output equals.
+
+The DataFrame is repartitioned by the key, sorted within partitions by (time, arrival
+sequence), and fed to each partition's engine as Arrow record batches (mapInArrow) under
+the time protocol of pipeline.runner: engine time starts at `start_time` (default: the
+first event's time), moves through every scheduled instant to each event's time, and after
+the last event to `end_time` (default: the last event's time plus `flush_ms`, one hour)."""
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
+
+import pyarrow as pa
+
+from epl import ast as A
+from epl import parse_module
+
+from .arrow import batch_events, declared_properties
+from .partitioning import Analysis, analyse, statement_texts
+from .runner import DEFAULT_FLUSH_MS, EngineRunner, Job, plan_job
+
+TIME_COL = "__epl_t"      # the event time in ms, added to the input
+SEQ_COL = "__epl_seq"     # the arrival order, added to the input
+Statements = Union[str, Sequence[str]]
+
+
+def declares_type(texts: Sequence[str], event_type: str) -> bool:
+    """Whether the statements create the event type's schema themselves."""
+    for t in texts:
+        for node in parse_module(t).statements:
+            if isinstance(node, A.CreateSchema) and node.name == event_type:
+                return True
+    return False
+
+
+# -- local reference run -------------------------------------------------------------------
+def _ms(v: Any) -> int:
+    if isinstance(v, _dt.datetime):
+        if v.tzinfo is None:
+            v = v.replace(tzinfo=_dt.timezone.utc)
+        return int(v.timestamp() * 1000)
+    return int(v)
+
+
+def _python_type_name(v: Any) -> str:
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int):
+        return "long"
+    if isinstance(v, float):
+        return "double"
+    if isinstance(v, str):
+        return "string"
+    return "object"
+
+
+def run_local(events: Union[Iterable[Mapping[str, Any]], pa.Table], statements: Statements, *,
+              event_type: str, time_column: str, start_time: Optional[int] = None,
+              end_time: Optional[int] = None, flush_ms: int = DEFAULT_FLUSH_MS,
+              sequence_column: Optional[str] = None) -> list[dict]:
+    """The statements over all events in one engine, under the same time protocol as the
+    Spark runs: rows as dicts with statement, stream, time, seq and the selected columns.
+    Events are taken in (time, sequence column or input order) order."""
+    if isinstance(events, pa.Table):
+        declare_from: Any = events.schema
+        rows = events.to_pylist()
+    else:
+        rows = [dict(e) for e in events]
+        declare_from = None
+    texts = statement_texts(statements)
+    order = sorted(range(len(rows)), key=lambda i: (
+        _ms(rows[i][time_column]), rows[i][sequence_column] if sequence_column else i))
+    times = [_ms(rows[i][time_column]) for i in order]
+    ordered = [rows[i] for i in order]
+    declare = None
+    if not declares_type(texts, event_type):
+        if declare_from is not None:
+            declare = tuple(declared_properties(declare_from).items())
+        elif ordered:
+            declare = tuple((k, _python_type_name(v)) for k, v in ordered[0].items())
+        else:
+            declare = ((time_column, "long"),)
+    start = start_time if start_time is not None else (times[0] if times else 0)
+    end = end_time if end_time is not None else (times[-1] if times else start) + flush_ms
+    runner = EngineRunner(plan_job(texts, event_type, start, declare))
+    runner.feed(times, ordered)
+    runner.advance(end)
+    return runner.take_rows()
+
+
+# -- Spark ------------------------------------------------------------------------------------
+class PartitionTask:
+    """mapInArrow's function: one engine over one partition's sorted record batches."""
+
+    def __init__(self, job: Job, event_columns: Sequence[str], end_time: int,
+                 batch_rows: int = 8192) -> None:
+        self.job = job
+        self.event_columns = list(event_columns)
+        self.end_time = end_time
+        self.batch_rows = batch_rows
+
+    def __call__(self, batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        runner = None
+        for b in batches:
+            if b.num_rows == 0:
+                continue
+            if runner is None:
+                runner = EngineRunner(self.job)
+            runner.feed(b.column(TIME_COL).to_pylist(), batch_events(b, self.event_columns))
+            if runner.pending() >= self.batch_rows:
+                yield runner.take_batch()
+        if runner is None:   # an empty partition runs no engine and outputs nothing
+            return
+        runner.advance(self.end_time)
+        if runner.pending():
+            yield runner.take_batch()
+        runner.engine.close()
+
+
+def load(df_or_path: Any, spark: Any = None, format: Optional[str] = None) -> Any:
+    """A DataFrame as is, or one read from a path (format from the extension, else Parquet;
+    CSV with a header and inferred types)."""
+    from pyspark.sql import DataFrame
+    if isinstance(df_or_path, DataFrame):
+        return df_or_path
+    from .session import active_session
+    spark = spark or active_session()
+    path = str(df_or_path)
+    fmt = format or next((f for ext, f in ((".csv", "csv"), (".json", "json"), (".jsonl", "json"),
+                                          (".ndjson", "json"), (".parquet", "parquet"))
+                          if path.lower().endswith(ext)), "parquet")
+    if fmt == "csv":
+        return spark.read.option("header", True).option("inferSchema", True).csv(path)
+    return spark.read.format(fmt).load(path)
+
+
+def time_millis(df: Any, time_column: str) -> Any:
+    """A Column with the event time in ms: timestamps and dates converted, numbers as longs."""
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+    if time_column not in df.columns:
+        raise ValueError(f"No time column '{time_column}' among {df.columns}")
+    dt = df.schema[time_column].dataType
+    col = F.col(time_column)
+    if isinstance(dt, (T.TimestampType, T.TimestampNTZType, T.DateType)):
+        return F.unix_millis(col.cast("timestamp"))
+    if isinstance(dt, T.NumericType):
+        return col.cast("long")
+    raise ValueError(f"Time column '{time_column}' has type {dt.simpleString()}: expected "
+                     f"milliseconds (a number), a timestamp or a date")
+
+
+@dataclass
+class Prepared:
+    """A replay set up and not yet run: `output` is the lazy result DataFrame."""
+
+    output: Any
+    analysis: Analysis
+    job: Job
+    start_time: int
+    end_time: int
+    events: int
+    partitions: int
+
+
+def prepare_replay(df_or_path: Any, statements: Statements, *, event_type: str,
+                   time_column: str, key: str, spark: Any = None,
+                   allow_single_partition: bool = False, partitions: Optional[int] = None,
+                   start_time: Optional[int] = None, end_time: Optional[int] = None,
+                   flush_ms: int = DEFAULT_FLUSH_MS, sequence_column: Optional[str] = None,
+                   format: Optional[str] = None) -> Prepared:
+    """Everything `replay` does short of running: checks, times, the output plan."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema
+
+    df = load(df_or_path, spark, format)
+    spark = df.sparkSession
+    if key not in df.columns:
+        raise ValueError(f"No key column '{key}' among {df.columns}")
+    texts = statement_texts(statements)
+    event_columns = list(df.columns)
+    df = df.withColumn(TIME_COL, time_millis(df, time_column))
+    df = df.withColumn(SEQ_COL, F.col(sequence_column).cast("long") if sequence_column
+                       else F.monotonically_increasing_id())
+    # one pass for the first and last times (the first pins unanchored time batches)
+    row = df.agg(F.min(TIME_COL), F.max(TIME_COL), F.count(F.lit(1))).first()
+    first, last, events = row[0], row[1], row[2]
+    start = start_time if start_time is not None else (first if first is not None else 0)
+    end = end_time if end_time is not None else (last if last is not None else start) + flush_ms
+    analysis = analyse(texts, key, start_time=first if first is not None else start)
+    single = False
+    if not analysis.ok:
+        if not allow_single_partition:
+            raise ValueError(analysis.refusal(key))
+        single = True
+    declare = None
+    if not declares_type(texts, event_type):
+        declare = tuple(declared_properties(to_arrow_schema(df.select(*event_columns).schema)).items())
+    job = plan_job(texts if single else analysis.texts, event_type, start, declare)
+    n = 1 if single else (partitions or spark.sparkContext.defaultParallelism)
+    ordered = (df.repartition(1) if single else df.repartition(n, F.col(key))) \
+        .sortWithinPartitions(TIME_COL, SEQ_COL)
+    task = PartitionTask(job, event_columns, end)
+    out = ordered.mapInArrow(task, from_arrow_schema(job.schema, prefer_timestamp_ntz=False))
+    return Prepared(out, analysis, job, start, end, events, n)
+
+
+def replay(df_or_path: Any, statements: Statements, *, event_type: str, time_column: str,
+           key: str, spark: Any = None, allow_single_partition: bool = False,
+           partitions: Optional[int] = None, start_time: Optional[int] = None,
+           end_time: Optional[int] = None, flush_ms: int = DEFAULT_FLUSH_MS,
+           sequence_column: Optional[str] = None, format: Optional[str] = None) -> Any:
+    """Run EPL statements over a DataFrame or file on Spark, partitioned by `key`.
+
+    Returns a DataFrame with columns statement, stream ('insert' | 'remove'), time (engine
+    time of delivery, ms), seq (row number within the partition, deterministic for a given
+    input and partition count) and every statement's selected columns (null where another
+    statement's row). Statements that are not partitionable by `key` are refused with the
+    reasons (see `check_partitionable`), or run in one partition with
+    `allow_single_partition=True`. Events of equal time go in input order, or in
+    `sequence_column` order. `time_column` holds ms, a timestamp or a date."""
+    return prepare_replay(df_or_path, statements, event_type=event_type, time_column=time_column,
+                          key=key, spark=spark, allow_single_partition=allow_single_partition,
+                          partitions=partitions, start_time=start_time, end_time=end_time,
+                          flush_ms=flush_ms, sequence_column=sequence_column,
+                          format=format).output
