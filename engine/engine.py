@@ -58,16 +58,9 @@ class Engine:
         self._route_queue: deque = deque()
         self._depth = 0
         self.services: dict[str, Any] = {}   # feature services (named windows, variables, ...)
-        from . import variables as _variables, namedwindows as _namedwindows, contexts as _contexts
-        _variables.install(self)
-        _namedwindows.install(self)
-        _contexts.install(self)
-        from .joins import install as _joins; _joins(self)  # noqa: E702
-        from .subqueries import install as _subqueries; _subqueries(self)  # noqa: E702
-        from .apptime import install as _apptime; _apptime(self)  # noqa: E702
-        from .patterns import install as _patterns, set_pattern_limit
-        _patterns(self)
+        _install_features(self)
         if pattern_limit is not None:
+            from .patterns import set_pattern_limit
             set_pattern_limit(self, pattern_limit)
         self._timer: Optional[TimerThread] = None
         if time == "system":
@@ -449,6 +442,13 @@ class Engine:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def _install_features(engine: Engine) -> None:
+    """Each feature package registers its compiler and runtime hooks in `engine.services`."""
+    from . import apptime, contexts, joins, namedwindows, patterns, subqueries, variables
+    for feature in (variables, namedwindows, contexts, joins, subqueries, apptime, patterns):
+        feature.install(engine)
 
 
 def _order_of(handle: Any) -> Any:

@@ -45,8 +45,11 @@ class AggregationCollector:
             args = [compile_expr(a, inner) for a in plain]
             named: dict[str, Any] = {}
             accept = None
+            group_key = None
             for k, v in named_nodes.items():
-                if k.lower() == "filter":
+                if k.lower() == "group_by":
+                    group_key = _group_key(v, inner)
+                elif k.lower() == "filter":
                     accept = compile_predicate(v, inner)
                     named[k] = accept
                 else:
@@ -60,16 +63,91 @@ class AggregationCollector:
             except AggregationError as e:
                 raise scope.fail(f"Failed to validate select-clause expression '{text}': {e}") from None
             value_of = _value_of(factory, args, star, scope)
+            if group_key is not None:
+                # per-aggregation grouping: one aggregator per key of its own group_by
+                factory = _KeyedFactory(factory)
+                value_of = (lambda eps, _k=group_key, _v=value_of: (_k(eps), _v(eps)))
             index = len(self.entries)
             self.entries.append(AggEntry(factory, value_of, accept))
             rtype = factory.result_type()
             if factory.takes_event and node.name.lower() in ("maxby", "minby") and scope.streams:
                 rtype = PropertyType(EPLType.EVENT, event_type=scope.streams[0].event_type)
-            known = (index, rtype)
+            known = (index, rtype, group_key)
             self._by_text[text] = known
-        index, rtype = known
+        index, rtype, group_key = known
         ctx = self.ctx
+        if group_key is not None:
+            def keyed_value(eps, _c=ctx, _i=index, _k=group_key):
+                return _c.row[_i].value_for(_k(eps)) if eps else None
+            return Compiled(keyed_value, rtype, has_aggregation=True)
         return Compiled(lambda eps, _c=ctx, _i=index: _c.row[_i].value(), rtype, has_aggregation=True)
+
+
+def _group_key(node: A.Expr, scope: Scope):
+    """`group_by: a` or `group_by: (a, b)`."""
+    parts = list(node.items) if isinstance(node, A.ArrayLiteral) else [node]
+    if len(parts) == 1 and isinstance(parts[0], A.Parens):
+        parts = [parts[0].inner]
+    fns = tuple(compile_expr(p, scope).fn for p in parts)
+    if len(fns) == 1:
+        return fns[0]
+    return lambda eps, _f=fns: tuple(f(eps) for f in _f)
+
+
+class _KeyedFactory:
+    """Wraps an aggregation so that it keeps one aggregator per group_by key."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.takes_event = False
+
+    def result_type(self):
+        return self.inner.result_type()
+
+    def make(self) -> "_KeyedAggregator":
+        return _KeyedAggregator(self.inner)
+
+
+class _KeyedAggregator:
+    __slots__ = ("factory", "groups", "counts")
+
+    def __init__(self, factory: Any) -> None:
+        self.factory = factory
+        self.groups: dict = {}
+        self.counts: dict = {}
+
+    def enter(self, kv) -> None:
+        key, value = kv
+        agg = self.groups.get(key)
+        if agg is None:
+            agg = self.groups[key] = self.factory.make()
+        agg.enter(value)
+        self.counts[key] = self.counts.get(key, 0) + 1
+
+    def leave(self, kv) -> None:
+        key, value = kv
+        agg = self.groups.get(key)
+        if agg is None:
+            return
+        agg.leave(value)
+        n = self.counts[key] - 1
+        if n <= 0:
+            del self.groups[key]
+            del self.counts[key]
+        else:
+            self.counts[key] = n
+
+    def value_for(self, key):
+        agg = self.groups.get(key)
+        return agg.value() if agg is not None else self.factory.make().value()
+
+    def value(self):
+        return None
+
+    def clear(self) -> None:
+        self.groups.clear()
+        self.counts.clear()
 
 
 def _value_of(factory: Any, args: list[Compiled], star: bool, scope: Scope):

@@ -104,6 +104,20 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
     agg_scope = Scope(streams=streams, functions=scope.functions, variables=scope.variables,
                       epl=text, services=scope.services, allow_aggregation=True, aggregations=collector,
                       context_type=scope.context_type, context_holder=scope.context_holder)
+    rollup = any(isinstance(g, A.GroupingSet) for g in node.group_by)
+    level_exprs = _expand_grouping(node.group_by) if rollup else None
+    group_exprs: list[A.Expr] = []
+    if rollup:
+        seen_texts: set[str] = set()
+        for level in level_exprs:
+            for g in level:
+                if expr_text(g) not in seen_texts:
+                    seen_texts.add(expr_text(g))
+                    group_exprs.append(g)
+    else:
+        group_exprs = list(node.group_by)
+    if rollup:   # grouping()/grouping_id() of the base select read as "everything grouped"
+        agg_scope.grouped_texts = frozenset(expr_text(g) for g in group_exprs)
     names: list[str] = []
     fns: list[Any] = []
     types: list[PropertyType] = []
@@ -152,18 +166,6 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
         columns = tuple(props)
 
     # group by
-    rollup = any(isinstance(g, A.GroupingSet) for g in node.group_by)
-    level_exprs = _expand_grouping(node.group_by) if rollup else None
-    group_exprs: list[A.Expr] = []
-    if rollup:
-        seen_texts: set[str] = set()
-        for level in level_exprs:
-            for g in level:
-                if expr_text(g) not in seen_texts:
-                    seen_texts.add(expr_text(g))
-                    group_exprs.append(g)
-    else:
-        group_exprs = list(node.group_by)
     plain_scope = Scope(streams=streams, functions=scope.functions, variables=scope.variables,
                         epl=text, services=scope.services, context_type=scope.context_type,
                         context_holder=scope.context_holder)

@@ -20,7 +20,7 @@ class _Values:
 
 def view_arg(node: A.Expr, scope: Scope) -> ViewArg:
     descending = False
-    if isinstance(node, A.OrderItem) if hasattr(A, "OrderItem") else False:
+    if isinstance(node, A.OrderItem):   # `#sort(3, price desc)`
         descending = node.descending
         node = node.expr
     c = compile_expr(node, scope)
@@ -47,9 +47,7 @@ def view_arg(node: A.Expr, scope: Scope) -> ViewArg:
         compile_with=compile_with,
         result_type=c.type,
     )
-    if "descending" in getattr(ViewArg, "__dataclass_fields__", {}):
-        kwargs["descending"] = descending
-    return ViewArg(**kwargs)
+    return ViewArg(descending=descending, **kwargs)
 
 
 def compile_views(specs: Sequence[A.ViewSpec], stream: StreamInfo, scope: Scope) -> tuple:

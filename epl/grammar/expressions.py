@@ -324,6 +324,12 @@ def p_postfix_call(p):
     p[0] = _call(p, p[1], tuple(p[3]), False)
 
 
+def p_postfix_grouping_call(p):
+    """postfix : GROUPING LPAREN call_args RPAREN
+               | GROUPING_ID LPAREN call_args RPAREN"""
+    p[0] = Call(p[1].lower(), tuple(p[3]), False, span(p))
+
+
 def p_postfix_call_distinct(p):
     """postfix : name LPAREN DISTINCT call_args RPAREN
                | name LPAREN ALL call_args RPAREN"""

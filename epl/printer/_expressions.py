@@ -31,6 +31,10 @@ _IDENT_RE = re.compile(r"(?:[^\W\d]|\$)[\w$]*\Z")
 _AFTER_DOT = frozenset({"AFTER", "BETWEEN", "WHERE", "SET"})
 
 
+# Functions whose names are keywords the grammar accepts in call position.
+_KEYWORD_FUNCTIONS = frozenset({"grouping", "grouping_id"})
+
+
 def name(text: str, soft_ok: bool = True, after_dot: bool = False) -> str:
     """An identifier as EPL text: backquoted when it is a keyword (soft keywords are fine
     where the grammar accepts a name) or not a plain identifier."""
@@ -220,7 +224,8 @@ class ExprPrinter:
         if e.name.lower() == "current_timestamp" and not e.args:
             return "current_timestamp()"
         prefix = "distinct " if e.distinct else ""
-        return name(e.name) + "(" + prefix + self.args(e.args) + ")"
+        fname = e.name if e.name.lower() in _KEYWORD_FUNCTIONS else name(e.name)
+        return fname + "(" + prefix + self.args(e.args) + ")"
 
     def _x_NamedArg(self, e: A.NamedArg, follow: int) -> str:
         return name(e.name, soft_ok=False) + (":" if self.compact else ": ") + self.expr(e.value)
