@@ -15,6 +15,7 @@ from .firstlength import FirstLengthWindowFactory
 from .firsttime import FirstTimeWindowFactory
 from .firstunique import FirstUniqueWindowFactory
 from .groupwin import GroupWinFactory
+from .intersection import IntersectionFactory
 from .interval import IntervalWindowFactory
 from .keepall import KeepAllWindowFactory
 from .lastevent import LastEventWindowFactory
@@ -74,9 +75,24 @@ def create_factories(specs: Sequence[tuple[str, list[ViewArg]]]) -> list[ViewFac
         if cls is GroupWinFactory:
             sub = create_factories(specs[i + 1:])
             out.append(GroupWinFactory.from_args(view, list(args), sub))
-            return out
+            return _intersect(out)
         out.append(cls.from_args(view, list(args)))
-    return out
+    return _intersect(out)
+
+
+# Batch windows decide when their contents leave as a whole; Esper gives them special
+# intersection rules we do not offer, so chains with them stay chains.
+_BATCH_VIEWS = ("LengthBatch", "TimeBatch", "TimeLengthBatch", "ExtTimedBatch", "ExprBatch", "TimeAccum")
+
+
+def _intersect(factories: list) -> list:
+    """Consecutive data windows on one stream keep the intersection of what each retains."""
+    windows = [f for f in factories if getattr(f, "is_data_window", False)
+               and not isinstance(f, GroupWinFactory)]
+    if len(windows) < 2 or len(windows) != len(factories) or \
+            any(type(f).__name__.startswith(_BATCH_VIEWS) for f in windows):
+        return factories
+    return [IntersectionFactory(tuple(windows))]
 
 
 def make_chain(factories: Sequence[ViewFactory], ctx: ViewContext,
