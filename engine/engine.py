@@ -265,6 +265,11 @@ class Engine:
                 et = find(type_name)
                 fast = et is not None and et.representation is Representation.MAP
 
+    def after_event(self, action: Callable[[], None]) -> None:
+        """Run `action` once every statement has processed the current event, in dispatch
+        order (variables set by `on ... set` take effect this way)."""
+        self._dispatch_queue.append((_AfterEvent(action), None, None))
+
     def route(self, event: Any, type_name: Optional[str] = None) -> None:
         """Queue an event to be processed after the current one (from listeners)."""
         self._route_queue.append(self._bean(event, type_name))
@@ -288,8 +293,10 @@ class Engine:
             if h.drop:
                 drop_at = h.order[0]
 
-    def _drain(self) -> None:
-        """Dispatch queued results; process routed (insert-into) events until none remain."""
+    def _drain(self, process: Optional[Callable[[EventBean], None]] = None) -> None:
+        """Dispatch queued results; process routed (insert-into) events until none remain
+        (through `process`, e.g. an isolated service's routing, or the engine's own)."""
+        process = process or self._process
         while True:
             if self._dispatch_queue:
                 queue, self._dispatch_queue = self._dispatch_queue, []
@@ -298,7 +305,7 @@ class Engine:
                     stmt._dispatch(new or None, old or None)
             if not self._route_queue:
                 return
-            self._process(self._route_queue.popleft())
+            process(self._route_queue.popleft())
 
     def _emit(self, stmt: Statement, new_rows: Optional[list], old_rows: Optional[list],
               force: bool = False) -> None:
@@ -442,6 +449,18 @@ class Engine:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+class _AfterEvent:
+    """A dispatch-queue entry that runs an action instead of calling listeners."""
+
+    __slots__ = ("action",)
+
+    def __init__(self, action: Callable[[], None]) -> None:
+        self.action = action
+
+    def _dispatch(self, new: Any, old: Any) -> None:
+        self.action()
 
 
 def _install_features(engine: Engine) -> None:

@@ -145,16 +145,7 @@ class IsolatedService:
         Engine._process(self.runtime, bean)   # the engine's routing, over this service's index
 
     def _drain(self) -> None:
-        engine = self.engine
-        while True:
-            if engine._dispatch_queue:
-                queue, engine._dispatch_queue = engine._dispatch_queue, []
-                engine._queued.clear() if hasattr(engine, "_queued") else None
-                for stmt, new, old in queue:
-                    stmt._dispatch(new or None, old or None)
-            if not engine._route_queue:
-                return
-            self._process(engine._route_queue.popleft())
+        self.engine._drain(self._process)
 
     # -- introspection and end ---------------------------------------------------------------------
     def filter_count(self) -> int:

@@ -122,8 +122,7 @@ class VariableService:
         self._pending.update(values)
         if not self._commit_queued:
             self._commit_queued = True
-            # the engine dispatches queued results once every statement processed the event
-            self.engine._dispatch_queue.append((_Committer(self), None, None))
+            self.engine.after_event(self.commit)
 
     def commit(self) -> None:
         self._commit_queued = False
@@ -138,18 +137,6 @@ class VariableService:
         if var is None:
             raise VariableError(f"Variable by name '{name}' has not been created")
         return var
-
-
-class _Committer:
-    """Sits in the engine's dispatch queue like a statement: commits staged writes."""
-
-    __slots__ = ("service",)
-
-    def __init__(self, service: VariableService) -> None:
-        self.service = service
-
-    def _dispatch(self, new: Any, old: Any) -> None:
-        self.service.commit()
 
 
 def check_value(name: str, t: PropertyType, value: Any) -> Any:

@@ -239,3 +239,38 @@ def test_system_time_engine_runs_its_clock():
         assert len(got) == 2 and got[1][1][0]["x"] == 1
     finally:
         e.close()
+
+
+def test_send_from_several_threads_loses_nothing(engine):
+    import threading
+    engine.epl("create schema A(x int)")
+    stmt = engine.epl("select count(*) as c from A")
+    counts = []
+    stmt.add_listener(lambda new, old: counts.append(new[0]["c"]))
+
+    def worker(base):
+        for i in range(500):
+            engine.send({"x": base + i}, "A")
+
+    threads = [threading.Thread(target=worker, args=(k * 1000,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(counts) == 2000 and sorted(counts) == list(range(1, 2001))
+
+
+def test_event_sent_from_a_listener_is_processed_after_the_current_one(engine):
+    engine.epl("create schema A(x int)")
+    order = []
+    s = engine.epl("select x from A")
+
+    def listener(new, old):
+        x = new[0]["x"]
+        order.append(x)
+        if x < 3:
+            engine.send({"x": x + 1}, "A")
+
+    s.add_listener(listener)
+    engine.send({"x": 1}, "A")
+    assert order == [1, 2, 3]
