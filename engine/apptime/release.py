@@ -14,7 +14,8 @@ Rules:
   fires at its own instant, so the output does not depend on where the CTIs fell.
 - A CTI at infinity (every input closed with a final CTI) releases everything and moves
   engine time to the latest finite instant any released lifetime reaches, so that every
-  known end is processed; periodic timers are not run forever.
+  known end is processed; periodic timers are not run forever. (A `#time` window over
+  points keeps its own expiries: a finite CTI, or advance_time_span, lets them pass.)
 - Inputs are fed from application code, not from inside statement listeners; a CTI that
   arrives while the clock is releasing is taken into account before it returns.
 """

@@ -110,7 +110,7 @@ def test_timestamps_and_events_mix() -> None:
 def test_single_stream_filter_and_where_with_datetimes() -> None:
     engine = Engine(time="simulated")
     engine.epl("create schema D(id int, s object, e object) starttimestamp s endtimestamp e")
-    rec = listen(engine, "select id from D where D.before(e) ")  # an event before its own end? no
+    rec = listen(engine, "select id from D where D.before(e)")   # the event vs its own end
     rec2 = listen(engine, "select id from D where s.before(e)")
     t0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
     t1 = datetime(2024, 1, 2, tzinfo=timezone.utc)

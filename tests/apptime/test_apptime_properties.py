@@ -128,7 +128,7 @@ def test_snapshot_over_altered_durations_equals_time_window(readings, w) -> None
         stmt.add_listener(rec)
         recs.append(rec)
         snaps.append(Snapshot(stmt))
-    gen = CtiGeneration(every_events=1, delay=-1, final_cti=True)
+    gen = CtiGeneration(every_events=1, delay=0, final_cti=True)   # ties stay on time
     p = engine.input("P", generate=gen)
     q = engine.input("Q", generate=gen, lifetime=[AlterEventDuration(w)])
     for t, v in sorted(readings, key=lambda r: r[0]):
@@ -136,6 +136,7 @@ def test_snapshot_over_altered_durations_equals_time_window(readings, w) -> None
         q.enqueue({"v": v, "t": t})
     p.close()
     q.close()
+    assert p.violations.total == q.violations.total == 0
     assert recs[0].calls == recs[1].calls
     rows = [_coalesce([(r.start, r.end, r.values["n"], r.values["total"])
                        for r in s.rows() if r.values["n"]]) for s in snaps]
