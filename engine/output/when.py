@@ -14,6 +14,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from engine import epl_types as T
 from epl import ast as A
+from epl.ast.walk import walk
 from epl.errors import EPLValidationError
 
 from .base import Fire, OutputCondition
@@ -198,21 +199,8 @@ def _text(e: A.Expr) -> str:
 
 def _names(e: Any) -> list[str]:
     """Single-segment property names anywhere in an expression (compile time only)."""
-    out: list[str] = []
-    stack = [e]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, A.Property):
-            out.append(n.path[0].name)
-            continue
-        for f in getattr(n, "__dataclass_fields__", {}):
-            if f == "span":
-                continue
-            v = getattr(n, f)
-            for x in (v if isinstance(v, tuple) else (v,)):
-                if isinstance(x, A.Node):
-                    stack.append(x)
-    return out
+    return [n.path[0].name for n in walk(e, prune=lambda n: isinstance(n, A.Property))
+            if isinstance(n, A.Property)]
 
 
 # The variable service belongs to another part of the engine; these adapters name the few

@@ -8,6 +8,7 @@ from typing import Any, Optional
 from filterindex.spec import FilterSpec
 
 from .. import ast as A
+from ..ast.walk import walk
 from .expressions import compile_expr, expr_text
 from .scope import Scope, StreamInfo
 
@@ -101,59 +102,21 @@ def _statement_key(scope: Scope) -> Any:
 
 
 def _has_subquery(e: Any) -> bool:
-    if isinstance(e, (A.Subquery, A.Exists, A.InSubquery)):
-        return True
-    for f in getattr(e, "__dataclass_fields__", {}):
-        if f == "span":
-            continue
-        v = getattr(e, f)
-        for x in (v if isinstance(v, tuple) else (v,)):
-            if isinstance(x, A.Node) and _has_subquery(x):
-                return True
-    return False
+    return any(isinstance(n, (A.Subquery, A.Exists, A.InSubquery)) for n in walk(e))
 
 
 def _reads_stream(e: A.Expr, stream: StreamInfo) -> bool:
     """Whether an expression reads the filtered event itself (so it is not a bound value)."""
-    found = False
-
-    def visit(n: Any) -> None:
-        nonlocal found
-        if found:
-            return
-        if isinstance(n, A.Property):
-            first = n.path[0].name
-            if (stream.alias and first == stream.alias) or \
-                    stream.event_type.property_type(".".join(s.name for s in n.path)) is not None:
-                found = True
-            return
-        for f in getattr(n, "__dataclass_fields__", {}):
-            if f == "span":
-                continue
-            v = getattr(n, f)
-            if isinstance(v, A.Node):
-                visit(v)
-            elif isinstance(v, tuple):
-                for x in v:
-                    if isinstance(x, A.Node):
-                        visit(x)
-                    elif isinstance(x, tuple):
-                        for y in x:
-                            if isinstance(y, A.Node):
-                                visit(y)
-    visit(e)
-    return found
+    def reads(n: Any) -> bool:
+        if not isinstance(n, A.Property):
+            return False
+        first = n.path[0].name
+        return bool(stream.alias and first == stream.alias) or \
+            stream.event_type.property_type(".".join(s.name for s in n.path)) is not None
+    return any(reads(n) for n in walk(e, prune=lambda n: isinstance(n, A.Property)))
 
 
 def _reads_context(e: A.Expr) -> bool:
     """Whether an expression reads a context property (`context.key1`)."""
-    if isinstance(e, A.Property):
-        return len(e.path) > 1 and e.path[0].name == "context"
-    for f in getattr(e, "__dataclass_fields__", {}):
-        if f == "span":
-            continue
-        v = getattr(e, f)
-        for x in (v if isinstance(v, tuple) else (v,)):
-            if isinstance(x, A.Node) and _reads_context(x):
-                return True
-    return False
+    return any(isinstance(n, A.Property) and len(n.path) > 1 and n.path[0].name == "context"
+               for n in walk(e))

@@ -12,6 +12,7 @@ from engine.joins.plan import (Access, IndexSpec, InnerPlan, JoinPlan, OuterPlan
                                Step)
 
 from .. import ast as A
+from ..ast.walk import children
 from ..errors import EPLValidationError
 from .expressions import compile_expr, compile_predicate, expr_text
 from .scope import Scope, StreamInfo
@@ -59,20 +60,8 @@ def stream_refs(node: A.Expr, scope: Scope) -> Optional[frozenset[int]]:
             if r.kind == "stream":
                 refs.add(r.index)
             return
-        for f in getattr(n, "__dataclass_fields__", {}):
-            if f == "span":
-                continue
-            v = getattr(n, f)
-            if isinstance(v, A.Node):
-                visit(v)
-            elif isinstance(v, tuple):
-                for x in v:
-                    if isinstance(x, A.Node):
-                        visit(x)
-                    elif isinstance(x, tuple):
-                        for y in x:
-                            if isinstance(y, A.Node):
-                                visit(y)
+        for c in children(n):
+            visit(c)
     try:
         visit(node)
     except _Unknown:

@@ -17,6 +17,7 @@ from engine.namedwindows.actions import (
 from engine.variables import assignable, check_value
 
 from .. import ast as A
+from ..ast.walk import children
 from ..errors import EPLValidationError
 from .annotations import has, priority, statement_name
 from .expressions import compile_expr, compile_predicate, expr_text
@@ -149,14 +150,7 @@ def _reads_stream(e: Any, scope: Scope, index: int) -> bool:
         except EPLValidationError:
             return True
         return r.kind == "stream" and r.index == index
-    for f in getattr(e, "__dataclass_fields__", ()):
-        if f == "span":
-            continue
-        v = getattr(e, f)
-        for x in (v if isinstance(v, tuple) else (v,)):
-            if isinstance(x, A.Node) and _reads_stream(x, scope, index):
-                return True
-    return False
+    return any(_reads_stream(c, scope, index) for c in children(e))
 
 
 def compile_assignments(assignments: tuple[A.Assignment, ...], target: Any, scope: Scope,

@@ -13,6 +13,7 @@ from engine.resultset.aggregation_rows import AggregationRows
 from engine.resultset.select import SelectEvaluator
 
 from .. import ast as A
+from ..ast.walk import children
 from ..errors import EPLValidationError
 from .aggregations import AggregationCollector
 from .annotations import has, priority, statement_name
@@ -255,18 +256,7 @@ def _uses_ungrouped_property(e: Any, group_texts: set[str], in_agg: bool = False
     if isinstance(e, A.Property):
         # `context.label` is the same for every event of a partition, like a constant
         return not (len(e.path) > 1 and e.path[0].name == "context")
-    for f in getattr(e, "__dataclass_fields__", {}):
-        if f == "span":
-            continue
-        v = getattr(e, f)
-        vals = v if isinstance(v, tuple) else (v,)
-        for x in vals:
-            if isinstance(x, tuple):
-                if any(isinstance(y, A.Node) and _uses_ungrouped_property(y, group_texts) for y in x):
-                    return True
-            elif isinstance(x, A.Node) and _uses_ungrouped_property(x, group_texts):
-                return True
-    return False
+    return any(_uses_ungrouped_property(c, group_texts) for c in children(e))
 
 
 def _processor_factory(collector, select_eval, shaper, want_new, want_old, exprs, group_exprs,

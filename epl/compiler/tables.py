@@ -11,6 +11,7 @@ from engine.namedwindows.service import TablePlan
 from engine.namedwindows.table import Table
 
 from .. import ast as A
+from ..ast.walk import children
 from ..errors import EPLValidationError
 from .annotations import statement_name
 from .result import CompiledStatement
@@ -154,17 +155,8 @@ def _aggregation_texts(exprs: list, is_aggregation: Any, expr_text: Any) -> list
             if t not in out:
                 out.append(t)
             return
-        for f in getattr(n, "__dataclass_fields__", ()):
-            if f == "span":
-                continue
-            v = getattr(n, f)
-            for x in (v if isinstance(v, tuple) else (v,)):
-                if isinstance(x, A.Node):
-                    visit(x)
-                elif isinstance(x, tuple):
-                    for y in x:
-                        if isinstance(y, A.Node):
-                            visit(y)
+        for c in children(n):
+            visit(c)
     for e in exprs:
         if e is not None:
             visit(e)
