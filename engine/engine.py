@@ -38,10 +38,13 @@ class Engine:
     """
 
     def __init__(self, time: str = "system", *, resolution_ms: int = 100,
-                 start_time: Optional[int] = None, pattern_limit: Optional[int] = None) -> None:
+                 start_time: Optional[int] = None, pattern_limit: Optional[int] = None,
+                 check_events: bool = True) -> None:
         if time not in ("system", "simulated"):
             raise ValueError("time must be 'system' or 'simulated'")
         self.time_mode = time
+        # map events are checked against their declared property types on send
+        self.check_events = check_events
         self.types = EventTypeRegistry()
         self.signals = EngineSignals()
         self._filters = FilterIndex()
@@ -196,10 +199,12 @@ class Engine:
             if et is None:
                 raise EventTypeError(f"Event type named '{type_name}' has not been defined")
             if et.representation is Representation.MAP:
-                if not isinstance(event, Mapping):
+                if type(event) is not dict and not isinstance(event, Mapping):   # ABC check: slow
                     raise EventTypeError(
                         f"Event type '{type_name}' is a map type: expected a dict, got "
                         f"{type(event).__name__}")
+                if self.check_events:
+                    et.check(event)
             elif not isinstance(event, et.pyclass):
                 raise EventTypeError(
                     f"Event type '{type_name}' expects instances of {et.pyclass.__name__}, got "
@@ -256,14 +261,26 @@ class Engine:
                 break
         et = find(type_name)
         fast = et is not None and et.representation is Representation.MAP
+        # the type's own routing function skips the type lookup of `match`; it stays correct
+        # as filters come and go (None: nothing filters the type yet, so `match` is asked)
+        route = (self._filters.matcher(et) or match) if fast else match
         for e in it:
-            bean = EventBean(et, e) if fast and type(e) is dict else bean_of(e, type_name)
-            handles = match(bean)
+            if fast and type(e) is dict:
+                bean = EventBean(et, e)
+                handles = route(bean)
+            else:
+                bean = bean_of(e, type_name)
+                handles = match(bean)
             if handles:
-                on_match(bean, handles)
+                if len(handles) == 1:
+                    handles[0].on_event(bean)
+                else:
+                    on_match(bean, handles)
                 self._drain()
-                et = find(type_name)
-                fast = et is not None and et.representation is Representation.MAP
+                if find(type_name) is not et:
+                    et = find(type_name)
+                    fast = et is not None and et.representation is Representation.MAP
+                    route = (self._filters.matcher(et) or match) if fast else match
 
     def after_event(self, action: Callable[[], None]) -> None:
         """Run `action` once every statement has processed the current event, in dispatch

@@ -114,6 +114,7 @@ class EventType:
             (s.end_timestamp for s in self.supertypes if s.end_timestamp), None)
         self.dynamic = dynamic          # properties not declared may still be read
         self._getters: dict[str, Getter] = {}
+        self._checks: Optional[tuple] = None
         for ts in (self.start_timestamp, self.end_timestamp):
             if ts is not None and ts not in props:
                 raise EventTypeError(
@@ -204,6 +205,21 @@ class EventType:
             return v
         return chained
 
+    def check(self, underlying: Any) -> None:
+        """Raise EventTypeError naming the property and types when a map event's value does
+        not fit its declared type (a missing property is null, as in Esper)."""
+        checks = self._checks
+        if checks is None:
+            checks = self._checks = _value_checks(
+                self.properties, {self.start_timestamp, self.end_timestamp} - {None})
+        get = underlying.get
+        for name, allowed, label in checks:
+            v = get(name)
+            if v is not None and (not isinstance(v, allowed) or (v is True or v is False) and bool not in allowed):
+                raise EventTypeError(
+                    f"Event of type '{self.name}': property '{name}' expects {label}, got "
+                    f"{type(v).__name__} {v!r}")
+
     def to_dict(self, underlying: Any) -> dict[str, Any]:
         if self.representation is Representation.MAP:
             if self.dynamic:
@@ -229,6 +245,35 @@ def _lookup_type_by_name(name: str) -> "EventType":
     if not _UNPICKLE_REGISTRY:
         raise EventTypeError(f"Cannot unpickle event type '{name}' outside an engine restore")
     return _UNPICKLE_REGISTRY[-1].get(name)
+
+
+_ALLOWED = {
+    T.EPLType.STRING: ((str,), "a string"),
+    T.EPLType.BOOLEAN: ((bool,), "a boolean"),
+    T.EPLType.BYTE: ((int,), "an integer"), T.EPLType.SHORT: ((int,), "an integer"),
+    T.EPLType.INT: ((int,), "an integer"), T.EPLType.LONG: ((int,), "an integer"),
+    T.EPLType.BIGINT: ((int,), "an integer"),
+    T.EPLType.FLOAT: ((int, float), "a number"), T.EPLType.DOUBLE: ((int, float), "a number"),
+    T.EPLType.MAP: ((Mapping,), "a map"),
+    T.EPLType.ARRAY: ((list, tuple), "an array"),
+}
+
+
+def _value_checks(properties: Mapping[str, PropertyType], timestamps: set) -> tuple:
+    """(name, allowed Python types, description) for every property whose type can be checked;
+    timestamp properties also take timezone-aware datetimes (application time converts them)."""
+    from datetime import datetime
+    from decimal import Decimal
+    out = []
+    for name, pt in properties.items():
+        if name in timestamps:
+            out.append((name, (int, float, datetime), "a timestamp (ms or datetime)"))
+        elif pt.kind is T.EPLType.DECIMAL:
+            out.append((name, (int, float, Decimal), "a decimal"))
+        elif pt.kind in _ALLOWED:
+            allowed, label = _ALLOWED[pt.kind]
+            out.append((name, allowed, label))
+    return tuple(out)
 
 
 def _apply_index_key(pt: PropertyType, index: Optional[int], key: Optional[str]) -> Optional[PropertyType]:

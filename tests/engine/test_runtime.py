@@ -274,3 +274,17 @@ def test_event_sent_from_a_listener_is_processed_after_the_current_one(engine):
     s.add_listener(listener)
     engine.send({"x": 1}, "A")
     assert order == [1, 2, 3]
+
+
+def test_wrong_property_type_names_property_and_type(engine):
+    engine.epl("create schema W(account string, amount int, rate double)")
+    with pytest.raises(EventTypeError, match="property 'amount' expects an integer, got str 'abc'"):
+        engine.send({"account": "a", "amount": "abc"}, "W")
+    with pytest.raises(EventTypeError, match="'account' expects a string"):
+        engine.send({"account": 1, "amount": 1}, "W")
+    with pytest.raises(EventTypeError, match="'amount' expects an integer, got bool"):
+        engine.send({"account": "a", "amount": True}, "W")
+    engine.send({"account": "a", "amount": 1, "rate": 2}, "W")     # an int is a fine double
+    unchecked = Engine(time="simulated", check_events=False)
+    unchecked.epl("create schema W(amount int)")
+    unchecked.send({"amount": "abc"}, "W")                          # the caller opted out
