@@ -9,18 +9,25 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,spark]'
 	touch $(STAMP)
 
 venv: $(STAMP)
 
-demo: $(STAMP)
+demo: java $(STAMP)
 	$(VENV)/bin/epl run samples/withdrawals.epl samples/withdrawals.jsonl --time-field ts
 
-test: $(STAMP)
+test: java $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider
 
-bench: $(STAMP)
+# Spark needs a Java runtime: install Java 17 when there is none (apt-get, as root or via sudo).
+java:
+	@command -v java >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -q && \
+	  $$SUDO apt-get install -y -q --no-install-recommends openjdk-17-jre-headless; }
+
+bench: java $(STAMP)
 	$(PY) -m bench
 
 clean:

@@ -10,7 +10,8 @@ cloudpickle (plain functions, closures and objects are).
 
 Event types normally pickle by name (see `EventType.__reduce__`, for state pickled apart from
 its engine); inside a snapshot they pickle by value, and pickle's memo keeps them identical
-objects, as the engine requires.
+objects, as the engine requires. Keys made of object ids (`d[id(obj)]`) are rebuilt for the
+new objects on restore (see `_IdKeys`).
 
 >>> from engine import Engine
 >>> e = Engine(time="simulated")
@@ -24,9 +25,12 @@ objects, as the engine requires.
 from __future__ import annotations
 
 import copyreg
+import importlib
 import io
 import itertools
 import pickle
+import re
+import sys
 import threading
 from collections import ChainMap
 from types import ModuleType
@@ -90,19 +94,159 @@ _EXTRA_REDUCERS = {
     EventType: _reduce_event_type,
 }
 _PICKLERS: dict[int, type] = {}
+_DELEGATES: dict[type, bool] = {}
+
+
+def _delegates(cls: type) -> bool:
+    """Whether instances answer unknown attributes through `__getattr__` (proxies)."""
+    d = _DELEGATES.get(cls)
+    if d is None:
+        d = any("__getattr__" in vars(k) for k in cls.__mro__[:-1]) and cls.__module__ != "builtins"
+        _DELEGATES[cls] = d
+    return d
+
+
+def _set_dict(obj: Any, state: dict) -> None:
+    obj.__dict__.update(state)
 
 
 def _pickler_class(cp: ModuleType) -> type:
     """cloudpickle's pickler with our reducers. The C pickler reads `dispatch_table` when it
-    is created, and consults it after cloudpickle's reducer_override (functions, classes) and
-    before an object's own __reduce__ (EventType's by-name one): a class attribute it is."""
+    is created, and consults it after reducer_override (cloudpickle's: functions, classes)
+    and before an object's own __reduce__ (EventType's by-name one): a class attribute it is.
+
+    Proxies whose `__getattr__` reads an attribute of their own recurse without end when
+    pickle looks up `__setstate__` on the empty new instance: their state goes in through a
+    state setter instead."""
     cls = _PICKLERS.get(id(cp))
     if cls is None:
         base = cp.CloudPickler
+
+        def reducer_override(self: Any, obj: Any) -> Any:
+            t = type(obj)
+            if _delegates(t) and isinstance(getattr(obj, "__dict__", None), dict):
+                return copyreg.__newobj__, (t,), obj.__dict__, None, None, _set_dict
+            return base.reducer_override(self, obj)
+
+        def persistent_id(self: Any, obj: Any) -> Any:
+            ref = self.globals_.get(id(obj))
+            if ref is not None and ref[2] is obj:
+                return ("global", ref[0], ref[1])
+            ids = self.id_keys
+            if ids is not None:
+                ids.see(obj)
+            return None
+
         cls = type("SnapshotPickler", (base,),
-                   {"dispatch_table": ChainMap(_EXTRA_REDUCERS, base.dispatch_table)})
+                   {"dispatch_table": ChainMap(_EXTRA_REDUCERS, base.dispatch_table),
+                    "reducer_override": reducer_override, "persistent_id": persistent_id,
+                    "id_keys": None, "globals_": {}})
         _PICKLERS[id(cp)] = cls
     return cls
+
+
+_ATOMIC = (type(None), bool, int, float, str, bytes, complex)
+_ID_IN_TEXT = re.compile(r"@(\d+)")
+
+
+class _IdKeys:
+    """Dicts and sets keyed by object ids (`d[id(obj)]`), as the filter index, aggregations
+    and contexts keep them. Unpickled objects get new ids, so such keys are rebuilt from the
+    objects on restore. Every object pickled is seen; an int key (alone, in a tuple key, or
+    as `@<id>` in a text key) that is the id of one of them is taken for an id."""
+
+    __slots__ = ("seen", "candidates")
+
+    def __init__(self) -> None:
+        self.seen: dict[int, Any] = {}
+        self.candidates: list[Any] = []
+
+    def see(self, obj: Any) -> None:
+        t = type(obj)
+        if t in _ATOMIC:
+            return
+        self.seen[id(obj)] = obj
+        if (t is dict or t is set) and obj:
+            self.candidates.append(obj)
+
+    def _spec(self, k: Any) -> Any:
+        t = type(k)
+        seen = self.seen
+        if t is int:
+            o = seen.get(k)
+            return None if o is None else ("id", o)
+        if t is tuple:
+            parts = [("id", seen[x]) if type(x) is int and x in seen else ("=", x) for x in k]
+            return ("tuple", tuple(parts)) if any(p[0] == "id" for p in parts) else None
+        if t is str and "@" in k:
+            refs = [(m.start(1), m.end(1), seen[int(m.group(1))]) for m in _ID_IN_TEXT.finditer(k)
+                    if int(m.group(1)) in seen]
+            return ("str", k, tuple(refs)) if refs else None
+        return None
+
+    def fixups(self) -> list:
+        out = []
+        for c in self.candidates:
+            entries = [(k, spec) for k in c for spec in (self._spec(k),) if spec is not None]
+            if entries:
+                out.append((c, entries))
+        return out
+
+    @staticmethod
+    def _key(spec: Any) -> Any:
+        kind = spec[0]
+        if kind == "id":
+            return id(spec[1])
+        if kind == "tuple":
+            return tuple(id(v) if how == "id" else v for how, v in spec[1])
+        text, parts, last = spec[1], [], 0
+        for start, end, obj in spec[2]:
+            parts.append(text[last:start])
+            parts.append(str(id(obj)))
+            last = end
+        parts.append(text[last:])
+        return "".join(parts)
+
+    @classmethod
+    def apply(cls, fixups: list) -> None:
+        for c, entries in fixups:
+            remap = {old: cls._key(spec) for old, spec in entries}
+            if type(c) is dict:
+                items = list(c.items())
+                c.clear()
+                c.update((remap.get(k, k), v) for k, v in items)
+            else:
+                items = list(c)
+                c.clear()
+                c.update(remap.get(k, k) for k in items)
+
+
+# Objects that are globals of these packages (sentinels, registries, shared constants)
+# pickle by reference, so that `is` tests against them still hold after a restore.
+_PACKAGES = frozenset({"engine", "epl", "views", "filterindex", "pipeline"})
+_GLOBALS: dict[str, Any] = {"modules": -1, "refs": {}}
+
+
+def _module_globals() -> dict[int, tuple[str, str, Any]]:
+    mods = [(n, m) for n, m in list(sys.modules.items())
+            if m is not None and n.partition(".")[0] in _PACKAGES]
+    if _GLOBALS["modules"] != len(mods):
+        refs: dict[int, tuple[str, str, Any]] = {}
+        for name, mod in mods:
+            for attr, v in list(vars(mod).items()):
+                if type(v) in _ATOMIC or isinstance(v, ModuleType) or attr.startswith("__"):
+                    continue
+                refs.setdefault(id(v), (name, attr, v))
+        _GLOBALS["modules"], _GLOBALS["refs"] = len(mods), refs
+    return _GLOBALS["refs"]
+
+
+class _Unpickler(pickle.Unpickler):
+    def persistent_load(self, pid: Any) -> Any:
+        kind, module, name = pid
+        if kind != "global":
+            raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
+        return getattr(importlib.import_module(module), name)
 
 
 def snapshot(engine: Engine, *, pickler: Optional[ModuleType] = None) -> bytes:
@@ -113,15 +257,23 @@ def snapshot(engine: Engine, *, pickler: Optional[ModuleType] = None) -> bytes:
         raise EngineError("Only engines on simulated time can be snapshot")
     cp = _cloudpickle(pickler)
     buf = io.BytesIO()
-    _pickler_class(cp)(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(engine)
+    p = _pickler_class(cp)(buf, protocol=pickle.HIGHEST_PROTOCOL)
+    p.id_keys = ids = _IdKeys()
+    p.globals_ = _module_globals()
+    p.dump(engine)
+    p.id_keys = None
+    # the same pickler (and memo): the fixups refer to the very objects pickled above
+    p.dump(ids.fixups())
     return buf.getvalue()
 
 
 def restore(data: bytes) -> Engine:
     """An engine from `snapshot` bytes, ready to take events and time from where it was."""
-    engine = pickle.loads(data)
+    u = _Unpickler(io.BytesIO(data))
+    engine = u.load()
     if not isinstance(engine, Engine):
         raise EngineError(f"Not an engine snapshot (got {type(engine).__name__})")
+    _IdKeys.apply(u.load())
     return engine
 
 

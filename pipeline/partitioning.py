@@ -12,8 +12,8 @@ their own instants). From the AST, conservatively:
   reference point or START_EAGER, or pinned; see below). Count windows (`#length`,
   `#length_batch`, ...) and the rest count or order events of every key;
 - aggregation needs `group by` on the key (un-aggregated rows come from one event each);
-  `distinct`, `limit`, count-based output rate limiting and `output first/last` without
-  grouping act across keys;
+  `distinct`, `limit` and output rate limiting (but `output after <time>`) act across keys:
+  `output every` starts its intervals at the first result of any key;
 - a pattern must bind every event after its first to the key of an earlier tag
   (`every a=A -> b=B(k = a.k)`), start instances with `every` on a single filter, and use no
   `-[N]>` limits;
@@ -226,6 +226,8 @@ class _Module:
             return "declares an event type"
         if isinstance(node, A.CreateContext):
             return "declares a context"
+        if isinstance(node, A.CreateVariable):
+            return "declares a variable (statements reading it are refused)"
         if isinstance(node, A.UpdateStatement) and node.istream and not self._subqueries(node):
             return "changes each event on its own"
         if isinstance(node, A.SelectStatement):
@@ -389,6 +391,10 @@ class _Module:
             raise _Refuse("output rate limiting by event count counts every key's rows")
         if out.when is not None or out.terminated_and is not None:
             raise _Refuse("output when ... is not analysed for partitioning")
+        if out.every_time is not None or out.at is not None:
+            # the intervals start at the statement's first result, of whichever key
+            raise _Refuse("output every/at starts its intervals at the first result of any key: "
+                          f"use a context partitioned by {self.key}")
         if not grouped and out.kind in (A.OutputKind.FIRST, A.OutputKind.LAST):
             raise _Refuse(f"output {out.kind.value} picks one row among every key's")
 

@@ -10,6 +10,7 @@ the last event to `end_time` (default: the last event's time plus `flush_ms`, on
 from __future__ import annotations
 
 import datetime as _dt
+import zlib
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
@@ -57,13 +58,20 @@ def _python_type_name(v: Any) -> str:
     return "object"
 
 
-def run_local(events: Union[Iterable[Mapping[str, Any]], pa.Table], statements: Statements, *,
-              event_type: str, time_column: str, start_time: Optional[int] = None,
-              end_time: Optional[int] = None, flush_ms: int = DEFAULT_FLUSH_MS,
-              sequence_column: Optional[str] = None) -> list[dict]:
-    """The statements over all events in one engine, under the same time protocol as the
-    Spark runs: rows as dicts with statement, stream, time, seq and the selected columns.
-    Events are taken in (time, sequence column or input order) order."""
+@dataclass
+class _LocalInput:
+    texts: tuple[str, ...]
+    times: list[int]
+    events: list[dict]
+    declare: Optional[tuple[tuple[str, str], ...]]
+    start: int
+    end: int
+
+
+def _local_input(events: Union[Iterable[Mapping[str, Any]], pa.Table], statements: Statements,
+                 event_type: str, time_column: str, start_time: Optional[int],
+                 end_time: Optional[int], flush_ms: int,
+                 sequence_column: Optional[str]) -> _LocalInput:
     if isinstance(events, pa.Table):
         declare_from: Any = events.schema
         rows = events.to_pylist()
@@ -85,10 +93,52 @@ def run_local(events: Union[Iterable[Mapping[str, Any]], pa.Table], statements: 
             declare = ((time_column, "long"),)
     start = start_time if start_time is not None else (times[0] if times else 0)
     end = end_time if end_time is not None else (times[-1] if times else start) + flush_ms
-    runner = EngineRunner(plan_job(texts, event_type, start, declare))
-    runner.feed(times, ordered)
-    runner.advance(end)
+    return _LocalInput(texts, times, ordered, declare, start, end)
+
+
+def run_local(events: Union[Iterable[Mapping[str, Any]], pa.Table], statements: Statements, *,
+              event_type: str, time_column: str, start_time: Optional[int] = None,
+              end_time: Optional[int] = None, flush_ms: int = DEFAULT_FLUSH_MS,
+              sequence_column: Optional[str] = None) -> list[dict]:
+    """The statements over all events in one engine, under the same time protocol as the
+    Spark runs: rows as dicts with statement, stream, time, seq and the selected columns.
+    Events are taken in (time, sequence column or input order) order."""
+    li = _local_input(events, statements, event_type, time_column, start_time, end_time,
+                      flush_ms, sequence_column)
+    runner = EngineRunner(plan_job(li.texts, event_type, li.start, li.declare))
+    runner.feed(li.times, li.events)
+    runner.advance(li.end)
     return runner.take_rows()
+
+
+def run_partitioned(events: Union[Iterable[Mapping[str, Any]], pa.Table], statements: Statements,
+                    *, event_type: str, time_column: str, key: str, partitions: int = 2,
+                    start_time: Optional[int] = None, end_time: Optional[int] = None,
+                    flush_ms: int = DEFAULT_FLUSH_MS,
+                    sequence_column: Optional[str] = None) -> list[dict]:
+    """What `replay` does, without Spark: events split among `partitions` engines by a hash
+    of the key, each engine under the time protocol; rows of partition 0, then 1, ...
+    (seq counts within a partition). Raises for statements that are not partitionable."""
+    li = _local_input(events, statements, event_type, time_column, start_time, end_time,
+                      flush_ms, sequence_column)
+    analysis = analyse(li.texts, key, start_time=li.times[0] if li.times else li.start)
+    if not analysis.ok:
+        raise ValueError(analysis.refusal(key))
+    job = plan_job(analysis.texts, event_type, li.start, li.declare)
+    parts: list[tuple[list[int], list[dict]]] = [([], []) for _ in range(partitions)]
+    for t, e in zip(li.times, li.events):
+        times, evs = parts[zlib.crc32(repr(e.get(key)).encode()) % partitions]
+        times.append(t)
+        evs.append(e)
+    rows: list[dict] = []
+    for times, evs in parts:
+        if not evs:
+            continue
+        runner = EngineRunner(job)
+        runner.feed(times, evs)
+        runner.advance(li.end)
+        rows.extend(runner.take_rows())
+    return rows
 
 
 # -- Spark ------------------------------------------------------------------------------------
@@ -198,7 +248,7 @@ def prepare_replay(df_or_path: Any, statements: Statements, *, event_type: str,
         single = True
     declare = None
     if not declares_type(texts, event_type):
-        declare = tuple(declared_properties(to_arrow_schema(df.select(*event_columns).schema)).items())
+        declare = tuple(declared_properties(to_arrow_schema(df.select(*event_columns).schema, timezone="UTC")).items())
     job = plan_job(texts if single else analysis.texts, event_type, start, declare)
     n = 1 if single else (partitions or spark.sparkContext.defaultParallelism)
     ordered = (df.repartition(1) if single else df.repartition(n, F.col(key))) \

@@ -91,10 +91,11 @@ class EngineProcessor(_Base):
         cols = self.event_columns
         seq_col = self.sequence_column
         for pdf in rows:
-            raise RuntimeError(str(list(pdf.columns)))
-            times = pdf[TIME_COL].tolist()
-            seqs = pdf[seq_col].tolist() if seq_col else None
-            events = pdf[cols].to_dict("records")
+            # columns come in input order (event columns, time, timestamp); Spark may rename
+            # the added ones, so they are taken by position
+            times = pdf.iloc[:, len(cols)].tolist()
+            events = pdf.iloc[:, :len(cols)].set_axis(cols, axis=1).to_dict("records")
+            seqs = [e[seq_col] for e in events] if seq_col else None
             for i, (t, e) in enumerate(zip(times, events)):
                 t = int(t)
                 if t <= st.cti:
@@ -208,7 +209,7 @@ def stream(df: Any, statements: Statements, *, event_type: str, time_column: str
     event_columns = list(df.columns)
     declare = None
     if not declares_type(texts, event_type):
-        declare = tuple(declared_properties(to_arrow_schema(df.schema)).items())
+        declare = tuple(declared_properties(to_arrow_schema(df.schema, timezone="UTC")).items())
     job = plan_job(texts if single else analysis.texts, event_type, start_time, declare)
     df = df.withColumn(TIME_COL, time_millis(df, time_column))
     df = df.withColumn(EVENT_TS_COL, F.timestamp_millis(F.col(TIME_COL)))
@@ -228,3 +229,13 @@ def stream(df: Any, statements: Statements, *, event_type: str, time_column: str
 def empty_output(job: Job) -> pa.Table:
     """An empty table with the output schema (for sinks that need one up front)."""
     return job.schema.empty_table()
+
+
+def late_events(query: Any) -> int:
+    """Rows Spark dropped as late (at or before the watermark) over a query's recent
+    progress reports: the late events of a `stream` query."""
+    total = 0
+    for p in query.recentProgress:
+        for op in getattr(p, "stateOperators", None) or ():
+            total += int(getattr(op, "numRowsDroppedByWatermark", 0) or 0)
+    return total

@@ -1,0 +1,133 @@
+"""`epl spark STATEMENTS.epl DATA --type T --time-column ts --key k [--master URL] [--out P]`:
+batch replay on Spark from the command line, with our own progress line (Spark's is off)."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+import time as _time
+from typing import Any
+
+
+def add_spark_command(subparsers: Any) -> argparse.ArgumentParser:
+    """Add `spark` to the `epl` command's subparsers."""
+    p = subparsers.add_parser(
+        "spark", help="replay statements over a Parquet/CSV/JSON file on Spark, partitioned by a key",
+        description="Run EPL statements over a data file on Spark, one engine per partition of "
+                    "the key, on application time taken from the data.")
+    p.add_argument("statements", help="EPL module file (statements separated by ';')")
+    p.add_argument("data", help="input file or directory (Parquet, CSV with header, JSON lines)")
+    p.add_argument("--type", required=True, dest="event_type", help="event type of every row")
+    p.add_argument("--time-column", required=True, help="column with the event time (ms, timestamp or date)")
+    p.add_argument("--key", required=True, help="column to partition by")
+    p.add_argument("--master", default="local[*]", help="Spark master URL (default local[*])")
+    p.add_argument("--out", default=None, help="write the output here as Parquet (default: JSON lines on stdout)")
+    p.add_argument("--format", default=None, choices=["parquet", "csv", "json"], help="input format (default: from the extension)")
+    p.add_argument("--partitions", type=int, default=None, help="number of partitions (default: Spark's parallelism)")
+    p.add_argument("--allow-single-partition", action="store_true",
+                   help="run statements that are not partitionable in one partition instead of refusing them")
+    p.add_argument("--start-time", type=int, default=None, help="engine start time (default: the first event's)")
+    p.add_argument("--end-time", type=int, default=None, help="advance to this after the last event (default: last event + flush)")
+    p.add_argument("--sequence-column", default=None, help="column ordering events of equal time (default: input order)")
+    p.add_argument("--check", action="store_true", help="only print which statements are partitionable, and why")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress line on stderr (default: when stderr is a terminal)")
+    p.set_defaults(func=run_spark_command)
+    return p
+
+
+class _Progress:
+    """A line on stderr with Spark's task counts and the time elapsed, from its status tracker."""
+
+    def __init__(self, sc: Any, enabled: bool, interval: float = 0.5) -> None:
+        self.sc = sc
+        self.enabled = enabled
+        self.interval = interval
+        self.start = _time.monotonic()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="epl-spark-progress", daemon=True)
+
+    def __enter__(self) -> "_Progress":
+        if self.enabled:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=2)
+        if self.enabled:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+    def _line(self) -> str:
+        tracker = self.sc.statusTracker()
+        done = total = active = 0
+        for sid in tracker.getActiveStageIds():
+            info = tracker.getStageInfo(sid)
+            if info is not None:
+                done += info.numCompletedTasks
+                total += info.numTasks
+                active += info.numActiveTasks
+        elapsed = _time.monotonic() - self.start
+        return f"\r\033[K[spark] {done}/{total} tasks done, {active} running, {elapsed:,.1f} s"
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                sys.stderr.write(self._line())
+                sys.stderr.flush()
+            except Exception:  # the tracker may be gone while the session stops
+                return
+
+
+def run_spark_command(args: argparse.Namespace) -> int:
+    from .partitioning import check_partitionable
+
+    with open(args.statements) as f:
+        module = f.read()
+    if args.check:
+        verdicts = check_partitionable(module, args.key)
+        for v in verdicts:
+            print(f"{'ok ' if v.ok else 'NO '} {v.statement}: {v.reason}")
+        return 0 if all(v.ok for v in verdicts) else 1
+    from .replay import prepare_replay
+    from .session import spark_session
+
+    from pyspark.sql import SparkSession
+
+    progress = args.progress if args.progress is not None else sys.stderr.isatty()
+    started = _time.monotonic()
+    owned = SparkSession.getActiveSession() is None   # a caller's session is left running
+    spark = spark_session(args.master, app_name="epl spark")
+    try:
+        with _Progress(spark.sparkContext, progress):
+            try:
+                prepared = prepare_replay(
+                    args.data, module, event_type=args.event_type, time_column=args.time_column,
+                    key=args.key, spark=spark, allow_single_partition=args.allow_single_partition,
+                    partitions=args.partitions, start_time=args.start_time, end_time=args.end_time,
+                    sequence_column=args.sequence_column, format=args.format)
+            except ValueError as e:
+                print(f"epl spark: {e}".replace("allow_single_partition=True", "--allow-single-partition"), file=sys.stderr)
+                return 2
+            out = prepared.output
+            if args.out:
+                out.write.mode("overwrite").parquet(args.out)
+                rows = spark.read.parquet(args.out).count()
+            else:
+                rows = 0
+                for r in out.orderBy("time", "statement", "seq").toLocalIterator():
+                    sys.stdout.write(json.dumps(r.asDict(recursive=True), default=str) + "\n")
+                    rows += 1
+        seconds = _time.monotonic() - started
+        rate = prepared.events / max(seconds, 1e-9)
+        where = f" -> {args.out}" if args.out else ""
+        print(f"{prepared.events:,} events, {rows:,} rows{where}; {prepared.partitions} partitions, "
+              f"{seconds:,.1f} s, {rate:,.0f} events/s", file=sys.stderr)
+    finally:
+        if owned:
+            spark.stop()
+    return 0
+
