@@ -5,7 +5,7 @@ Prints events per second of the engine and of the loop and their ratio, medians 
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
 import sys
 import time
 from typing import Any, Callable
@@ -25,14 +25,24 @@ SPARK = "Spark"
 
 
 def spark_rows(quick: bool) -> list[Row]:
-    """Rows of bench/spark_bench.py's `run(quick)` when it exists (owned by the Spark work)."""
-    if importlib.util.find_spec("bench.spark_bench") is None:
-        return [not_supported("Spark", "partitioned replay", "bench/spark_bench.py missing")]
-    from . import spark_bench
+    """Rows of bench/spark_bench.py's `run(quick)` when it exists (owned by the Spark work);
+    "not supported" without it or without pyspark."""
+    try:
+        spark_bench = importlib.import_module("bench.spark_bench")
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("bench.spark_bench", "pyspark", "pyarrow"):
+            raise
+        return [not_supported("Spark", "partitioned replay", f"{exc.name} missing")]
     run = getattr(spark_bench, "run", None)
     if run is None:
         return [not_supported("Spark", "partitioned replay", "bench.spark_bench has no run()")]
-    return [_as_row(r) for r in run(quick)]
+    try:
+        rows = run(quick)
+    except ModuleNotFoundError as exc:
+        if exc.name != "pyspark":
+            raise
+        return [not_supported("Spark", "partitioned replay", "pyspark not installed")]
+    return [_as_row(r) for r in rows]
 
 
 def _as_row(r: Any) -> Row:

@@ -61,16 +61,25 @@ def same_result(a: Any, b: Any) -> bool:
 
 
 def measure(workload: str, case: str, events: int, engine: Callable[[], Run],
-            loop: Optional[Callable[[], Run]], repeat: int, note: str = "") -> Row:
-    """Time the engine and the loop on the same events; a differing result is flagged."""
-    e_sec, e_res = median_run(engine, repeat)
-    l_eps = None
-    if loop is not None:
-        l_sec, l_res = median_run(loop, repeat)
-        l_eps = events / l_sec
-        if not same_result(e_res, l_res):
-            note = (note + "; " if note else "") + f"RESULTS DIFFER: engine {e_res!r}, loop {l_res!r}"
-    return Row(workload, case, events, events / e_sec, l_eps, note)
+            loop: Callable[[], Run], repeat: int, note: str = "") -> Row:
+    """Time the engine and the loop on the same events, runs interleaved (engine, loop,
+    engine, ...) so that both see the same machine load; a differing result is flagged."""
+    e_times, l_times = [], []
+    e_res = l_res = None
+    for i in range(max(1, repeat)):
+        for fn, times in ((engine, e_times), (loop, l_times)):
+            gc.collect()
+            seconds, r = fn()
+            times.append(seconds)
+            if i == 0:
+                if fn is engine:
+                    e_res = r
+                else:
+                    l_res = r
+    if not same_result(e_res, l_res):
+        note = (note + "; " if note else "") + f"RESULTS DIFFER: engine {e_res!r}, loop {l_res!r}"
+    return Row(workload, case, events, events / statistics.median(e_times),
+               events / statistics.median(l_times), note)
 
 
 def not_supported(workload: str, case: str, reason: str) -> Row:

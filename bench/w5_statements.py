@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import Engine
 
 from . import data
-from .harness import Row, Run, median_run, same_result, stopwatch
+from .harness import Row, Run, measure, stopwatch
 
 NAME = "W5 many statements"
 EPL = "select * from Tick(symbol = '{symbol}')"
@@ -59,15 +59,13 @@ def run(quick: bool, repeat: int) -> list[Row]:
         setup = stopwatch()
         engine, seen = build_engine(n)
         setup_s = setup()
-        e_sec, e_res = median_run(lambda: engine_run(engine, seen, events), repeat)
-        l_sec, l_res = median_run(lambda: loop_run(n, events), repeat)
+        row = measure(NAME, f"{n:,} statements", len(events), lambda: engine_run(engine, seen, events),
+                      lambda: loop_run(n, events), repeat)
         engine.close()
-        eps = len(events) / e_sec
-        first = eps if first is None else first
-        note = f"{e_res:,} deliveries; created in {setup_s:.1f} s; ev/s vs 1 statement: {eps / first:.2f}"
-        if not same_result(e_res, l_res):
-            note += f"; RESULTS DIFFER: engine {e_res!r}, loop {l_res!r}"
-        rows.append(Row(NAME, f"{n:,} statements", len(events), eps, len(events) / l_sec, note))
+        first = row.engine_eps if first is None else first
+        note = f"{seen[0]:,} deliveries; created in {setup_s:.1f} s; ev/s vs 1 statement: {row.engine_eps / first:.2f}"
+        rows.append(Row(row.workload, row.case, row.events, row.engine_eps, row.loop_eps,
+                        note + ("; " + row.note if row.note else "")))
     return rows
 
 

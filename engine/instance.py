@@ -67,8 +67,9 @@ class SingleStreamSink:
         self.output = output
 
     def update(self, new: Optional[list], old: Optional[list]) -> None:
-        ne = [(b,) for b in new] if new else []
-        oe = [(b,) for b in old] if old else []
+        # one event each way is the common update of a sliding window
+        ne = ([(new[0],)] if len(new) == 1 else [(b,) for b in new]) if new else []
+        oe = ([(old[0],)] if len(old) == 1 else [(b,) for b in old]) if old else []
         where = self.where
         if where is not None:
             if not ne and not oe:

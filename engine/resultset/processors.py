@@ -207,16 +207,27 @@ class RowPerGroupProcessor(_Grouped):
     def process(self, new: Sequence[Eps], old: Sequence[Eps]) -> tuple[Rows, Rows]:
         key_of, aggs = self.key_of, self.aggs
         reps: dict[Any, Eps] = {}
-        new_keys = []
-        for eps in new or ():
-            k = key_of(eps)
-            new_keys.append(k)
-            reps[k] = eps
-        old_keys = []
-        for eps in old or ():
-            k = key_of(eps)
-            old_keys.append(k)
-            reps[k] = eps
+        # one event in and at most one out is a sliding window's update: no loops for it
+        if new and len(new) == 1:
+            k = key_of(new[0])
+            new_keys: Sequence[Any] = (k,)
+            reps[k] = new[0]
+        else:
+            new_keys = []
+            for eps in new or ():
+                k = key_of(eps)
+                new_keys.append(k)
+                reps[k] = eps
+        if old and len(old) == 1:
+            k = key_of(old[0])
+            old_keys: Sequence[Any] = (k,)
+            reps[k] = old[0]
+        else:
+            old_keys = []
+            for eps in old or ():
+                k = key_of(eps)
+                old_keys.append(k)
+                reps[k] = eps
         order = hashmap_order(reps, self.key_types) if len(reps) > 1 else list(reps)
         old_rows = self._group_rows(order, reps) if self.want_old else None
         for k, eps in zip(new_keys, new or ()):
