@@ -110,6 +110,31 @@ def build_route_fn(route: Any, roots: tuple, owner: Any, empty: Any,
     return g.make("bean", head, tail)
 
 
+def build_match_fn(owner: Any, routes: list, empty: Any,
+                   dedup: Callable[[list], list]) -> Callable:
+    """`owner.match`: `fn(bean)` with the routes of `routes`' event types inlined behind
+    identity tests of the event type, the others looked up in `owner._hot`."""
+    g = _Gen()
+    x, e, d, hot = g.const(owner), g.const(empty), g.const(dedup), g.const(owner._hot)
+    g.emit(2, f"if {x}.match is not _f:")
+    g.emit(3, f"return {x}.match(bean)")
+    g.emit(2, "t = bean.event_type")
+    for route in routes:
+        g.emit(2, f"if t is {g.const(route.event_type)}:")
+        g.emit(3, "u = bean.underlying")
+        g.emit(3, "out = None")
+        for root in route.roots:
+            _node(g, root, 3, {}, 0)
+        g.emit(3, "if out is None:")
+        g.emit(4, f"return {e}")
+        g.emit(3, f"if {x}._multi and len(out) > 1:")
+        g.emit(4, f"return {d}(out)")
+        g.emit(3, "return out")
+    tail = [f"r = {hot}.get(t)", "if r:", "    return r.fn(bean)", "if r is False:",
+            f"    return {e}", f"return {x}._route(t).fn(bean)"]
+    return g.make("bean", [], tail)
+
+
 def _node(g: _Gen, node: Any, ind: int, known: dict[str, str], depth: int) -> None:
     handles = node.handles
     if len(handles) == 1:

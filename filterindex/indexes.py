@@ -319,7 +319,7 @@ class RangeIndex(Index):
         try:
             i = sl.bisect_key_right(v) if self.low_included else sl.bisect_key_left(v)
             if self.high_included:
-                hits = [k for k in sl[:i] if v < k[1]]
+                hits = [k for k in sl[:i] if v <= k[1]]
             else:
                 hits = [k for k in sl[:i] if v < k[1]]
         except TypeError:

@@ -18,12 +18,14 @@ import itertools
 import re
 from typing import Any, Callable, Optional, Sequence
 
-from .codegen import NOT_ONE, build_node_fn, build_route_fn
+from .codegen import NOT_ONE, build_match_fn, build_node_fn, build_route_fn
 from .indexes import INDEX_KINDS, Index
 from .spec import FilterOp, FilterParam, FilterSpec
 
 # Returned by `match` when nothing matches, to avoid allocating: callers must not mutate it.
 NO_MATCH: tuple = ()
+
+MATCH_INLINED_TYPES = 3     # event types whose routes `match` holds inline
 
 # Most selective first, so that the first levels of a tree cut deepest (Esper's order).
 _OP_RANK = {op: i for i, op in enumerate((
@@ -84,7 +86,7 @@ class FilterNode:
 class _Route:
     """Routing of one concrete event type over the trees of it and its supertypes."""
 
-    __slots__ = ("owner", "event_type", "ancestors", "roots", "fn")
+    __slots__ = ("owner", "event_type", "ancestors", "roots", "fn", "in_match")
 
     def __init__(self, owner: "FilterIndex", event_type: Any, ancestors: tuple) -> None:
         self.owner = owner
@@ -92,6 +94,7 @@ class _Route:
         self.ancestors = ancestors
         self.roots: tuple[FilterNode, ...] = ()
         self.fn: Callable[[Any], Sequence] = _discard
+        self.in_match = False                       # its code is inlined in owner.match
 
     def set_roots(self, roots: tuple) -> None:
         for r in self.roots:
@@ -101,19 +104,23 @@ class _Route:
             r.routes.append(self)
         # the hot table holds False for a type nothing filters: discarded on one lookup
         self.owner._hot[self.event_type] = self if roots else False
+        self.owner._invalidate_match()
         self.invalidate()
 
     def invalidate(self) -> None:
         self.fn = self._build_and_run if self.roots else _discard
+        if self.in_match:
+            self.owner._invalidate_match()
 
     def build(self) -> Optional[Callable[[Any], Sequence]]:
-        if self.roots and self.fn == self._build_and_run:
+        if not self.roots:
+            return None
+        if self.fn == self._build_and_run:
             self.fn = build_route_fn(self, self.roots, self.owner, NO_MATCH, _dedup)
-        return self.fn if self.roots else None
+        return self.fn
 
     def _build_and_run(self, bean: Any) -> Sequence:
-        fn = self.fn = build_route_fn(self, self.roots, self.owner, NO_MATCH, _dedup)
-        return fn(bean)
+        return self.build()(bean)
 
 
 def _discard(bean: Any) -> Sequence:
@@ -135,9 +142,10 @@ def _dedup(out: list) -> list:
 class _Registration:
     """The token `add` returns: where the registration's paths end, to remove them."""
 
-    __slots__ = ("handle", "spec", "leaves")
+    __slots__ = ("owner", "handle", "spec", "leaves")
 
-    def __init__(self, handle: Any, spec: FilterSpec) -> None:
+    def __init__(self, owner: "FilterIndex", handle: Any, spec: FilterSpec) -> None:
+        self.owner = owner
         self.handle = handle
         self.spec = spec
         self.leaves: Optional[list[tuple[FilterNode, int]]] = []
@@ -150,13 +158,16 @@ class _Registration:
 class FilterIndex:
     """All active filters of an engine, per event type.
 
-    `match(bean)` returns the handles whose filters the event satisfies, each once; when
-    none does it returns the shared constant `NO_MATCH` (an empty tuple, never to be
-    mutated), otherwise a fresh list. Order: tree order (handles of a node in registration
-    order, then its indexes in creation order, supertype trees after the type's own), not
-    registration order. Changes made while the caller processes a result only affect later
-    calls: `match` has collected everything before it returns.
+    `match(bean)` returns the handles whose filters the event satisfies (filters on its
+    type and on every supertype), each once; when none does it returns the shared constant
+    `NO_MATCH` (an empty tuple, never to be mutated), otherwise a fresh list. Order: tree
+    order (handles of a node in registration order, then its indexes in creation order,
+    supertype trees after the type's own), not registration order. Changes made while the
+    caller processes a result only affect later calls: `match` has collected everything
+    before it returns.
     """
+
+    match: Callable[[Any], Sequence]
 
     def __init__(self) -> None:
         self._trees: dict[Any, FilterNode] = {}     # event type -> root
@@ -166,7 +177,8 @@ class FilterIndex:
         self._nodes = 0                              # nodes + indexes + entries
         self._handle_paths: dict[int, int] = {}      # id(handle) -> paths registered
         self._multi = 0                              # handles with more than one path
-        self.match = self._make_match()             # the hot path, see `match` below
+        self._stale_match = self._build_match_and_run
+        self.match = self._stale_match              # the hot path, see "matching" below
 
     # -- registration ---------------------------------------------------------------
     def add(self, spec: FilterSpec, handle: object) -> object:
@@ -180,7 +192,7 @@ class FilterIndex:
             if ident not in seen:
                 seen.append(ident)
                 unique.append(p)
-        reg = _Registration(handle, spec)
+        reg = _Registration(self, handle, spec)
         if not unique:
             self._filters += 1
             return reg
@@ -208,8 +220,8 @@ class FilterIndex:
 
     def remove(self, token: object) -> None:
         """Remove a registration; removing it twice is a no-op."""
-        if not isinstance(token, _Registration):
-            raise TypeError(f"not a filter registration: {token!r}")
+        if not isinstance(token, _Registration) or token.owner is not self:
+            raise ValueError(f"not a registration of this filter index: {token!r}")
         if token.leaves is None:
             return
         for node, slot in token.leaves:
@@ -301,27 +313,26 @@ class FilterIndex:
         return tuple(self._trees[a] for a in ancestors if a in self._trees)
 
     # -- matching -------------------------------------------------------------------
-    def match(self, bean: Any) -> Sequence:
-        """The handles whose filters `bean` satisfies, each once (NO_MATCH when none)."""
-        route = self._routes.get(bean.event_type)
-        if route is None:
-            route = self._route(bean.event_type)
-        return route.fn(bean)
+    # `match` is an instance attribute holding generated code that inlines the routes of
+    # the first few filtered event types (one call per event, not two) and looks the
+    # others up; it is rebuilt lazily after a change. An instance attribute rather than a
+    # method: a method of the same name would slow every attribute lookup of it down.
+    # A reference to an outdated version forwards to the current one (a little slower:
+    # look `index.match` up per call, as attribute access, to stay on the fast path).
+    def _invalidate_match(self) -> None:
+        if self.match is not self._stale_match:
+            for r in self._routes.values():
+                r.in_match = False
+            self.match = self._stale_match
 
-    def _make_match(self) -> Callable[[Any], Sequence]:
-        # A closure over the route table saves the attribute lookups of a bound method on
-        # the engine's hottest call; it behaves exactly as the `match` method above.
-        route_for = self._route
-
-        def match(bean: Any, _get: Callable = self._hot.get) -> Sequence:
-            route = _get(bean.event_type)
-            if route:
-                return route.fn(bean)
-            if route is False:
-                return NO_MATCH
-            return route_for(bean.event_type).fn(bean)
-        match.__doc__ = FilterIndex.match.__doc__
-        return match
+    def _build_match_and_run(self, bean: Any) -> Sequence:
+        fn = self.match
+        if fn is self._stale_match:
+            routes = [r for r in self._routes.values() if r.roots][:MATCH_INLINED_TYPES]
+            for r in routes:
+                r.in_match = True
+            fn = self.match = build_match_fn(self, routes, NO_MATCH, _dedup)
+        return fn(bean)
 
     def matcher(self, event_type: Any) -> Optional[Callable[[Any], Sequence]]:
         """The routing function for events of `event_type`: `fn(bean)` is `match(bean)`

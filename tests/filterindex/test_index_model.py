@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     Bundle,
@@ -129,7 +129,7 @@ def params(draw):
 
 
 _rnd = random.Random(7)
-PROBES = [{p: _rnd.choice(VALUES) for p in PROPS if _rnd.random() < 0.8} for _ in range(24)]
+PROBES = [{p: _rnd.choice(VALUES) for p in PROPS if _rnd.random() < 0.8} for _ in range(16)]
 
 paths = st.lists(st.lists(params(), max_size=3).map(tuple), min_size=1, max_size=3).map(tuple)
 events = st.fixed_dictionaries({}, optional={p: values for p in PROPS})
@@ -153,6 +153,7 @@ class FilterIndexModel(RuleBasedStateMachine):
                                               "volume": "long"})
         self.sub = reg.register_map("Sub", {"extra": "int"}, inherits=["Tick"])
         self.index = FilterIndex()
+        self.kept_match = self.index.match       # a reference kept across every change
         self.live: dict[int, tuple[FilterSpec, Handle]] = {}
         self.handles: list[Handle] = []
         self.matchers: list = []
@@ -190,6 +191,7 @@ class FilterIndexModel(RuleBasedStateMachine):
         assert {id(h) for h in got} == set(expected), (ev, got, list(expected.values()))
         if not expected:
             assert got is NO_MATCH
+        assert {id(h) for h in self.kept_match(bean)} == set(expected)
         m = self.index.matcher(t)
         if m is not None:
             self.matchers.append((t, m))
@@ -210,7 +212,7 @@ class FilterIndexModel(RuleBasedStateMachine):
             self.check(self.sub if i % 2 else self.tick, ev)
 
 
-SETTINGS = settings(max_examples=150, stateful_step_count=40, deadline=None,
+SETTINGS = settings(max_examples=100, stateful_step_count=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -224,38 +226,77 @@ def test_index_matches_linear_scan_with_little_inlining(monkeypatch, budget, dep
     monkeypatch.setattr(codegen, "MAX_INLINE", budget)
     monkeypatch.setattr(codegen, "MAX_DEPTH", depth)
     run_state_machine_as_test(FilterIndexModel, settings=settings(
-        SETTINGS, max_examples=60))
+        SETTINGS, max_examples=40))
+
+
+scripts = st.lists(st.tuples(st.booleans(), paths), min_size=1, max_size=25)
+
+
+@settings(max_examples=150, deadline=None)
+@given(scripts, st.randoms(use_true_random=False), st.lists(events, max_size=5))
+def test_removing_everything_returns_to_the_empty_baseline(script, rnd, evs):
+    reg = EventTypeRegistry()
+    tick = reg.register_map("Tick", {"symbol": "string", "price": "double", "volume": "long"})
+    sub = reg.register_map("Sub", {"extra": "int"}, inherits=["Tick"])
+    index = FilterIndex()
+    assert index.node_count() == 0
+    tokens = []
+    for i, (on_sub, ps) in enumerate(script):
+        tokens.append(index.add(FilterSpec(sub if on_sub else tick, ps), Handle(i)))
+        for ev in evs:                        # build the generated code on the way
+            index.match(EventBean(sub, ev))
+    rnd.shuffle(tokens)
+    for tok in tokens:
+        index.remove(tok)
+        for ev in evs:
+            index.match(EventBean(tick, ev))
+    assert index.node_count() == 0
+    assert index.filter_count() == 0
+    assert index.event_types() == []
+    assert index.matcher(tick) is None and index.matcher(sub) is None
+    assert index.match(EventBean(sub, {"price": 1})) is NO_MATCH
+
+
+def one_property_param(draw, op):
+    if op is FilterOp.BOOL_EXPR:
+        key = draw(st.sampled_from(sorted(PREDICATES)))
+        return FilterParam("", op, PREDICATES[key], key=key)
+    if op in _RANGES or op in _NOT_RANGES:
+        return FilterParam("price", op, (draw(values), draw(values)))
+    if op in (FilterOp.IN_LIST, FilterOp.NOT_IN_LIST):
+        return FilterParam("price", op, tuple(draw(st.lists(values, min_size=1, max_size=3))))
+    return FilterParam("price", op, draw(values))
 
 
 @st.composite
-def scripts(draw):
-    return draw(st.lists(st.tuples(st.booleans(), paths), min_size=1, max_size=25))
+def one_property_filters(draw):
+    # one or two operators per example, so that their indexes get many entries
+    ops = draw(st.lists(st.sampled_from(list(FilterOp)), min_size=1, max_size=2))
+    conj = st.lists(st.sampled_from(ops), min_size=1, max_size=2)
+    return [tuple(one_property_param(draw, op) for op in draw(conj))
+            for _ in range(draw(st.integers(1, 16)))]
 
 
-def test_removing_everything_returns_to_the_empty_baseline():
-    from hypothesis import given
-
-    @settings(max_examples=150, deadline=None)
-    @given(scripts(), st.randoms(use_true_random=False), st.lists(events, max_size=5))
-    def run(script, rnd, evs):
-        reg = EventTypeRegistry()
-        tick = reg.register_map("Tick", {"symbol": "string", "price": "double", "volume": "long"})
-        sub = reg.register_map("Sub", {"extra": "int"}, inherits=["Tick"])
-        index = FilterIndex()
-        assert index.node_count() == 0
-        tokens = []
-        for i, (on_sub, ps) in enumerate(script):
-            tokens.append(index.add(FilterSpec(sub if on_sub else tick, ps), Handle(i)))
-            for ev in evs:                        # build the generated code on the way
-                index.match(EventBean(sub, ev))
-        rnd.shuffle(tokens)
-        for tok in tokens:
-            index.remove(tok)
-            for ev in evs:
-                index.match(EventBean(tick, ev))
-        assert index.node_count() == 0
-        assert index.filter_count() == 0
-        assert index.event_types() == []
-        assert index.matcher(tick) is None and index.matcher(sub) is None
-        assert index.match(EventBean(sub, {"price": 1})) is NO_MATCH
-    run()
+@settings(max_examples=300, deadline=None)
+@given(one_property_filters(), st.sets(st.integers(0, 15), max_size=8))
+def test_many_filters_on_one_property_match_linear_scan(conjunctions, removed):
+    # many entries per index: every index kind runs its multi-entry path
+    reg = EventTypeRegistry()
+    tick = reg.register_map("Tick", {"symbol": "string", "price": "double", "volume": "long"})
+    index = FilterIndex()
+    live = {}
+    tokens = {}
+    for i, conj in enumerate(conjunctions):
+        spec = FilterSpec(tick, (conj,))
+        tokens[i] = index.add(spec, Handle(i))
+        live[i] = spec
+    probes = [{"price": v} for v in VALUES] + [{}]
+    for step in range(2):
+        for ev in probes:
+            bean = EventBean(tick, ev)
+            got = sorted(h.n for h in index.match(bean))
+            assert got == sorted(i for i, s in live.items() if naive_matches(s, bean)), ev
+        for i in removed:
+            if i in live:
+                index.remove(tokens[i])
+                del live[i]
