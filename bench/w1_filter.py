@@ -1,4 +1,6 @@
-"""W1: one filtered stream, `select * from Tick(symbol='S7' and price > 50)`, counting listener."""
+"""W1: one filtered stream, `select * from Tick(symbol='S7' and price > 50)`, counting listener;
+with the engine's default checking of map events against their declared types on send, and
+without it (`Engine(check_events=False)`: routing alone, as the loop does no checking)."""
 from __future__ import annotations
 
 from engine import Engine
@@ -11,8 +13,8 @@ EPL = "select * from Tick(symbol='S7' and price > 50)"
 SIZES = {False: 1_000_000, True: 50_000}
 
 
-def engine_run(events: list[dict]) -> Run:
-    engine = Engine(time="simulated")
+def engine_run(events: list[dict], check_events: bool = True) -> Run:
+    engine = Engine(time="simulated", check_events=check_events)
     engine.epl(data.TICK_SCHEMA)
     seen = [0]
 
@@ -41,4 +43,6 @@ def loop_run(events: list[dict]) -> Run:
 def run(quick: bool, repeat: int) -> list[Row]:
     events = data.ticks(SIZES[quick])
     return [measure(NAME, "S7 and price > 50", len(events), lambda: engine_run(events),
+                    lambda: loop_run(events), repeat),
+            measure(NAME, "... check_events=False", len(events), lambda: engine_run(events, False),
                     lambda: loop_run(events), repeat)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+from sys import getrefcount
 from collections import deque
 from collections.abc import Mapping
 from typing import Any, Callable, Iterable, Optional, Union
@@ -264,23 +265,41 @@ class Engine:
         # the type's own routing function skips the type lookup of `match`; it stays correct
         # as filters come and go (None: nothing filters the type yet, so `match` is asked)
         route = (self._filters.matcher(et) or match) if fast else match
+        check = et.check if fast and self.check_events else None
+        # No bean is allocated for an event no filter wants: the filters see a probe bean
+        # with the event swapped in. A probe that filter code kept a reference to (its
+        # reference count went up) is never reused, so whoever kept it keeps its event.
+        probe = EventBean(et, None)
+        refs = getrefcount(probe)
         for e in it:
             if fast and type(e) is dict:
+                if check is not None:
+                    check(e)
+                probe.underlying = e
+                handles = route(probe)
+                if getrefcount(probe) != refs:
+                    probe = EventBean(et, None)
+                    refs = getrefcount(probe)
+                if not handles:
+                    continue
                 bean = EventBean(et, e)
-                handles = route(bean)
             else:
                 bean = bean_of(e, type_name)
                 handles = match(bean)
-            if handles:
-                if len(handles) == 1:
-                    handles[0].on_event(bean)
-                else:
-                    on_match(bean, handles)
-                self._drain()
-                if find(type_name) is not et:
-                    et = find(type_name)
-                    fast = et is not None and et.representation is Representation.MAP
-                    route = (self._filters.matcher(et) or match) if fast else match
+                if not handles:
+                    continue
+            if len(handles) == 1:
+                handles[0].on_event(bean)
+            else:
+                on_match(bean, handles)
+            self._drain()
+            if find(type_name) is not et:
+                et = find(type_name)
+                fast = et is not None and et.representation is Representation.MAP
+                route = (self._filters.matcher(et) or match) if fast else match
+                probe = EventBean(et, None)
+                refs = getrefcount(probe)
+            check = et.check if fast and self.check_events else None
 
     def after_event(self, action: Callable[[], None]) -> None:
         """Run `action` once every statement has processed the current event, in dispatch
