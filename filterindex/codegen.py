@@ -13,9 +13,9 @@ What the code of a node depends on, and when it must be rebuilt (see filterindex
   at run time, so adding a third, fourth... entry needs no rebuild);
 - the code of every child it inlined (children are flagged `inlined`, and a change below
   propagates up through inlined nodes).
-Generated source names only locals and constants `c0, c1, ...` passed to a factory: no
-property name or value ever becomes source text. Factories are cached by source, so a tree
-that changes back and forth between the same shapes compiles once.
+Generated source names only locals and constants `c0, c1, ...` (the function's globals): no
+property name or value ever becomes source text. Compiled code is cached by source, so a
+tree that changes back and forth between the same shapes compiles once.
 """
 from __future__ import annotations
 
@@ -41,10 +41,11 @@ NOT_ONE = object()
 
 MAX_INLINE = 16      # inlined child nodes per generated function
 MAX_DEPTH = 8        # nesting of inlined children (Python limits indentation depth)
-_MAX_FACTORIES = 4096
+_MAX_CODE = 4096
 
-_NAMESPACE = {"__builtins__": {}, "list": list, "len": len, "TypeError": TypeError}
-_FACTORIES: dict[str, Callable[..., Callable]] = {}
+_NAMESPACE = {"__builtins__": {}, "list": list, "len": len, "TypeError": TypeError,
+              "_stale": False}
+_CODE: dict[str, Any] = {}         # source -> compiled code
 
 _CMP = {FilterOp.LT: "<", FilterOp.LE: "<=", FilterOp.GT: ">", FilterOp.GE: ">="}
 
@@ -74,37 +75,45 @@ class _Gen:
         self.lines.append("    " * indent + text)
 
     def make(self, signature: str, head: list[str], tail: list[str]) -> Callable:
-        params = ", ".join(f"c{i}" for i in range(len(self.consts)))
-        src = "\n".join([f"def _make({params}):", f"    def _f({signature}):",
-                         *("        " + h for h in head), *self.lines,
-                         *("        " + t for t in tail), "    return _f", ""])
-        factory = _FACTORIES.get(src)
-        if factory is None:
-            if len(_FACTORIES) >= _MAX_FACTORIES:
-                _FACTORIES.clear()
-            ns = dict(_NAMESPACE)
-            exec(compile(src, "<filterindex>", "exec"), ns)
-            factory = _FACTORIES[src] = ns["_make"]
-        return factory(*self.consts)
+        src = "\n".join([f"def _f({signature}):", *("    " + h for h in head), *self.lines,
+                         *("    " + t for t in tail), ""])
+        code = _CODE.get(src)
+        if code is None:
+            if len(_CODE) >= _MAX_CODE:
+                _CODE.clear()
+            code = _CODE[src] = compile(src, "<filterindex>", "exec")
+        # constants are the function's globals, not closure cells: a closure copies all
+        # its cells into the frame on every call, a global load is cached
+        ns = dict(_NAMESPACE)
+        ns.update((f"c{i}", c) for i, c in enumerate(self.consts))
+        exec(code, ns)
+        return ns["_f"]
+
+
+def retire(fn: Callable) -> None:
+    """Make a generated route or match function forward to its owner's current one."""
+    ns = getattr(fn, "__globals__", None)
+    if ns is not None and ns.get("_stale") is False:
+        ns["_stale"] = True
 
 
 def build_node_fn(node: Any) -> Callable:
     """`fn(u, bean, out) -> out` collecting the handles of `node`'s subtree."""
     g = _Gen()
-    _node(g, node, 2, {}, 0)
+    _node(g, node, 1, {}, 0)
     return g.make("u, bean, out", [], ["return out"])
 
 
 def build_route_fn(route: Any, roots: tuple, owner: Any, empty: Any,
                    dedup: Callable[[list], list]) -> Callable:
-    """`fn(bean) -> list | empty` over the trees of an event type and its supertypes. A stale
-    function (the route was rebuilt since) forwards to the current one, so a matcher handed
-    out earlier stays correct."""
+    """`fn(bean) -> list | empty` over the trees of an event type and its supertypes. Once
+    `retire`d (the route changed) it forwards to the current one, so a matcher handed out
+    earlier stays correct."""
     g = _Gen()
     r, x, e, d = g.const(route), g.const(owner), g.const(empty), g.const(dedup)
     for root in roots:
-        _node(g, root, 2, {}, 0)
-    head = [f"if {r}.fn is not _f:", f"    return {r}.fn(bean)", "u = bean.underlying", "out = None"]
+        _node(g, root, 1, {}, 0)
+    head = ["if _stale:", f"    return {r}.fn(bean)", "u = bean.underlying", "out = None"]
     tail = ["if out is None:", f"    return {e}",
             f"if {x}._multi and len(out) > 1:", f"    return {d}(out)", "return out"]
     return g.make("bean", head, tail)
@@ -116,20 +125,20 @@ def build_match_fn(owner: Any, routes: list, empty: Any,
     identity tests of the event type, the others looked up in `owner._hot`."""
     g = _Gen()
     x, e, d, hot = g.const(owner), g.const(empty), g.const(dedup), g.const(owner._hot)
-    g.emit(2, f"if {x}.match is not _f:")
-    g.emit(3, f"return {x}.match(bean)")
-    g.emit(2, "t = bean.event_type")
+    g.emit(1, "if _stale:")
+    g.emit(2, f"return {x}.match(bean)")
+    g.emit(1, "t = bean.event_type")
     for route in routes:
-        g.emit(2, f"if t is {g.const(route.event_type)}:")
-        g.emit(3, "u = bean.underlying")
-        g.emit(3, "out = None")
+        g.emit(1, f"if t is {g.const(route.event_type)}:")
+        g.emit(2, "u = bean.underlying")
+        g.emit(2, "out = None")
         for root in route.roots:
-            _node(g, root, 3, {}, 0)
-        g.emit(3, "if out is None:")
-        g.emit(4, f"return {e}")
-        g.emit(3, f"if {x}._multi and len(out) > 1:")
-        g.emit(4, f"return {d}(out)")
-        g.emit(3, "return out")
+            _node(g, root, 2, {}, 0)
+        g.emit(2, "if out is None:")
+        g.emit(3, f"return {e}")
+        g.emit(2, f"if {x}._multi and len(out) > 1:")
+        g.emit(3, f"return {d}(out)")
+        g.emit(2, "return out")
     tail = [f"r = {hot}.get(t)", "if r:", "    return r.fn(bean)", "if r is False:",
             f"    return {e}", f"return {x}._route(t).fn(bean)"]
     return g.make("bean", [], tail)

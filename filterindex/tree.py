@@ -18,7 +18,7 @@ import itertools
 import re
 from typing import Any, Callable, Optional, Sequence
 
-from .codegen import NOT_ONE, build_match_fn, build_node_fn, build_route_fn
+from .codegen import NOT_ONE, build_match_fn, build_node_fn, build_route_fn, retire
 from .indexes import INDEX_KINDS, Index
 from .spec import FilterOp, FilterParam, FilterSpec
 
@@ -108,6 +108,7 @@ class _Route:
         self.invalidate()
 
     def invalidate(self) -> None:
+        retire(self.fn)
         self.fn = self._build_and_run if self.roots else _discard
         if self.in_match:
             self.owner._invalidate_match()
@@ -323,6 +324,7 @@ class FilterIndex:
         if self.match is not self._stale_match:
             for r in self._routes.values():
                 r.in_match = False
+            retire(self.match)
             self.match = self._stale_match
 
     def _build_match_and_run(self, bean: Any) -> Sequence:

@@ -29,6 +29,8 @@ def main(rounds: int) -> None:
            for _ in range(N)]
     beans = [EventBean(tick, e) for e in raw]
     other_beans = [EventBean(other, {"x": 1}) for _ in range(N)]
+    s7_beans = [EventBean(tick, {"symbol": "S7", "price": rnd.uniform(0, 100), "volume": 1})
+                for _ in range(N)]
 
     w1 = FilterIndex()
     w1.add(FilterSpec(tick, ((FilterParam("symbol", FilterOp.EQ, "S7"),
@@ -66,6 +68,10 @@ def main(rounds: int) -> None:
         for b in beans:
             one.match(b)
 
+    def one_eq_all_match():
+        for b in s7_beans:
+            one.match(b)
+
     def many_eq():
         for b in beans:
             many.match(b)
@@ -86,6 +92,7 @@ def main(rounds: int) -> None:
         ("no-filter type, index.match(bean)", no_filter_type),
         ("W5 1 EQ filter, index.match(bean)", one_eq),
         ("W5 1 EQ filter, matcher", one_eq_matcher),
+        ("W5 1 EQ filter, every event matching it, index.match", one_eq_all_match),
         ("W5 10,000 EQ filters (every event matches one), index.match", many_eq),
         ("W5 10,000 EQ filters, matcher", many_eq_matcher),
     ]
