@@ -208,17 +208,10 @@ class EventType:
     def check(self, underlying: Any) -> None:
         """Raise EventTypeError naming the property and types when a map event's value does
         not fit its declared type (a missing property is null, as in Esper)."""
-        checks = self._checks
-        if checks is None:
-            checks = self._checks = _value_checks(
-                self.properties, {self.start_timestamp, self.end_timestamp} - {None})
-        get = underlying.get
-        for name, allowed, label in checks:
-            v = get(name)
-            if v is not None and (not isinstance(v, allowed) or (v is True or v is False) and bool not in allowed):
-                raise EventTypeError(
-                    f"Event of type '{self.name}': property '{name}' expects {label}, got "
-                    f"{type(v).__name__} {v!r}")
+        checker = self._checks
+        if checker is None:
+            checker = self._checks = _compile_checker(self)
+        checker(underlying)
 
     def to_dict(self, underlying: Any) -> dict[str, Any]:
         if self.representation is Representation.MAP:
@@ -274,6 +267,37 @@ def _value_checks(properties: Mapping[str, PropertyType], timestamps: set) -> tu
             allowed, label = _ALLOWED[pt.kind]
             out.append((name, allowed, label))
     return tuple(out)
+
+
+def _compile_checker(event_type: "EventType") -> Callable[[Any], None]:
+    """Generated once per type: one `type(v) is X` test per property on the common path,
+    isinstance only for subclasses and mistakes. Property names enter the code only as
+    repr() literals; types are passed in the namespace, never spelled from user text."""
+    checks = _value_checks(event_type.properties,
+                           {event_type.start_timestamp, event_type.end_timestamp} - {None})
+    ns: dict[str, Any] = {}
+    lines = ["def check(u):", "    get = u.get"]
+    for i, (name, allowed, label) in enumerate(checks):
+        fast = " and ".join(f"t is not _t{i}_{j}" for j in range(len(allowed)))
+        for j, t in enumerate(allowed):
+            ns[f"_t{i}_{j}"] = t
+        ns[f"_a{i}"] = allowed
+        exact_bool = bool in allowed
+        slow = f"not isinstance(v, _a{i})" + ("" if exact_bool else " or t is _bool")
+        lines.append(f"    v = get({name!r})")
+        lines.append("    if v is not None:")
+        lines.append("        t = type(v)")
+        lines.append(f"        if {fast} and ({slow}):")
+        lines.append(f"            _fail({name!r}, {label!r}, v)")
+    lines.append("    return None")
+
+    def fail(name: str, label: str, v: Any) -> None:
+        raise EventTypeError(f"Event of type '{event_type.name}': property '{name}' expects "
+                             f"{label}, got {type(v).__name__} {v!r}")
+    ns["_fail"] = fail
+    ns["_bool"] = bool
+    exec(compile("\n".join(lines), f"<check {event_type.name}>", "exec"), ns)
+    return ns["check"]
 
 
 def _apply_index_key(pt: PropertyType, index: Optional[int], key: Optional[str]) -> Optional[PropertyType]:
