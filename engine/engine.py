@@ -345,14 +345,13 @@ class Engine:
 
     def _emit(self, stmt: Statement, new_rows: Optional[list], old_rows: Optional[list],
               force: bool = False) -> None:
-        plan = stmt.plan
-        ins = getattr(plan, "insert_into", None)
+        ins = stmt._insert_into
         if ins is not None:
             routed = new_rows if ins.selector == "istream" else old_rows if ins.selector == "rstream" \
                 else (new_rows or []) + (old_rows or [])
             for row in routed or ():
                 self._route_queue.append(self._derive(ins, row))
-        selector = getattr(plan, "selector", "istream")
+        selector = stmt._selector
         if selector == "istream":
             old_rows = None
         elif selector == "rstream":

@@ -37,6 +37,9 @@ class Statement:
         self.priority = priority
         self.drop = drop
         self.plan = plan
+        # what each delivery needs from the plan, read once
+        self._insert_into = getattr(plan, "insert_into", None)
+        self._selector = getattr(plan, "selector", "istream")
         self.annotations = annotations
         self.state = StatementState.STOPPED
         self._order_key = (-priority, order)
