@@ -153,13 +153,19 @@ class RowBuffer:
         return len(self.columns[0])
 
     def take(self) -> pa.RecordBatch:
-        """The buffered rows as a record batch; the buffer is emptied."""
+        """The buffered rows as a record batch; the buffer is emptied (the column lists stay
+        the same objects: recorders hold them)."""
         arrays = []
         for values, conv, field in zip(self.columns, self._converters, self.schema):
-            if conv is not None:
-                values = [conv(v) for v in values]
-            arrays.append(pa.array(values, type=field.type))
-        self.columns = [[] for _ in self.schema]
+            try:   # values mostly fit as they are; convert one by one only when not
+                arr = pa.array(values, type=field.type)
+            except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError, OverflowError):
+                if conv is None:
+                    raise
+                arr = pa.array([conv(v) for v in values], type=field.type)
+            arrays.append(arr)
+        for values in self.columns:
+            values.clear()
         return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
 
     def __reduce__(self) -> Any:  # converters are closures: rebuild them, do not pickle them
@@ -169,7 +175,8 @@ class RowBuffer:
         """The buffered rows as dicts (local runs); the buffer is emptied."""
         names = self.schema.names
         rows = [dict(zip(names, r)) for r in zip(*self.columns)]
-        self.columns = [[] for _ in self.schema]
+        for values in self.columns:
+            values.clear()
         return rows
 
 

@@ -4,7 +4,8 @@ an engine of their own (or with other keys') as in one engine over all events.
 A statement is partitionable by key k when nothing it outputs for one key depends on
 another key's events (under the time protocol of pipeline.runner, where schedules fire at
 their own instants). From the AST, conservatively:
-- a keyed context `partition by k` makes everything inside per key;
+- a keyed context `partition by k` makes everything inside per key (patterns inside must
+  still bind the key: the engine narrows only the context's filter streams to the key);
 - a stream filter `k = <constant>` holds one key only;
 - otherwise each stream's windows must keep an event for reasons of its own key only:
   `#groupwin(k)...` (any sub-views), `#unique(k, ...)`/`#firstunique(k, ...)`, or views
@@ -257,7 +258,13 @@ class _Module:
             if self.derived.get(tname) is False:
                 raise _Refuse(f"stream '{tname}' (insert into) does not carry {key} unchanged")
         if node.context is not None:
-            return self._in_context(node)
+            reason = self._in_context(node)
+            if isinstance(stream, A.PatternStream):
+                # the engine narrows a keyed context's filter streams to the partition's key,
+                # not (yet) the filters inside patterns: those must bind the key themselves
+                self._pattern(stream.pattern)
+                reason += ", pattern bound to the key"
+            return reason
         if isinstance(stream, A.PatternStream):
             tags = self._pattern(stream.pattern)
             windows = "pattern instances bound to the key"

@@ -55,16 +55,18 @@ class _Sink:
 class Recorder:
     """The listener on one statement: each delivered row becomes an output row."""
 
-    __slots__ = ("sink", "name", "targets", "others")
+    __slots__ = ("sink", "name", "targets", "others", "base")
 
     def __init__(self, sink: _Sink, stmt: Statement) -> None:
-        buf = sink.buffer
+        cols = sink.buffer.columns       # lists that stay put: the buffer empties them in place
         names = list(stmt.column_names)
+        index = sink.buffer.index_of(names)
         self.sink = sink
         self.name = stmt.name
-        self.targets = list(zip(names, buf.index_of(names)))
-        mine = {i for _, i in self.targets}
-        self.others = [i for i in range(4, len(buf.schema)) if i not in mine]
+        self.base = cols[:4]
+        self.targets = [(n, cols[i]) for n, i in zip(names, index)]
+        mine = set(index)
+        self.others = [cols[i] for i in range(4, len(cols)) if i not in mine]
 
     def __call__(self, new: Optional[list], old: Optional[list]) -> None:
         if new:
@@ -74,21 +76,23 @@ class Recorder:
 
     def _add(self, beans: list, stream: str) -> None:
         sink = self.sink
-        cols = sink.buffer.columns
         now = sink.engine.now
-        c_stmt, c_stream, c_time, c_seq = cols[0], cols[1], cols[2], cols[3]
+        c_stmt, c_stream, c_time, c_seq = self.base
         targets, others, name = self.targets, self.others, self.name
+        seq = sink.seq
         for bean in beans:
-            d = bean.to_dict()
+            u = bean.underlying
+            d = u if type(u) is dict else bean.to_dict()   # result rows are dicts already
             c_stmt.append(name)
             c_stream.append(stream)
             c_time.append(now)
-            c_seq.append(sink.seq)
-            sink.seq += 1
-            for col, i in targets:
-                cols[i].append(d.get(col))
-            for i in others:
-                cols[i].append(None)
+            c_seq.append(seq)
+            seq += 1
+            for col, values in targets:
+                values.append(d.get(col))
+            for values in others:
+                values.append(None)
+        sink.seq = seq
 
 
 def selected_columns(stmt: Statement) -> list[tuple[str, pa.DataType]]:

@@ -23,6 +23,12 @@ STATEMENTS = [
     "select k, count(*) as c from T(k = 'k1')#length(4)",
     "select a.k as k, b.v as bv from pattern [every a=T(v > 50) -> b=T(k = a.k and v < a.v)"
     " -> c=T(k = a.k)]",
+    "create context ByK partition by k from T;\n"
+    "context ByK select irstream k, count(*) as c, sum(v) as total from T#length(3)",
+    "create context ByK partition by k from T;\n"
+    "context ByK select k, count(*) as c from T#time_batch(1 sec)",
+    "create context ByK partition by k from T;\n"
+    "context ByK select irstream k, sum(v) as total from T#length(2) output last every 700 msec",
 ]
 
 

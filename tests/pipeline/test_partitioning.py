@@ -37,6 +37,8 @@ PARTITIONABLE = [
     "create context ByK partition by k from T;\n"
     "context ByK select count(*) from T#length(10) output every 1 sec",
     "insert into U select k, v from T;\nselect k, sum(v) from U#time(1 sec) group by k",
+    "create context ByK partition by k from T;\n"
+    "context ByK select a.v from pattern [every a=T -> b=T(k = a.k and v > a.v)]",
 ]
 
 REFUSED = [
@@ -63,6 +65,8 @@ REFUSED = [
     ("select a.k from pattern [every a=T -[10]> b=T(k = a.k)]", "-[N]>"),
     ("select a.k from pattern [every timer:interval(1 sec) -> a=T]", "every"),
     ("select a.k from pattern [every a=T -> timer:interval(1 sec) -> b=T]", "not bound"),
+    ("create context ByK partition by k from T;\n"
+     "context ByK select a.v from pattern [every a=T -> b=T(v > a.v)]", "not bound to the key"),
     ("create context ByV partition by v from T;\ncontext ByV select count(*) from T", "does not partition by k"),
     ("create window W#keepall as T;\nselect * from W", "named window"),
     ("create variable int x = 1;\nselect k from T(v > x)", "variable"),
