@@ -166,7 +166,7 @@ class _IdKeys:
         if t in _ATOMIC:
             return
         self.seen[id(obj)] = obj
-        if (t is dict or t is set) and obj:
+        if isinstance(obj, (dict, set)) and obj:
             self.candidates.append(obj)
 
     def _spec(self, k: Any) -> Any:
@@ -211,7 +211,7 @@ class _IdKeys:
     def apply(cls, fixups: list) -> None:
         for c, entries in fixups:
             remap = {old: cls._key(spec) for old, spec in entries}
-            if type(c) is dict:
+            if isinstance(c, dict):
                 items = list(c.items())
                 c.clear()
                 c.update((remap.get(k, k), v) for k, v in items)

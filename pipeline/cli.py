@@ -98,9 +98,9 @@ def run_spark_command(args: argparse.Namespace) -> int:
     from pyspark.sql import SparkSession
 
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
-    started = _time.monotonic()
     owned = SparkSession.getActiveSession() is None   # a caller's session is left running
     spark = spark_session(args.master, app_name="epl spark")
+    started = _time.monotonic()                       # the rate leaves out the session start
     try:
         with _Progress(spark.sparkContext, progress):
             try:

@@ -89,3 +89,10 @@ def test_only_simulated_time_engines():
     with pytest.raises(EngineError, match="Not an engine snapshot"):
         import pickle
         restore(pickle.dumps(1))
+
+
+def test_doctests():
+    import doctest
+
+    import engine.state
+    assert doctest.testmod(engine.state).failed == 0
