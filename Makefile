@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test bench venv java clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test,spark]'
@@ -18,7 +18,7 @@ demo: java $(STAMP)
 	$(VENV)/bin/epl run samples/withdrawals.epl samples/withdrawals.jsonl --time-field ts
 
 test: java $(STAMP)
-	$(PY) -m pytest -q -p no:cacheprovider
+	$(PY) -m pytest -p no:cacheprovider
 
 # Spark needs a Java runtime: install Java 17 when there is none (apt-get, as root or via sudo).
 java:
