@@ -145,6 +145,11 @@ def build_match_fn(owner: Any, routes: list, empty: Any,
 
 
 def _node(g: _Gen, node: Any, ind: int, known: dict[str, str], depth: int) -> None:
+    # Esper asks a node's indexes before it adds the node's own handles: a pattern's more
+    # specific filter (deeper) sees an event before a broader one of the same statement
+    for idx in node.indexes:
+        if idx.shape():
+            _EMITTERS[type(idx)](g, idx, ind, known, depth)
     handles = node.handles
     if len(handles) == 1:
         h = g.const(next(iter(handles.values())))
@@ -158,9 +163,6 @@ def _node(g: _Gen, node: Any, ind: int, known: dict[str, str], depth: int) -> No
         g.emit(ind + 1, f"out = list({h}.values())")
         g.emit(ind, "else:")
         g.emit(ind + 1, f"out.extend({h}.values())")
-    for idx in node.indexes:
-        if idx.shape():
-            _EMITTERS[type(idx)](g, idx, ind, known, depth)
 
 
 def _child(g: _Gen, child: Any, ind: int, known: dict[str, str], depth: int) -> None:

@@ -183,9 +183,6 @@ def test_event_satisfying_matcher_and_until_ends_without_counting(engine, listen
     assert rows.rows == [{"arr": None, "b": 1}]
 
 
-@pytest.mark.xfail(strict=True, reason="filterindex returns a node's own handles before its "
-                   "child indexes; Esper evaluates the indexes first, so the until filter "
-                   "(indexed on v) sees the event before the matcher")
 def test_unbounded_until_and_event_satisfying_both(engine, listen):
     rows = listen("select a as arr, b.v as bv from pattern [a=A until b=A(v > 5)]")
     send(engine, "A", 1, 1)
