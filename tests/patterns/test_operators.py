@@ -1,7 +1,6 @@
 """Each pattern operator on the real engine (simulated time), with Esper's semantics."""
 from __future__ import annotations
 
-import pytest
 
 
 def send(engine, type_name, id, v=0):
