@@ -204,8 +204,6 @@ class Engine:
                     raise EventTypeError(
                         f"Event type '{type_name}' is a map type: expected a dict, got "
                         f"{type(event).__name__}")
-                if self.check_events:
-                    et.check(event)
             elif not isinstance(event, et.pyclass):
                 raise EventTypeError(
                     f"Event type '{type_name}' expects instances of {et.pyclass.__name__}, got "
@@ -221,14 +219,24 @@ class Engine:
         with self._lock:
             if self._depth:
                 # sent from a listener or callback: processed before the outer send returns
+                self._check(bean)
                 self._route_queue.append(bean)
                 return
             self._depth += 1
             try:
-                self._process(bean)
+                handles = self._filters.match(bean)
+                if handles:
+                    self._check(bean)
+                    self._on_match(bean, handles)
                 self._drain()
             finally:
                 self._depth -= 1
+
+    def _check(self, bean: EventBean) -> None:
+        """Check a map event's values against its declared types before any statement sees
+        it. Events no filter wants are discarded unchecked: they cannot reach a result."""
+        if self.check_events and bean.event_type.representation is Representation.MAP:
+            bean.event_type.check(bean.underlying)
 
     def send_many(self, events: Iterable[Any], type_name: Optional[str] = None) -> None:
         """Process events in order; the same as calling send for each, with less overhead."""
@@ -273,8 +281,6 @@ class Engine:
         refs = getrefcount(probe)
         for e in it:
             if fast and type(e) is dict:
-                if check is not None:
-                    check(e)
                 probe.underlying = e
                 handles = route(probe)
                 if getrefcount(probe) != refs:
@@ -282,12 +288,15 @@ class Engine:
                     refs = getrefcount(probe)
                 if not handles:
                     continue
+                if check is not None:
+                    check(e)
                 bean = EventBean(et, e)
             else:
                 bean = bean_of(e, type_name)
                 handles = match(bean)
                 if not handles:
                     continue
+                self._check(bean)
             if len(handles) == 1:
                 handles[0].on_event(bean)
             else:

@@ -278,6 +278,8 @@ def test_event_sent_from_a_listener_is_processed_after_the_current_one(engine):
 
 def test_wrong_property_type_names_property_and_type(engine):
     engine.epl("create schema W(account string, amount int, rate double)")
+    engine.send({"account": "a", "amount": "abc"}, "W")    # no statement reads W yet: discarded
+    engine.epl("select * from W")
     with pytest.raises(EventTypeError, match="property 'amount' expects an integer, got str 'abc'"):
         engine.send({"account": "a", "amount": "abc"}, "W")
     with pytest.raises(EventTypeError, match="'account' expects a string"):
@@ -285,6 +287,9 @@ def test_wrong_property_type_names_property_and_type(engine):
     with pytest.raises(EventTypeError, match="'amount' expects an integer, got bool"):
         engine.send({"account": "a", "amount": True}, "W")
     engine.send({"account": "a", "amount": 1, "rate": 2}, "W")     # an int is a fine double
+    with pytest.raises(EventTypeError, match="'amount' expects an integer"):
+        engine.send_many([{"account": "a", "amount": 1}, {"account": "a", "amount": 1.5}], "W")
     unchecked = Engine(time="simulated", check_events=False)
     unchecked.epl("create schema W(amount int)")
+    unchecked.epl("select * from W")
     unchecked.send({"amount": "abc"}, "W")                          # the caller opted out
