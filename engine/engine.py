@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import itertools
 import threading
-from sys import getrefcount
 from collections import deque
 from collections.abc import Mapping
-from typing import Any, Callable, Iterable, Optional, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
-from filterindex import FilterIndex
+from filterindex import STALE, FilterIndex
 
 from . import epl_types as T
 from .bean import EventBean
@@ -252,63 +251,57 @@ class Engine:
                 return
             self._depth += 1
             try:
-                self._send_batch(events, type_name)
+                self._send_batch(events if isinstance(events, (list, tuple)) else list(events), type_name)
             finally:
                 self._depth -= 1
 
-    def _send_batch(self, events: Iterable[Any], type_name: str) -> None:
-        """send_many's loop, under the lock: the type is looked up again only after an event
-        was processed (a listener may have changed it), and a dict of a map type becomes a
-        bean without the checks of `_bean`."""
-        find, bean_of, match, on_match = self.types.find, self._bean, self._filters.match, self._on_match
-        it = iter(events)
+    def _send_batch(self, events: Sequence[Any], type_name: str) -> None:
+        """send_many's loop, under the lock. Dict events of a map type are routed by the
+        filter index's batch scanner, one generated loop that stops only at events some
+        filter wants; everything else goes event by event through send's path. The type and
+        scanner are looked up again after each processed event (a listener may change them)."""
+        n = len(events)
+        i = 0
         if self._dispatch_queue or self._route_queue:
-            # left over by an exception: send drains them after its event, so the first goes by send's path
-            for e in it:
-                self._process(bean_of(e, type_name))
-                self._drain()
-                break
-        et = find(type_name)
-        fast = et is not None and et.representation is Representation.MAP
-        # the type's own routing function skips the type lookup of `match`; it stays correct
-        # as filters come and go (None: nothing filters the type yet, so `match` is asked)
-        route = (self._filters.matcher(et) or match) if fast else match
-        check = et.check if fast and self.check_events else None
-        # No bean is allocated for an event no filter wants: the filters see a probe bean
-        # with the event swapped in. A probe that filter code kept a reference to (its
-        # reference count went up) is never reused, so whoever kept it keeps its event.
-        probe = EventBean(et, None)
-        refs = getrefcount(probe)
-        for e in it:
-            if fast and type(e) is dict:
-                probe.underlying = e
-                handles = route(probe)
-                if getrefcount(probe) != refs:
-                    probe = EventBean(et, None)
-                    refs = getrefcount(probe)
-                if not handles:
-                    continue
-                if check is not None:
-                    check(e)
+            # left over by an exception: send drains them after its event
+            if n:
+                self._send_locked(events[0], type_name)
+            i = 1
+        while i < n:
+            et = self.types.find(type_name)
+            if et is None or et.representation is not Representation.MAP:
+                self._send_locked(events[i], type_name)
+                i += 1
+                continue
+            # filters see a probe bean with each event swapped in: no bean is allocated for
+            # events no filter wants (EPL filters cannot keep a reference to the event)
+            j, handles = self._filters.scanner(et)(events, i, n, EventBean(et, None))
+            if j >= n:
+                return
+            if handles is None or handles is STALE:
+                self._send_locked(events[j], type_name)
+            elif type(events[j]) is not dict and not isinstance(events[j], Mapping):
+                self._send_locked(events[j], type_name)     # reports the wrong event
+            else:
+                e = events[j]
+                if self.check_events:
+                    et.check(e)
                 bean = EventBean(et, e)
-            else:
-                bean = bean_of(e, type_name)
-                handles = match(bean)
-                if not handles:
-                    continue
-                self._check(bean)
-            if len(handles) == 1:
-                handles[0].on_event(bean)
-            else:
-                on_match(bean, handles)
-            self._drain()
-            if find(type_name) is not et:
-                et = find(type_name)
-                fast = et is not None and et.representation is Representation.MAP
-                route = (self._filters.matcher(et) or match) if fast else match
-                probe = EventBean(et, None)
-                refs = getrefcount(probe)
-            check = et.check if fast and self.check_events else None
+                if len(handles) == 1:
+                    handles[0].on_event(bean)
+                else:
+                    self._on_match(bean, handles)
+                self._drain()
+            i = j + 1
+
+    def _send_locked(self, event: Any, type_name: Optional[str]) -> None:
+        """One event through send's path, the lock held."""
+        bean = self._bean(event, type_name)
+        handles = self._filters.match(bean)
+        if handles:
+            self._check(bean)
+            self._on_match(bean, handles)
+        self._drain()
 
     def after_event(self, action: Callable[[], None]) -> None:
         """Run `action` once every statement has processed the current event, in dispatch

@@ -12,6 +12,7 @@ from .spec import (
     FilterParam as FilterParam,
     FilterSpec as FilterSpec,
 )
+from .codegen import STALE as STALE
 from .tree import (
     NO_MATCH as NO_MATCH,
     FilterIndex as FilterIndex,

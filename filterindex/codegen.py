@@ -44,6 +44,7 @@ MAX_DEPTH = 8        # nesting of inlined children (Python limits indentation de
 _MAX_CODE = 4096
 
 _NAMESPACE = {"__builtins__": {}, "list": list, "len": len, "TypeError": TypeError,
+              "AttributeError": AttributeError, "range": range,
               "_stale": False}
 _CODE: dict[str, Any] = {}         # source -> compiled code
 
@@ -117,6 +118,32 @@ def build_route_fn(route: Any, roots: tuple, owner: Any, empty: Any,
     tail = ["if out is None:", f"    return {e}",
             f"if {x}._multi and len(out) > 1:", f"    return {d}(out)", "return out"]
     return g.make("bean", head, tail)
+
+
+STALE = object()   # a scan function was retired: ask the index for the current one
+
+
+def build_scan_fn(roots: tuple, owner: Any, dedup: Callable[[list], list]) -> Callable:
+    """`fn(events, i, n, bean) -> (j, handles)`: the routing of a batch of mapping events of
+    one type in one generated loop. It returns at the first event from `i` that some filter
+    wants (`j`, its handles), at an event that is not a mapping (`j`, None: the caller
+    routes it the slow way, which reports it), or at the end (`n`, None). `bean` is a probe
+    whose underlying is swapped in when a filter leaf evaluates an expression. A retired
+    function returns (`i`, STALE): filters change only between calls, when user code runs."""
+    g = _Gen()
+    x, d, st = g.const(owner), g.const(dedup), g.const(STALE)
+    for root in roots:
+        _node(g, root, 3, {}, 0)
+    uses_bean = any("bean" in line for line in g.lines)
+    head = ["if _stale:", f"    return i, {st}", "j = i", "try:", "    for j in range(i, n):",
+            "        u = events[j]"]
+    if uses_bean:
+        head.append("        bean.underlying = u")
+    head.append("        out = None")
+    tail = ["        if out is not None:", f"            if {x}._multi and len(out) > 1:",
+            f"                return j, {d}(out)", "            return j, out",
+            "except AttributeError:", "    return j, None", "return n, None"]
+    return g.make("events, i, n, bean", head, tail)
 
 
 def build_match_fn(owner: Any, routes: list, empty: Any,

@@ -18,7 +18,7 @@ import itertools
 import re
 from typing import Any, Callable, Optional, Sequence
 
-from .codegen import NOT_ONE, build_match_fn, build_node_fn, build_route_fn, retire
+from .codegen import STALE, NOT_ONE, build_match_fn, build_node_fn, build_route_fn, build_scan_fn, retire
 from .indexes import INDEX_KINDS, Index
 from .spec import FilterOp, FilterParam, FilterSpec
 
@@ -86,7 +86,7 @@ class FilterNode:
 class _Route:
     """Routing of one concrete event type over the trees of it and its supertypes."""
 
-    __slots__ = ("owner", "event_type", "ancestors", "roots", "fn", "in_match")
+    __slots__ = ("owner", "event_type", "ancestors", "roots", "fn", "in_match", "scan")
 
     def __init__(self, owner: "FilterIndex", event_type: Any, ancestors: tuple) -> None:
         self.owner = owner
@@ -95,6 +95,7 @@ class _Route:
         self.roots: tuple[FilterNode, ...] = ()
         self.fn: Callable[[Any], Sequence] = _discard
         self.in_match = False                       # its code is inlined in owner.match
+        self.scan: Optional[Callable] = None        # batch routing, built on demand
 
     def set_roots(self, roots: tuple) -> None:
         for r in self.roots:
@@ -109,6 +110,9 @@ class _Route:
 
     def invalidate(self) -> None:
         retire(self.fn)
+        if self.scan is not None:
+            retire(self.scan)
+            self.scan = None
         self.fn = self._build_and_run if self.roots else _discard
         if self.in_match:
             self.owner._invalidate_match()
@@ -122,6 +126,16 @@ class _Route:
 
     def _build_and_run(self, bean: Any) -> Sequence:
         return self.build()(bean)
+
+    def scanner(self) -> Callable:
+        if self.scan is None:
+            self.scan = build_scan_fn(self.roots, self.owner, _dedup) if self.roots else _scan_discard
+        return self.scan
+
+
+def _scan_discard(events: Any, i: int, n: int, bean: Any) -> tuple:
+    """Nothing filters the type: every event of the batch is discarded."""
+    return n, None
 
 
 def _discard(bean: Any) -> Sequence:
@@ -341,6 +355,11 @@ class FilterIndex:
         without the type lookup, and stays correct as filters are added and removed. None
         when nothing filters the type or its supertypes (a snapshot: ask again after `add`)."""
         return self._route(event_type).build()
+
+    def scanner(self, event_type: Any) -> Callable:
+        """Batch routing for dict events of `event_type`: `fn(events, i, n, probe) ->
+        (j, handles)` (see codegen.build_scan_fn); (j, STALE) asks for the current scanner."""
+        return self._route(event_type).scanner()
 
     def _route(self, t: Any) -> _Route:
         route = self._routes.get(t)

@@ -7,5 +7,5 @@ def test_public_names():
     modules = {"codegen", "indexes", "planner", "semantics", "spec", "tree"}
     assert names - modules == {
         "Bound", "Constant", "FilterIndex", "FilterOp", "FilterParam", "FilterSpec",
-        "FilterTemplate", "NO_MATCH", "ValueSource", "plan_filter",
+        "FilterTemplate", "NO_MATCH", "STALE", "ValueSource", "plan_filter",
     }
