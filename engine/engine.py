@@ -267,25 +267,35 @@ class Engine:
             if n:
                 self._send_locked(events[0], type_name)
             i = 1
+        find = self.types.find
+        et: Optional[EventType] = None
+        scan = check = probe = None
         while i < n:
-            et = self.types.find(type_name)
-            if et is None or et.representation is not Representation.MAP:
-                self._send_locked(events[i], type_name)
-                i += 1
-                continue
-            # filters see a probe bean with each event swapped in: no bean is allocated for
-            # events no filter wants (EPL filters cannot keep a reference to the event)
-            j, handles = self._filters.scanner(et)(events, i, n, EventBean(et, None))
+            t = find(type_name)
+            if t is not et or scan is None:
+                et = t
+                if et is None or et.representation is not Representation.MAP:
+                    self._send_locked(events[i], type_name)
+                    i += 1
+                    et = None
+                    continue
+                scan = self._filters.scanner(et)
+                # filters see a probe bean with each event swapped in: no bean is allocated
+                # for events no filter wants (EPL filters cannot keep a reference to it)
+                probe = EventBean(et, None)
+                check = et.checker() if self.check_events else None
+            j, handles = scan(events, i, n, probe)
             if j >= n:
                 return
-            if handles is None or handles is STALE:
-                self._send_locked(events[j], type_name)
-            elif type(events[j]) is not dict and not isinstance(events[j], Mapping):
-                self._send_locked(events[j], type_name)     # reports the wrong event
+            if handles is STALE:            # filters changed since the last event: rescan
+                scan = None
+                continue
+            e = events[j]
+            if handles is None or (type(e) is not dict and not isinstance(e, Mapping)):
+                self._send_locked(e, type_name)     # not a mapping: send's path reports it
             else:
-                e = events[j]
-                if self.check_events:
-                    et.check(e)
+                if check is not None:
+                    check(e)
                 bean = EventBean(et, e)
                 if len(handles) == 1:
                     handles[0].on_event(bean)
@@ -334,16 +344,16 @@ class Engine:
     def _drain(self, process: Optional[Callable[[EventBean], None]] = None) -> None:
         """Dispatch queued results; process routed (insert-into) events until none remain
         (through `process`, e.g. an isolated service's routing, or the engine's own)."""
-        process = process or self._process
         while True:
-            if self._dispatch_queue:
-                queue, self._dispatch_queue = self._dispatch_queue, []
+            queue = self._dispatch_queue
+            if queue:
+                self._dispatch_queue = []
                 self._queued.clear()
                 for stmt, new, old in queue:
                     stmt._dispatch(new or None, old or None)
             if not self._route_queue:
                 return
-            process(self._route_queue.popleft())
+            (process or self._process)(self._route_queue.popleft())
 
     def _emit(self, stmt: Statement, new_rows: Optional[list], old_rows: Optional[list],
               force: bool = False) -> None:

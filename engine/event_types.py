@@ -205,6 +205,12 @@ class EventType:
             return v
         return chained
 
+    def checker(self) -> Callable[[Any], None]:
+        """The generated check function of this type (see check)."""
+        if self._checks is None:
+            self._checks = _compile_checker(self)
+        return self._checks
+
     def check(self, underlying: Any) -> None:
         """Raise EventTypeError naming the property and types when a map event's value does
         not fit its declared type (a missing property is null, as in Esper)."""
