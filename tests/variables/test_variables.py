@@ -7,20 +7,7 @@ import pytest
 from engine import Engine
 from engine.variables import VariableError
 from epl.errors import EPLValidationError
-
-
-def rows(beans):
-    return [b.to_dict() for b in beans or ()]
-
-
-class Rec:
-    def __init__(self, stmt):
-        self.calls = []
-        stmt.add_listener(lambda new, old: self.calls.append(rows(new)))
-
-    def pop(self):
-        out, self.calls = self.calls, []
-        return out
+from recording import Rec
 
 
 @pytest.fixture
