@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.bean import EventBean
 from engine.instance import SelectInstance, StatementContext
+from engine.joins.executor import JoinExecutor
 from filterindex.spec import FilterSpec
 
 from .partition import Holder, Partition
@@ -40,7 +41,10 @@ class ContextSelectPlan:
         self.service = service
         streams = tuple(dataclasses.replace(s, filter=NarrowedFilter(s.filter))
                         if s.pattern is None and s.named_window is None else s for s in plan.streams)
-        self.partition_plan = dataclasses.replace(plan, streams=streams)
+        make_join = plan.make_join
+        if make_join is not None:
+            make_join = _partition_join(make_join)
+        self.partition_plan = dataclasses.replace(plan, streams=streams, make_join=make_join)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -53,6 +57,29 @@ class ContextSelectPlan:
 
     def make_instance(self, engine: Any, statement: "Statement", partition: Partition) -> "PartitionInstance":
         return PartitionInstance(engine, statement, self.partition_plan, partition, self.holder)
+
+
+class PartitionJoin(JoinExecutor):
+    """A join inside a partition: it runs (from a stream, a timer or the flush after a
+    self-join's streams) with the partition's properties in place."""
+
+    def flush(self) -> None:
+        ctx = self.instance.ctx
+        ctx.holder.properties = ctx.props
+        JoinExecutor.flush(self)
+
+
+def _partition_join(make_join: Any) -> Any:
+    """The join factory of a partition: stream filters the join registers itself (the flush
+    of streams sharing a type) are narrowed by the partition like the streams'."""
+    plan = make_join.plan
+    narrowed = dataclasses.replace(plan, filters=tuple(
+        NarrowedFilter(f) if f is not None else None for f in plan.filters))
+
+    def make(instance: Any) -> PartitionJoin:
+        return PartitionJoin(narrowed, instance)
+    make.plan = narrowed  # type: ignore[attr-defined]
+    return make
 
 
 class ContextStatement:
@@ -130,6 +157,23 @@ class _PartitionHandle:
         self.target.update([bean], None)
 
 
+class _PartitionJoinHandle(_PartitionHandle):
+    """A join stream's handle in a partition: the join's own handle runs (it knows whether
+    the join waits for the statement's other streams), with the partition's properties."""
+
+    __slots__ = ("inner", "holder", "props")
+
+    def __init__(self, inner: Any, holder: Holder, props: dict) -> None:
+        super().__init__(inner, holder, props)
+        self.inner = inner
+        self.holder = holder
+        self.props = props
+
+    def on_event(self, bean: EventBean) -> None:
+        self.holder.properties = self.props
+        self.inner.on_event(bean)
+
+
 class PartitionInstance:
     """One statement's instance in one partition."""
 
@@ -142,8 +186,8 @@ class PartitionInstance:
         ctx = PartitionContext(engine, statement, statement._order_key, holder, props)
         inst = SelectInstance(engine, statement, plan, statement._order_key, bindings=partition, ctx=ctx)
         inst.pattern_filter_addendum = partition.narrow
-        if inst.join is None:
-            inst.handles = [_PartitionHandle(h, holder, props) for h in inst.handles]
+        wrap = _PartitionHandle if inst.join is None else _PartitionJoinHandle
+        inst.handles = [wrap(h, holder, props) for h in inst.handles]
         self.inst = inst
         self.holder = holder
         self.props = props

@@ -45,3 +45,33 @@ def test_pattern_filter_routing_is_by_key(engine):
         engine.send({"acct": acct, "amount": 0}, "W")
     got = [r for call in rec.pop() for r in call]
     assert got == [{"p": "b", "q": "b"}, {"p": "a", "q": "a"}, {"p": "c", "q": "c"}]
+
+
+def test_join_sees_context_properties_and_only_its_key(engine):
+    engine.epl("create context ByAcct partition by acct from W, acct from D")
+    base = engine.filter_count()
+    s = engine.epl("context ByAcct select context.key1 as k, context.name as n, w.amount as amt, "
+                   "d.note as note from W#length(2) as w, D#length(2) as d")
+    rec = Rec(s)
+    engine.send({"acct": "a", "amount": 1}, "W")
+    engine.send({"acct": "b", "note": "x"}, "D")
+    engine.send({"acct": "a", "note": "y"}, "D")          # joins a's W only
+    engine.send({"acct": "b", "amount": 2}, "W")          # joins b's D only
+    engine.send({"acct": "a", "amount": 3}, "W")
+    assert rec.pop() == [[{"k": "a", "n": "ByAcct", "amt": 1, "note": "y"}],
+                         [{"k": "b", "n": "ByAcct", "amt": 2, "note": "x"}],
+                         [{"k": "a", "n": "ByAcct", "amt": 3, "note": "y"}]]
+    assert engine.filter_count() == base + 2 + 2 * 2      # two creators, two streams per partition
+    assert sorted((r["k"], r["amt"]) for r in s.rows()) == [("a", 1), ("a", 3), ("b", 2)]
+    s.stop()
+    assert engine.filter_count() == base
+
+
+def test_self_join_in_partition_uses_key_in_where(engine):
+    engine.epl("create context ByAcct partition by acct from W")
+    rec = Rec(engine.epl("context ByAcct select context.key1 as k, a.amount as x, b.amount as y "
+                         "from W#length(2) as a, W#length(2) as b "
+                         "where a.amount < b.amount and context.key1 != 'z'"))
+    for acct, amount in (("a", 1), ("b", 5), ("z", 1), ("a", 2), ("z", 2), ("b", 6)):
+        engine.send({"acct": acct, "amount": amount}, "W")
+    assert rec.pop() == [[{"k": "a", "x": 1, "y": 2}], [{"k": "b", "x": 5, "y": 6}]]
