@@ -48,6 +48,10 @@ class ContextService:
         from epl.compiler.contexts import compile_context_select
         return compile_context_select(node, engine, text)
 
+    def compile_on(self, node: Any, engine: Any, text: str) -> Any:
+        from epl.compiler.contexts import compile_context_on
+        return compile_context_on(node, engine, text)
+
     def runtime_for(self, definition: ContextDefinition, engine: Any) -> ContextRuntime:
         key = (definition.name, id(engine))
         rt = self.runtimes.get(key)

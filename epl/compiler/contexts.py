@@ -15,6 +15,7 @@ from engine.contexts.hashed import HashItem, HashSpec, consistent_hash_crc32, ha
 from engine.contexts.keyed import Creator, KeyedItemSpec, KeyedSpec
 from engine.contexts.partition import Holder
 from engine.contexts.service import ContextDefinition, Level
+from engine.contexts.onstatements import ContextOnPlan
 from engine.contexts.statements import ContextSelectPlan
 from engine.contexts.temporal import TemporalSpec
 from engine.epl_types import EPLType, PropertyType
@@ -79,18 +80,48 @@ def compile_context_select(node: A.SelectStatement, engine: Any, text: str) -> C
     return compiled
 
 
+def compile_context_on(node: A.OnStatement, engine: Any, text: str) -> CompiledStatement:
+    """`context X on <trigger> select|delete ... from <named window>`: run per partition, the
+    trigger narrowed by the partition, against a global named window or table."""
+    svc = engine.services["contexts"]
+    definition = svc.get(node.context)
+    if definition is None:
+        raise EPLValidationError(f"Context by name '{node.context}' has not been declared", text)
+    if not isinstance(node.action, (A.OnSelect, A.OnDelete)):
+        kind = {"OnUpdate": "on-update", "OnMerge": "on-merge", "OnSet": "on-set"}.get(
+            type(node.action).__name__, type(node.action).__name__)
+        raise EPLValidationError(
+            f"Context '{node.context}' does not support {kind} statements (only on-select and "
+            f"on-delete against a named window or table declared without context)", text)
+    from .onactions import compile_on
+    holder = Holder()
+    compiled = compile_on(node, engine, text, context=_ContextScope(definition.context_type, holder))
+    plan = compiled.plan
+    if plan.trigger_pattern is not None:
+        types = list(getattr(plan.trigger_pattern, "event_types", ()))
+    else:
+        types = [resolve_stream_type(engine, node.trigger.type_name, text)]
+    _check_keyed_types(definition, types, text)
+    compiled.plan = ContextOnPlan(plan, definition, holder, svc)
+    return compiled
+
+
 def _check_keyed_streams(definition: ContextDefinition, plan: Any, text: str) -> None:
     """Esper requires a keyed context's statements to listen to one of its types."""
+    types = []
+    for s in plan.streams:
+        if s.pattern is not None:
+            types.extend(getattr(s.pattern, "event_types", ()))
+        elif s.named_window is None:
+            types.append(s.event_type)
+    _check_keyed_types(definition, types, text)
+
+
+def _check_keyed_types(definition: ContextDefinition, types: list, text: str) -> None:
     for level in definition.levels:
         spec = level.spec
         if not isinstance(spec, KeyedSpec):
             continue
-        types = []
-        for s in plan.streams:
-            if s.pattern is not None:
-                types.extend(getattr(s.pattern, "event_types", ()))
-            elif s.named_window is None:
-                types.append(s.event_type)
         if types and not any(spec.item_for(t) is not None for t in types):
             listed = ", ".join(repr(i.event_type.name) for i in spec.items)
             raise EPLValidationError(

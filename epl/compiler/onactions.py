@@ -28,13 +28,15 @@ from .scope import Scope, StreamInfo
 from .select import _insert_into, base_scope, resolve_stream_type
 
 
-def compile_on(node: A.OnStatement, engine: Any, text: str) -> CompiledStatement:
-    if node.context is not None:
+def compile_on(node: A.OnStatement, engine: Any, text: str, context: Any = None) -> CompiledStatement:
+    """`context` (contexts service, compiling `context X on ...`): an object with `type` and
+    `holder` for `context.x`."""
+    if node.context is not None and context is None:
         hook = engine.services.get("contexts")
         if hook is None or not hasattr(hook, "compile_on"):
             raise EPLValidationError(f"On-statements in context '{node.context}' are not supported", text)
         return hook.compile_on(node, engine, text)
-    trigger_info, trigger_filter, trigger_pattern = _trigger(node, engine, text)
+    trigger_info, trigger_filter, trigger_pattern = _trigger(node, engine, text, context)
     action = node.action
     name = statement_name(node.annotations) or "anonymous"
     on_create: list = []
@@ -46,7 +48,7 @@ def compile_on(node: A.OnStatement, engine: Any, text: str) -> CompiledStatement
         if target is None:
             raise EPLValidationError(f"A named window or table '{action.window}' has not been declared", text)
         target_info = StreamInfo(1, target.event_type, action.window_alias, action.window)
-        scope = base_scope(engine, [trigger_info, target_info], text)
+        scope = _with_context(base_scope(engine, [trigger_info, target_info], text), context)
         matcher = _matcher(action.where, target, scope, trigger_info, target_info)
         if isinstance(action, A.OnSelect):
             rows = compile_rows(engine, action.select, [trigger_info, target_info], scope, name,
@@ -78,12 +80,18 @@ def compile_on(node: A.OnStatement, engine: Any, text: str) -> CompiledStatement
                              has(node.annotations, "drop"), node.annotations, on_create)
 
 
-def _trigger(node: A.OnStatement, engine: Any, text: str) -> tuple:
+def _with_context(scope: Scope, context: Any) -> Scope:
+    if context is not None:
+        scope.context_type, scope.context_holder = context.type, context.holder
+    return scope
+
+
+def _trigger(node: A.OnStatement, engine: Any, text: str, context: Any = None) -> tuple:
     trig = node.trigger
     if isinstance(trig, A.EventFilter):
         et = resolve_stream_type(engine, trig.type_name, text)
         info = StreamInfo(0, et, node.trigger_alias, trig.type_name)
-        scope = base_scope(engine, [info], text)
+        scope = _with_context(base_scope(engine, [info], text), context)
         return info, compile_filter(trig.filter, info, scope), None
     patterns = engine.services.get("patterns")
     if patterns is None:
@@ -91,7 +99,7 @@ def _trigger(node: A.OnStatement, engine: Any, text: str) -> tuple:
     from engine.patterns.compile import compile_pattern, pattern_match_type
     mt = pattern_match_type(trig, engine, text)
     info = StreamInfo(0, mt, node.trigger_alias, None)
-    scope = base_scope(engine, [info], text)
+    scope = _with_context(base_scope(engine, [info], text), context)
     return info, None, compile_pattern(trig, engine, scope, text, mt)
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from engine import Engine
 from epl.errors import EPLValidationError
-from recording import Rec
+from recording import Rec, rows
 
 
 @pytest.fixture
@@ -75,3 +75,55 @@ def test_self_join_in_partition_uses_key_in_where(engine):
     for acct, amount in (("a", 1), ("b", 5), ("z", 1), ("a", 2), ("z", 2), ("b", 6)):
         engine.send({"acct": acct, "amount": amount}, "W")
     assert rec.pop() == [[{"k": "a", "x": 1, "y": 2}], [{"k": "b", "x": 5, "y": 6}]]
+
+
+@pytest.fixture
+def window(engine):
+    engine.epl("create schema Q(acct string, lim int)")
+    engine.epl("create context ByAcct partition by acct from W, acct from Q")
+    engine.epl("create window Win#keepall as W")
+    engine.epl("insert into Win select * from W")
+    for acct, amount in (("a", 1), ("b", 5), ("a", 7)):
+        engine.send({"acct": acct, "amount": amount}, "W")
+    return engine
+
+
+def test_on_select_per_partition_against_global_window(window):
+    engine = window
+    rec = Rec(engine.epl("context ByAcct on Q as q select context.key1 as k, w.amount as amt "
+                         "from Win as w where w.acct = context.key1 and w.amount > q.lim"))
+    engine.send({"acct": "a", "lim": 0}, "Q")      # starts partition a, which sees the trigger
+    engine.send({"acct": "b", "lim": 1}, "Q")
+    engine.send({"acct": "c", "lim": 0}, "Q")      # partition c: no rows of its key
+    engine.send({"acct": "a", "lim": 5}, "Q")
+    assert rec.pop() == [[{"k": "a", "amt": 1}, {"k": "a", "amt": 7}], [{"k": "b", "amt": 5}],
+                         [{"k": "a", "amt": 7}]]
+    assert engine.services["contexts"].partition_count("ByAcct") == 3
+
+
+def test_on_select_trigger_filter_narrowed_to_partition(window):
+    engine = window
+    rec = Rec(engine.epl("context ByAcct on Q select context.key1 as k, count(*) as n from Win"))
+    engine.send({"acct": "a", "lim": 0}, "Q")
+    engine.send({"acct": "b", "lim": 0}, "Q")
+    # each trigger fires its own partition only (no `where`: every row of the global window)
+    assert rec.pop() == [[{"k": "a", "n": 3}], [{"k": "b", "n": 3}]]
+
+
+def test_on_delete_per_partition(window):
+    engine = window
+    rec = Rec(engine.epl("context ByAcct on Q delete from Win as w "
+                         "where w.acct = context.key1 and w.amount > 3"))
+    engine.send({"acct": "a", "lim": 0}, "Q")
+    assert rec.pop() == [[{"acct": "a", "amount": 7}]]
+    assert sorted((r["acct"], r["amount"]) for r in rows(engine.execute_query("select * from Win"))) \
+        == [("a", 1), ("b", 5)]
+
+
+@pytest.mark.parametrize("epl, kind", [
+    ("context ByAcct on Q update Win set amount = 0", "on-update"),
+    ("context ByAcct on Q merge Win when matched then delete", "on-merge"),
+])
+def test_unsupported_on_actions_in_context_are_validation_errors(window, epl, kind):
+    with pytest.raises(EPLValidationError, match=f"Context 'ByAcct' does not support {kind}"):
+        window.epl(epl)
