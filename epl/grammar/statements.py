@@ -8,8 +8,9 @@ from ..ast import (
     Annotation, DeleteStatement, InsertValues, MergeAction, MergeWhen, OnDelete, OnMerge,
     OnSelect, OnSet, OnStatement, OnUpdate, UpdateStatement,
 )
+from ..errors import EPLValidationError
 from ..lexer import tokens  # noqa: F401
-from ._support import fail, number, span, string
+from ._support import STATE, fail, number, span, string
 
 start = "start"
 
@@ -55,6 +56,16 @@ def p_statement_body_context(p):
     """statement_body : CONTEXT IDENT select_stmt
                       | CONTEXT IDENT on_stmt"""
     p[0] = replace(p[3], context=p[2], span=span(p))
+
+
+def p_statement_body_context_create(p):
+    """statement_body : CONTEXT IDENT create_window
+                      | CONTEXT IDENT create_table"""
+    # valid Esper syntax this engine does not run: a validation error, not a syntax error
+    what = "named windows" if p.slice[3].type == "create_window" else "tables"
+    raise EPLValidationError(f"Context '{p[2]}': {what} declared in a context are not supported "
+                             f"(declare it without context; 'context {p[2]} on ...' statements "
+                             f"can use it per partition)", STATE.text)
 
 
 # -- annotations --------------------------------------------------------------------------------

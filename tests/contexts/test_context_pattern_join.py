@@ -127,3 +127,12 @@ def test_on_delete_per_partition(window):
 def test_unsupported_on_actions_in_context_are_validation_errors(window, epl, kind):
     with pytest.raises(EPLValidationError, match=f"Context 'ByAcct' does not support {kind}"):
         window.epl(epl)
+
+
+@pytest.mark.parametrize("epl, what", [
+    ("context ByAcct create window CW#keepall as W", "named windows"),
+    ("context ByAcct create table T(acct string primary key, n int)", "tables"),
+])
+def test_window_or_table_in_context_is_a_validation_error(window, epl, what):
+    with pytest.raises(EPLValidationError, match=f"Context 'ByAcct': {what} declared in a context"):
+        window.epl(epl)
