@@ -13,6 +13,14 @@ if TYPE_CHECKING:
     from .statement import Statement
 
 
+def move_filter(token: Any, old: Any, new: Any) -> Any:
+    """Move a filter registration from filter index `old` to `new` (same spec, same
+    handle); returns the token of the new registration."""
+    fresh = new.add(token.spec, token.handle)
+    old.remove(token)
+    return fresh
+
+
 class StatementContext:
     """What views and limiters of one statement instance may ask of the engine (the
     views.base.ViewContext protocol): time, and schedules in the statement's slot."""
@@ -196,6 +204,40 @@ class SelectInstance:
             for v in chain:
                 v.stop()
         self.output.stop()
+
+    def relocate(self, runtime: Any) -> None:
+        """Move this running instance, with its windows, aggregations, pattern state and
+        pending output, to another runtime (the engine, or an isolated service's runtime):
+        its filters go to that runtime's filter index and its pending schedules to that
+        runtime's scheduler, keeping their absolute due times (one already due there fires
+        at its next time advance). Only for a statement's own instance: the schedules moved
+        are those in the statement's slots."""
+        old_index, new_index = self.engine._filters, runtime._filters
+        if old_index is not new_index:
+            regs = []
+            for stream, reg in zip(self.plan.streams, self.registrations):
+                if stream.pattern is not None:
+                    reg.relocate(runtime)
+                elif stream.named_window is None:    # a named window feeds its consumers anywhere
+                    reg = move_filter(reg, old_index, new_index)
+                regs.append(reg)
+            self.registrations = regs
+            if self.join is not None:
+                self.join._flush_tokens = [move_filter(t, old_index, new_index)
+                                           for t in self.join._flush_tokens]
+            if self.subqueries is not None:
+                for rt in self.subqueries.runtimes:
+                    if rt.token is not None:
+                        rt.token = move_filter(rt.token, old_index, new_index)
+        old_sched, new_sched = self.ctx._scheduler, runtime._scheduler
+        if old_sched is not new_sched:
+            key = tuple(self.ctx.slot)
+            n = len(key)
+            # the view chains' slot and the later ones after it (output conditions)
+            new_sched.adopt(old_sched.extract(
+                lambda slot: isinstance(slot, tuple) and slot[:n] == key))
+            self.ctx._scheduler = new_sched
+        self.engine = runtime
 
     def current_rows(self) -> list:
         """`for row in statement`: the result over the current window contents."""

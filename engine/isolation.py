@@ -1,14 +1,19 @@
 """Isolated services (Esper's service isolation): a named runtime inside an engine with its
 own filter index and its own time. Statements moved into it see only the events sent to it
 and the time it is advanced to; what they derive with `insert into` stays inside it; their
-listeners are called as usual. Moving a statement in or out restarts it in its new home
-(it begins with empty windows and aggregations there), at the time of that home.
+listeners are called as usual. A statement moves in and out with its state (windows,
+aggregations, pattern state, pending output): the documented use is catching a statement
+up from historical data, fed to the service on the service's own time, before it goes
+back to the engine. Pending schedules keep their absolute due times; one already due in
+the new home fires at that home's next time advance. Statements whose instances the engine
+creates per context partition, and named window and on-action statements, are restarted
+in their new home instead (they begin empty there).
 
     iso = engine.isolated("replay")
     iso.add(stmt)
     iso.advance_time(0)
     iso.send({"a": 1}, "T")
-    iso.remove(stmt)          # back in the engine
+    iso.remove(stmt)          # back in the engine, with what it built
 """
 from __future__ import annotations
 
@@ -70,6 +75,12 @@ class IsolatedService:
             if statement.is_destroyed:
                 raise EngineError(f"Statement '{statement.name}' has been destroyed")
             started = statement.is_started
+            if started and _movable(statement):
+                self._statements.append(statement)
+                statement._isolated = self
+                for inst in statement._instances:
+                    inst.relocate(self.runtime)
+                return
             if started:
                 self.engine._stop_statement(statement)
             self._statements.append(statement)
@@ -83,6 +94,12 @@ class IsolatedService:
             if statement not in self._statements:
                 raise EngineError(f"Statement '{statement.name}' is not in isolated service '{self.name}'")
             started = statement.is_started
+            if started and _movable(statement):
+                self._statements.remove(statement)
+                statement._isolated = None
+                for inst in statement._instances:
+                    inst.relocate(self.engine)
+                return
             if started:
                 self._stop(statement)
             self._statements.remove(statement)
@@ -168,6 +185,15 @@ class IsolatedService:
 
     def __repr__(self) -> str:
         return f"IsolatedService({self.name!r}, {len(self._statements)} statement(s))"
+
+
+def _movable(statement: Statement) -> bool:
+    """Whether the statement's running instances can move with their state: a select
+    plan's own instances (context partitions and named window plans are restarted)."""
+    from .instance import SelectInstance
+    plan = statement.plan
+    return plan is not None and not hasattr(plan, "instantiate") and hasattr(plan, "streams") \
+        and all(type(i) is SelectInstance for i in statement._instances)
 
 
 def _services(engine: "Engine") -> dict:

@@ -63,6 +63,33 @@ class Scheduler:
                 self._heap = [h for h in self._heap if h.active]
                 heapq.heapify(self._heap)
 
+    def extract(self, predicate: Callable[[Slot], bool]) -> list[ScheduleHandle]:
+        """Take every live callback whose slot satisfies `predicate` off this scheduler, in
+        (time, slot, sequence) order, to hand to another one's `adopt` (a statement instance
+        moving between the engine and an isolated service)."""
+        taken: list[ScheduleHandle] = []
+        keep: list[ScheduleHandle] = []
+        for h in self._heap:
+            if h.active:
+                (taken if predicate(h.slot) else keep).append(h)
+        if taken:
+            heapq.heapify(keep)     # dead entries go too: removal is lazy anyway
+            self._heap = keep
+            self._active -= len(taken)
+            taken.sort()
+        return taken
+
+    def adopt(self, handles: list[ScheduleHandle]) -> None:
+        """Take over callbacks `extract`ed from another scheduler. They keep their due times
+        and slots (one already due fires at this scheduler's next time advance); their
+        sequence numbers are renewed in the order given, so that callbacks scheduled here
+        later at the same time and slot still fire after them."""
+        for h in handles:
+            if h.active:
+                h.seq = next(self._seq)
+                heapq.heappush(self._heap, h)
+                self._active += 1
+
     def pending_count(self) -> int:
         """Live scheduled callbacks (introspection: bounded memory checks)."""
         return self._active

@@ -44,6 +44,8 @@ class PatternRun:
         self.buffer: list[EventBean] = []
         self.top: Optional[StateNode] = None
         self.flush_tokens: list[Any] = []
+        # the nodes' filters in registration order, to move them in that order (relocate)
+        self.live: dict[_LiveFilter, None] = {}
         self.starting = False
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -68,6 +70,18 @@ class PatternRun:
         for t in tokens:
             self.index.remove(t)
         self.buffer.clear()
+
+    def relocate(self, runtime: Any) -> None:
+        """Continue in another runtime (engine or isolated service) with the same state:
+        every live filter moves to its filter index. Schedules go through the instance's
+        context, which the instance moves itself."""
+        from engine.instance import move_filter
+        old, new = self.index, runtime._filters
+        if new is not old:
+            for f in self.live:
+                f.token = move_filter(f.token, old, new)
+            self.flush_tokens = [move_filter(t, old, new) for t in self.flush_tokens]
+        self.engine, self.index = runtime, new
 
     # -- root evaluator ----------------------------------------------------------------
     def child_true(self, child: StateNode, match: Match, quitted: bool) -> None:
@@ -106,10 +120,13 @@ class PatternRun:
         spec = template.bind((EventBean(self.match_type, begin),))
         if self.addendum is not None:
             spec = self.addendum(spec)
-        return self.index.add(spec, handle)
+        f = _LiveFilter(self.index.add(spec, handle))
+        self.live[f] = None
+        return f
 
     def remove_filter(self, token: Any) -> None:
-        self.index.remove(token)
+        self.live.pop(token, None)
+        self.index.remove(token.token)
 
     def now(self) -> int:
         return self.ctx.now()
@@ -134,6 +151,15 @@ class PatternRun:
 
     def release_instance(self) -> None:
         pattern_limit(self.engine).release(self.statement)
+
+
+class _LiveFilter:
+    """What `add_filter` gives a node: the filter index token, replaced when the run moves."""
+
+    __slots__ = ("token",)
+
+    def __init__(self, token: Any) -> None:
+        self.token = token
 
 
 class _FlushHandle:
