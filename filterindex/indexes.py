@@ -180,32 +180,27 @@ class IsNotIndex(NeIndex):
         return out
 
 
-class ThresholdIndex(Index):
-    """`<`, `<=`, `>`, `>=`: thresholds sorted per domain; the thresholds an event value
-    satisfies are a prefix or suffix found by bisection, O(log n + k)."""
+class _SortedByDomain(Index):
+    """Entries kept in one sorted list per domain of comparable values (numbers with
+    numbers, strings with strings), so that comparing across domains never happens."""
 
-    __slots__ = ("sorted", "alive", "_prefix", "_right")
+    __slots__ = ("sorted", "alive")
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
-        self.sorted: dict[object, SortedList] = {}
-        self.alive: dict[Any, object] = {}        # live threshold -> its domain
-        op = self.op
-        # v > t holds for the thresholds below v (a prefix); v < t for those above (a suffix)
-        self._prefix = op in (FilterOp.GT, FilterOp.GE)
-        # where the equal thresholds fall: `v >= t` and `v < t` cut to the right of them
-        self._right = op in (FilterOp.GE, FilterOp.LT)
+        self.sorted: dict[object, Any] = {}
+        self.alive: dict[Any, object] = {}        # live entry key -> its domain
 
-    def _link(self, entry_key: Any, value: Any, child: Any) -> None:
-        if not _orderable(entry_key):
-            return
-        d = domain(entry_key)
+    def _new_list(self) -> Any:
+        raise NotImplementedError
+
+    def _store(self, entry_key: Any, d: object) -> None:
         sl = self.sorted.get(d)
         if sl is None:
-            sl = self.sorted[d] = SortedList()
+            sl = self.sorted[d] = self._new_list()
         try:
             sl.add(entry_key)
-        except TypeError:          # an unordered type: the threshold can never be satisfied
+        except TypeError:          # an unordered type: it can never be satisfied
             if not sl:
                 del self.sorted[d]
             return
@@ -224,8 +219,30 @@ class ThresholdIndex(Index):
         return min(len(self.alive), 2)
 
     def single(self) -> tuple[Any, Any]:
-        t = next(iter(self.alive))
-        return t, self.entries[t]
+        k = next(iter(self.alive))
+        return k, self.entries[k]
+
+
+class ThresholdIndex(_SortedByDomain):
+    """`<`, `<=`, `>`, `>=`: thresholds sorted per domain; the thresholds an event value
+    satisfies are a prefix or suffix found by bisection, O(log n + k)."""
+
+    __slots__ = ("_prefix", "_right")
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        op = self.op
+        # v > t holds for the thresholds below v (a prefix); v < t for those above (a suffix)
+        self._prefix = op in (FilterOp.GT, FilterOp.GE)
+        # where the equal thresholds fall: `v >= t` and `v < t` cut to the right of them
+        self._right = op in (FilterOp.GE, FilterOp.LT)
+
+    def _link(self, entry_key: Any, value: Any, child: Any) -> None:
+        if _orderable(entry_key):
+            self._store(entry_key, domain(entry_key))
+
+    def _new_list(self) -> SortedList:
+        return SortedList()
 
     def match(self, v: Any, u: Any, bean: Any, out: Optional[list]) -> Optional[list]:
         if v is None or v != v:
@@ -258,17 +275,15 @@ def _range_domain(low: Any, high: Any) -> Optional[object]:
     return d if domain(high) == d else None
 
 
-class RangeIndex(Index):
+class RangeIndex(_SortedByDomain):
     """`between`, `in [a:b]` and the half-open forms: ranges sorted by low end per domain;
     the candidates are those whose low end the value passes (bisection), then the high end
     is checked. Value and entry key: (low, high)."""
 
-    __slots__ = ("sorted", "alive", "low_included", "high_included")
+    __slots__ = ("low_included", "high_included")
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
-        self.sorted: dict[object, SortedKeyList] = {}
-        self.alive: dict[tuple, object] = {}
         self.low_included = self.op in _LOW_INCLUDED
         self.high_included = self.op in _HIGH_INCLUDED
 
@@ -279,34 +294,11 @@ class RangeIndex(Index):
 
     def _link(self, entry_key: Any, value: Any, child: Any) -> None:
         d = _range_domain(*entry_key)
-        if d is None:
-            return
-        sl = self.sorted.get(d)
-        if sl is None:
-            sl = self.sorted[d] = SortedKeyList(key=itemgetter(0))
-        try:
-            sl.add(entry_key)
-        except TypeError:
-            if not sl:
-                del self.sorted[d]
-            return
-        self.alive[entry_key] = d
+        if d is not None:
+            self._store(entry_key, d)
 
-    def _unlink(self, entry_key: Any, child: Any) -> None:
-        if entry_key not in self.alive:
-            return
-        d = self.alive.pop(entry_key)
-        sl = self.sorted[d]
-        sl.remove(entry_key)
-        if not sl:
-            del self.sorted[d]
-
-    def shape(self) -> int:
-        return min(len(self.alive), 2)
-
-    def single(self) -> tuple[Any, Any]:
-        k = next(iter(self.alive))
-        return k, self.entries[k]
+    def _new_list(self) -> SortedKeyList:
+        return SortedKeyList(key=itemgetter(0))
 
     def match(self, v: Any, u: Any, bean: Any, out: Optional[list]) -> Optional[list]:
         if v is None or v != v:
