@@ -11,7 +11,7 @@ from typing import Any, Callable, Optional
 from engine.bean import EventBean
 from filterindex.spec import FilterOp, FilterParam, FilterSpec
 
-from .partition import Partition, first_order, narrow_by_parent
+from .partition import CreateHandle, Partition, narrow_by_parent
 
 
 def consistent_hash_crc32(value: Any) -> int:
@@ -89,7 +89,7 @@ class HashController:
         filters = self.runtime.engine._filters
         for i, it in enumerate(self.spec.items):
             fs = narrow_by_parent(self.parent, it.template.bind(None))
-            self.registrations.append(filters.add(fs, _Create(self, i)))
+            self.registrations.append(filters.add(fs, CreateHandle(self, i)))
 
     def stop(self, terminated: bool = False) -> None:
         filters = self.runtime.engine._filters
@@ -121,17 +121,3 @@ class HashController:
                     return FilterSpec(spec.event_type, tuple(path + (param,) for path in spec.paths))
             return spec
         return narrow
-
-
-class _Create:
-    __slots__ = ("controller", "index", "order", "drop", "statement")
-
-    def __init__(self, controller: HashController, index: int) -> None:
-        self.controller = controller
-        self.index = index
-        self.order = first_order()
-        self.drop = False
-        self.statement = None
-
-    def on_event(self, bean: EventBean) -> None:
-        self.controller.create(self.index, bean)

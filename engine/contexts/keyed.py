@@ -15,7 +15,7 @@ from engine.bean import EventBean
 from filterindex.semantics import param_matches
 from filterindex.spec import FilterOp, FilterParam, FilterSpec
 
-from .partition import Partition, first_order, last_order, narrow_by_parent
+from .partition import CreateHandle, Partition, last_order, narrow_by_parent
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,7 +106,7 @@ class KeyedController:
         spec = self.spec
         for c in spec.creators:
             fs = narrow_by_parent(self.parent, c.template.bind(None))
-            self.registrations.append(filters.add(fs, _Create(self, c)))
+            self.registrations.append(filters.add(fs, CreateHandle(self, c)))
         if spec.terminated_item is not None:
             self._end_spec = narrow_by_parent(self.parent, spec.terminated.template.bind(None))
             self.registrations.append(filters.add(self._end_spec, _End(self, spec.terminated_item)))
@@ -178,20 +178,6 @@ class KeyedController:
                           lambda u, _g=getters: tuple(g(u) for g in _g))
             self._params[event_type] = lookup
             return lookup
-
-
-class _Create:
-    __slots__ = ("controller", "creator", "order", "drop", "statement")
-
-    def __init__(self, controller: KeyedController, creator: Creator) -> None:
-        self.controller = controller
-        self.creator = creator
-        self.order = first_order()
-        self.drop = False
-        self.statement = None
-
-    def on_event(self, bean: EventBean) -> None:
-        self.controller.create(self.creator, bean)
 
 
 class _End:

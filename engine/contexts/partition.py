@@ -35,6 +35,24 @@ def last_order() -> tuple:
     return (LAST, next(_orders))
 
 
+class CreateHandle:
+    """The filter handle of a partitioning condition: an event it matches asks the
+    controller to create (or find) the partition for `arg` (a creator, a hash bucket). It
+    sorts before every statement, so the partition exists before statements see the event."""
+
+    __slots__ = ("controller", "arg", "order", "drop", "statement")
+
+    def __init__(self, controller: Any, arg: Any) -> None:
+        self.controller = controller
+        self.arg = arg
+        self.order = first_order()
+        self.drop = False
+        self.statement = None
+
+    def on_event(self, bean: Any) -> None:
+        self.controller.create(self.arg, bean)
+
+
 class Partition:
     """One context partition. `props` are its own context properties (`context.key1`); a
     nested context's leaf combines the props of every level. `cleanup` releases what the
