@@ -9,7 +9,7 @@ from typing import Any, Callable
 from engine import epl_types as T
 from engine.bean import EventBean
 from engine.epl_types import EPLType, PropertyType
-from engine.event_types import _step
+from engine.event_types import Representation, _step
 
 from .. import ast as A
 from . import operators as O
@@ -89,6 +89,9 @@ def _property(node: A.Property, scope: Scope) -> Compiled:
         g = stream.event_type.getter(r.path)
         i = r.index
         if i == 0 and len(scope.streams) == 1:
+            if stream.event_type.representation is Representation.MAP and r.path.isidentifier():
+                # one call per read on the hot path: the map lookup itself
+                return Compiled(lambda eps, _n=r.path: eps[0].underlying.get(_n), r.type)
             return Compiled(lambda eps, _g=g: _g(eps[0].underlying), r.type)
 
         def from_stream(eps, _g=g, _i=i):
