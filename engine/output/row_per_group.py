@@ -23,6 +23,28 @@ def _ordered(p: Any, keys: list) -> list:
     return hashmap_order(keys, p.key_types) if len(keys) > 1 else keys
 
 
+def _touch(p: Any, reps: dict, k: Any, eps: Eps, prior: Callable[[Any, list], None]) -> None:
+    """A group touched by the batch: on its first touch hand its row from before the batch
+    (the remove stream) to `prior`; remember the group's latest event."""
+    if k not in reps and p.want_old:
+        prior(k, keyed_groups(p, [(k, eps)]))
+    reps[k] = eps
+
+
+def _apply(p: Any, reps: dict, new: Sequence[Eps], old: Sequence[Eps],
+           prior: Callable[[Any, list], None]) -> None:
+    """One view update: touch each event's group, then let the event enter or leave it."""
+    key_of, aggs = p.key_of, p.aggs
+    for eps in new:
+        k = key_of(eps)
+        _touch(p, reps, k, eps, prior)
+        aggs.enter_group(k, eps)
+    for eps in old:
+        k = key_of(eps)
+        _touch(p, reps, k, eps, prior)
+        aggs.leave_group(k, eps)
+
+
 class RowPerGroupDefault:
     __slots__ = ("p", "new", "old")
 
@@ -77,24 +99,15 @@ class RowPerGroupAll:
 
     def add(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
         p = self.p
-        key_of, aggs, reps = p.key_of, p.aggs, self.reps
         if not self.started:
             self.started = True
             self._forget_removed()
             if p.want_old:
                 self.old += keyed_groups(p, self._all_items())
-        for eps in new:
-            k = key_of(eps)
-            if k not in reps and p.want_old:
-                self.old += keyed_groups(p, [(k, eps)])
-            reps[k] = eps
-            aggs.enter_group(k, eps)
-        for eps in old:
-            k = key_of(eps)
-            if k not in reps and p.want_old:
-                self.old += keyed_groups(p, [(k, eps)])
-            reps[k] = eps
-            aggs.leave_group(k, eps)
+        _apply(p, self.reps, new, old, self._prior)
+
+    def _prior(self, k: Any, rows: list) -> None:
+        self.old += rows
 
     def flush(self) -> tuple[Rows, Rows]:
         p = self.p
@@ -117,20 +130,10 @@ class RowPerGroupLast:
         self.old: list = []
 
     def add(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
-        p = self.p
-        key_of, aggs, reps = p.key_of, p.aggs, self.reps
-        for eps in new:
-            k = key_of(eps)
-            if k not in reps and p.want_old:
-                self.old += keyed_groups(p, [(k, eps)])
-            reps[k] = eps
-            aggs.enter_group(k, eps)
-        for eps in old:
-            k = key_of(eps)
-            if k not in reps and p.want_old:
-                self.old += keyed_groups(p, [(k, eps)])
-            reps[k] = eps
-            aggs.leave_group(k, eps)
+        _apply(self.p, self.reps, new, old, self._prior)
+
+    def _prior(self, k: Any, rows: list) -> None:
+        self.old += rows
 
     def flush(self) -> tuple[Rows, Rows]:
         p = self.p
@@ -169,17 +172,13 @@ class RowPerGroupFirst:
             for eps in new:
                 k = key_of(eps)
                 if self._passes(k, 1, 0):
-                    if k not in reps and p.want_old:
-                        self.old += keyed_groups(p, [(k, eps)])
-                    reps[k] = eps
+                    _touch(p, reps, k, eps, self._prior)
                 aggs.enter_group(k, eps)
             for eps in old:
                 k = key_of(eps)
                 old_keys.append(k)
                 if self._passes(k, 0, 1):
-                    if k not in reps and p.want_old:
-                        self.old += keyed_groups(p, [(k, eps)])
-                    reps[k] = eps
+                    _touch(p, reps, k, eps, self._prior)
                 aggs.leave_group(k, eps)
         else:
             # with having, the update is applied first and each event's group must pass having
@@ -195,14 +194,15 @@ class RowPerGroupFirst:
                     if p.shaper.having(eps) is not True:
                         continue
                     if self._passes(k, *counts):
-                        if k not in reps and p.want_old:
-                            self.old += keyed_groups(p, [(k, eps)])
-                        reps[k] = eps
+                        _touch(p, reps, k, eps, self._prior)
         if aggs.reclaim:
             # a group whose aggregation ended starts over, as Esper drops its output state
             for k in old_keys:
                 if k not in aggs.groups:
                     self.conditions.pop(k, None)
+
+    def _prior(self, k: Any, rows: list) -> None:
+        self.old += rows
 
     def flush(self) -> tuple[Rows, Rows]:
         p = self.p
@@ -225,24 +225,11 @@ class RowPerGroupLastUnordered:
         self.old: dict = {}
 
     def add(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
-        p = self.p
-        key_of, aggs, reps = p.key_of, p.aggs, self.reps
-        for eps in new:
-            k = key_of(eps)
-            if k not in reps and p.want_old:
-                rows = keyed_groups(p, [(k, eps)])
-                if rows:
-                    self.old[k] = rows[0]
-            reps[k] = eps
-            aggs.enter_group(k, eps)
-        for eps in old:
-            k = key_of(eps)
-            if k not in reps and p.want_old:
-                rows = keyed_groups(p, [(k, eps)])
-                if rows:
-                    self.old[k] = rows[0]
-            reps[k] = eps
-            aggs.leave_group(k, eps)
+        _apply(self.p, self.reps, new, old, self._prior)
+
+    def _prior(self, k: Any, rows: list) -> None:
+        if rows:
+            self.old[k] = rows[0]
 
     def flush(self) -> tuple[Rows, Rows]:
         p = self.p
