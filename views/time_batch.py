@@ -3,13 +3,12 @@ window that posts its batch at the end of each interval."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterator, Optional, Sequence
-
-from engine.bean import EventBean
+from typing import ClassVar, Optional, Sequence
 
 from ._util import (batch_flags, check_count, fail, is_string, period_msec, reference_point,
                     to_units, without)
-from .base import Events, View, ViewArg, ViewContext
+from ._timed_batch import TimedBatch
+from .base import Events, ViewArg, ViewContext
 
 
 def next_boundary(now: int, reference: int, period: int) -> int:
@@ -17,7 +16,7 @@ def next_boundary(now: int, reference: int, period: int) -> int:
     return reference + ((now - reference) // period + 1) * period
 
 
-class TimeBatchWindow(View):
+class TimeBatchWindow(TimedBatch):
     """Esper's time batch.
 
     - Intervals lie on the grid reference + k*period. The reference is the optional
@@ -33,21 +32,13 @@ class TimeBatchWindow(View):
     - Events removed upstream leave the current batch silently (Esper).
     """
 
-    __slots__ = ("_ctx", "_period", "_init_ref", "_ref", "_force", "_batch", "_last",
-                 "_handle", "_fire_cb")
+    __slots__ = ("_init_ref", "_ref")
 
     def __init__(self, ctx: ViewContext, period: int, reference: Optional[int] = None,
                  force_update: bool = False, start_eager: bool = False) -> None:
-        super().__init__()
-        self._ctx = ctx
-        self._period = period
+        super().__init__(ctx, period, force_update)
         self._init_ref = reference
         self._ref: Optional[int] = None
-        self._force = force_update
-        self._batch: list[EventBean] = []
-        self._last: list[EventBean] = []
-        self._handle: Any = None
-        self._fire_cb = self._fire
         if start_eager:
             # Esper starts eager batches at creation time, whatever the reference point
             self._ref = ctx.now()
@@ -71,24 +62,6 @@ class TimeBatchWindow(View):
         at = next_boundary(self._ctx.now(), self._ref, self._period)  # type: ignore[arg-type]
         self._handle = self._ctx.schedule(at, self._fire_cb)
 
-    def _fire(self) -> None:
-        self._handle = None
-        batch, last = self._batch, self._last
-        if batch or last or self._force:
-            self.child.update(batch or None, last or None)
-            self._schedule()
-        self._last = batch
-        self._batch = []
-
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(self._batch)
-
-    def stop(self) -> None:
-        if self._handle is not None:
-            self._ctx.cancel(self._handle)
-            self._handle = None
-        self._batch = []
-        self._last = []
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,34 +3,26 @@ posts when n events have arrived or the period has passed, whichever comes first
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterator, Sequence
-
-from engine.bean import EventBean
+from typing import ClassVar, Sequence
 
 from ._util import batch_flags, check_count, period_msec, to_units, without
-from .base import Events, View, ViewArg, ViewContext
+from ._timed_batch import TimedBatch
+from .base import Events, ViewArg, ViewContext
 
 
-class TimeLengthBatchWindow(View):
+class TimeLengthBatchWindow(TimedBatch):
     """Esper's time-length batch: the timer starts when an event arrives and none is
     pending (START_EAGER: at creation). When the batch reaches n events it posts at once and
     the timer restarts from now; when the timer fires it posts what it has. Posts are
     new=current batch, old=previous batch; with both empty nothing is posted (FORCE_UPDATE:
     `update(None, None)`) and the timer stops until the next event unless FORCE_UPDATE."""
 
-    __slots__ = ("_ctx", "_period", "_size", "_force", "_batch", "_last", "_handle", "_fire_cb")
+    __slots__ = ("_size",)
 
     def __init__(self, ctx: ViewContext, period: int, size: int, force_update: bool = False,
                  start_eager: bool = False) -> None:
-        super().__init__()
-        self._ctx = ctx
-        self._period = period
+        super().__init__(ctx, period, force_update)
         self._size = size
-        self._force = force_update
-        self._batch: list[EventBean] = []
-        self._last: list[EventBean] = []
-        self._handle: Any = None
-        self._fire_cb = self._fire
         if start_eager:
             self._schedule()
 
@@ -49,32 +41,11 @@ class TimeLengthBatchWindow(View):
         if self._handle is not None:
             self._ctx.cancel(self._handle)
             self._handle = None
-        self._send()
+        self._post()
 
     def _schedule(self) -> None:
         self._handle = self._ctx.schedule(self._ctx.now() + self._period, self._fire_cb)
 
-    def _fire(self) -> None:
-        self._handle = None
-        self._send()
-
-    def _send(self) -> None:
-        batch, last = self._batch, self._last
-        if batch or last or self._force:
-            self.child.update(batch or None, last or None)
-            self._schedule()
-        self._last = batch
-        self._batch = []
-
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(self._batch)
-
-    def stop(self) -> None:
-        if self._handle is not None:
-            self._ctx.cancel(self._handle)
-            self._handle = None
-        self._batch = []
-        self._last = []
 
 
 @dataclass(frozen=True, slots=True)
