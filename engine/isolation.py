@@ -1,16 +1,30 @@
 """Isolated services (Esper's service isolation): a named runtime inside an engine with its
 own filter index and its own time. Statements moved into it see only the events sent to it
 and the time it is advanced to; what they derive with `insert into` stays inside it; their
-listeners are called as usual. A statement moves in and out with its state (windows,
-aggregations, pattern state, pending output): the documented use is catching a statement
-up from historical data, fed to the service on the service's own time, before it goes
-back to the engine. Pending schedules keep their absolute due times; one already due in
-the new home fires at that home's next time advance. Statements whose instances the engine
-creates per context partition, and named window and on-action statements, are restarted
-in their new home instead (they begin empty there).
+listeners are called as usual. The documented use is catching a statement up from
+historical data, fed to the service on the service's own time, before it goes back to the
+engine.
+
+Every running statement moves in and out with its state:
+- select statements: windows, aggregations, pattern runs, joins, subqueries, pending output;
+- context statements: every partition (its statement instances with their state and
+  partition filters), and the context's own filters and schedules that create and end
+  partitions (keyed/hash creation, initiated-by/terminated-by filters, patterns and timers,
+  temporal start/end conditions, nested levels): events and time of the new home drive them.
+  Statements sharing a context's partitions move together, in one `add`/`remove` call (the
+  partitions and their controller state move as a whole; splitting them is an error, and
+  nothing moves). A context moved where it already runs for other statements runs beside
+  that one, each with its own partitions;
+- `create window` / `create table`: the contents stay; `insert into W` events come from the
+  new home and the data window expires on its time. As in Esper, a named window is one
+  relation for every runtime: consumers see every change wherever they run, and on-actions
+  (select, delete, update, merge) moved into a service are triggered by its events and
+  change the window wherever it is.
+Pending schedules keep their absolute due times (Esper shifts them by the difference of the
+two clocks); one already due in the new home fires at that home's next time advance.
 
     iso = engine.isolated("replay")
-    iso.add(stmt)
+    iso.add(stmt)             # or iso.add(a, b, ...): statements sharing a context together
     iso.advance_time(0)
     iso.send({"a": 1}, "T")
     iso.remove(stmt)          # back in the engine, with what it built
@@ -62,50 +76,47 @@ class IsolatedService:
         self._statements = [s for s in self._statements if not s.is_destroyed]
         return list(self._statements)
 
-    def add(self, statement: Statement) -> None:
-        """Move a statement into this service (it must not be in another one)."""
+    def add(self, *statements: Statement) -> None:
+        """Move statements into this service (none may be in another one), with their state.
+        Statements sharing a context's partitions move together: pass them in one call."""
         self._check()
         with self.engine._lock:
             self._statements = [s for s in self._statements if not s.is_destroyed]
-            if statement in self._statements:
-                return
-            other = getattr(statement, "_isolated", None)
-            if other is not None:
-                raise EngineError(f"Statement '{statement.name}' is already in isolated service '{other.name}'")
-            if statement.is_destroyed:
-                raise EngineError(f"Statement '{statement.name}' has been destroyed")
-            started = statement.is_started
-            if started and _movable(statement):
+            moving = []
+            for statement in statements:
+                if statement is None:
+                    raise EngineError("Illegal argument, a null value was provided in the statement list")
+                if statement in self._statements or statement in moving:
+                    continue
+                other = getattr(statement, "_isolated", None)
+                if other is not None:
+                    raise EngineError(f"Statement '{statement.name}' is already in isolated service '{other.name}'")
+                if statement.is_destroyed:
+                    raise EngineError(f"Statement '{statement.name}' has been destroyed")
+                moving.append(statement)
+            _check_movable(moving)
+            for statement in moving:
                 self._statements.append(statement)
                 statement._isolated = self
                 for inst in statement._instances:
                     inst.relocate(self.runtime)
-                return
-            if started:
-                self.engine._stop_statement(statement)
-            self._statements.append(statement)
-            statement._isolated = self
-            if started:
-                self._start(statement)
 
-    def remove(self, statement: Statement) -> None:
-        """Move a statement back into the engine."""
+    def remove(self, *statements: Statement) -> None:
+        """Move statements back into the engine, with their state. Statements sharing a
+        context's partitions move together: pass them in one call."""
         with self.engine._lock:
-            if statement not in self._statements:
-                raise EngineError(f"Statement '{statement.name}' is not in isolated service '{self.name}'")
-            started = statement.is_started
-            if started and _movable(statement):
+            moving = []
+            for statement in statements:
+                if statement not in self._statements:
+                    raise EngineError(f"Statement '{statement.name}' is not in isolated service '{self.name}'")
+                if statement not in moving:
+                    moving.append(statement)
+            _check_movable(moving)
+            for statement in moving:
                 self._statements.remove(statement)
                 statement._isolated = None
                 for inst in statement._instances:
                     inst.relocate(self.engine)
-                return
-            if started:
-                self._stop(statement)
-            self._statements.remove(statement)
-            statement._isolated = None
-            if started:
-                self.engine._start_statement(statement)
 
     def _start(self, statement: Statement) -> None:
         plan = statement.plan
@@ -116,11 +127,6 @@ class IsolatedService:
             inst = SelectInstance(self.runtime, statement, plan, statement._order_key)
             inst.start()
             statement._instances = [inst]
-
-    def _stop(self, statement: Statement) -> None:
-        for inst in statement._instances:
-            inst.stop()
-        statement._instances = []
 
     # -- events and time ---------------------------------------------------------------------------
     @property
@@ -173,9 +179,9 @@ class IsolatedService:
 
     def destroy(self) -> None:
         """Move every statement back into the engine and forget this service."""
-        for s in list(self._statements):
-            if not s.is_destroyed:
-                self.remove(s)
+        live = [s for s in self._statements if not s.is_destroyed]
+        if live:
+            self.remove(*live)
         self.destroyed = True
         _services(self.engine).pop(self.name, None)
 
@@ -187,13 +193,33 @@ class IsolatedService:
         return f"IsolatedService({self.name!r}, {len(self._statements)} statement(s))"
 
 
-def _movable(statement: Statement) -> bool:
-    """Whether the statement's running instances can move with their state: a select
-    plan's own instances (context partitions and named window plans are restarted)."""
-    from .instance import SelectInstance
-    plan = statement.plan
-    return plan is not None and not hasattr(plan, "instantiate") and hasattr(plan, "streams") \
-        and all(type(i) is SelectInstance for i in statement._instances)
+def _check_movable(statements: list) -> None:
+    """Refuse a move that cannot keep the statements' state, before anything moves: a
+    running instance that cannot relocate, or a context whose partitions a statement that
+    stays behind shares (a context's partitions, and the controller state that creates and
+    ends them, move as a whole)."""
+    from .contexts.statements import ContextStatement
+    contexts = {}
+    for s in statements:
+        for inst in s._instances:
+            if not hasattr(inst, "relocate"):
+                raise EngineError(f"Statement '{s.name}' cannot move with its state: "
+                                  f"its {type(inst).__name__} does not relocate")
+            if isinstance(inst, ContextStatement):
+                contexts[id(inst.runtime)] = inst.runtime
+    moving = {id(s) for s in statements}
+    for rt in contexts.values():
+        behind = [s.name for s, _ in rt.statements if id(s) not in moving]
+        if behind:
+            mine = [s.name for s, _ in rt.statements if id(s) in moving]
+            raise EngineError(
+                f"Statement {_names(mine)} shares the partitions of context "
+                f"'{rt.definition.name}' with statement {_names(behind)}, which is not moving: "
+                f"move them together, in one call")
+
+
+def _names(names: list) -> str:
+    return ", ".join(f"'{n}'" for n in names)
 
 
 def _services(engine: "Engine") -> dict:

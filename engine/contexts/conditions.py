@@ -69,12 +69,10 @@ class FilterCondition:
     event_type: Any
     alias: Optional[str] = None
 
-    def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> _Token:
-        filters = runtime.engine._filters
+    def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> Any:
         spec = narrow(self.template.bind(bindings))
         order = first_order() if start else last_order()
-        reg = filters.add(spec, _FilterHandle(fire, self.alias, order, start))
-        return _Token(lambda: filters.remove(reg))
+        return runtime.add_filter(spec, _FilterHandle(fire, self.alias, order, start))
 
 
 class _PatternInstance:
@@ -85,6 +83,14 @@ class _PatternInstance:
         self.statement = _ControllerStatement(order, "context")
         self.ctx = StatementContext(engine, self.statement, order)
         self.pattern_filter_addendum = narrow
+        self.run: Any = None
+
+    def relocate(self, runtime: Any) -> None:
+        """Move the run's filters; its schedules (in the ContextRuntime's slots) have moved."""
+        if self.run is not None:
+            self.run.relocate(runtime)
+        self.ctx._scheduler = runtime._scheduler
+        self.engine = runtime
 
 
 class _PatternHandle:
@@ -113,15 +119,22 @@ class PatternCondition:
     def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> _Token:
         order = first_order() if start else last_order()
         inst = _PatternInstance(runtime.engine, order, narrow)
-        run = self.plan.start(inst, _PatternHandle(fire, self.inclusive and start, order))
-        return _Token(run.stop)
+        release = runtime.track_pattern(inst, order)
+        try:
+            run = inst.run = self.plan.start(inst, _PatternHandle(fire, self.inclusive and start, order))
+        except Exception:
+            release()
+            raise
+
+        def stop() -> None:
+            release()
+            run.stop()
+        return _Token(stop)
 
 
-def _schedule(runtime: Any, at: int, fire: Fire, start: bool) -> _Token:
-    sched = runtime.engine._scheduler
+def _schedule(runtime: Any, at: int, fire: Fire, start: bool) -> Any:
     slot = first_order() if start else last_order()
-    h = sched.schedule(at, slot, lambda: fire({}, []))
-    return _Token(lambda: sched.cancel(h))
+    return runtime.schedule(at, slot, lambda: fire({}, []))
 
 
 @dataclass(frozen=True, eq=False)
@@ -134,7 +147,7 @@ class CrontabCondition:
         from engine.output.crontab import next_occurrence
         return next_occurrence(self.spec, now)
 
-    def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> _Token:
+    def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> Any:
         return _schedule(runtime, self.next_time(runtime.engine._scheduler.now), fire, start)
 
 
@@ -147,7 +160,7 @@ class AfterCondition:
     def next_time(self, now: int) -> int:
         return now + self.msec
 
-    def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> _Token:
+    def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> Any:
         return _schedule(runtime, self.next_time(runtime.engine._scheduler.now), fire, start)
 
 

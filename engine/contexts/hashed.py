@@ -86,16 +86,14 @@ class HashController:
             for b in range(self.spec.granularity):
                 self._new(b)
             return
-        filters = self.runtime.engine._filters
         for i, it in enumerate(self.spec.items):
             fs = narrow_by_parent(self.parent, it.template.bind(None))
-            self.registrations.append(filters.add(fs, CreateHandle(self, i)))
+            self.registrations.append(self.runtime.add_filter(fs, CreateHandle(self, i)))
 
     def stop(self, terminated: bool = False) -> None:
-        filters = self.runtime.engine._filters
         regs, self.registrations = self.registrations, []
         for r in regs:
-            filters.remove(r)
+            r.stop()
         parts, self.partitions = self.partitions, {}
         for p in parts.values():
             self.runtime.end_partition(p, terminated)

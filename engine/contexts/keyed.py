@@ -102,20 +102,19 @@ class KeyedController:
         self._end_spec: Optional[FilterSpec] = None
 
     def start(self) -> None:
-        filters = self.runtime.engine._filters
+        runtime = self.runtime
         spec = self.spec
         for c in spec.creators:
             fs = narrow_by_parent(self.parent, c.template.bind(None))
-            self.registrations.append(filters.add(fs, CreateHandle(self, c)))
+            self.registrations.append(runtime.add_filter(fs, CreateHandle(self, c)))
         if spec.terminated_item is not None:
             self._end_spec = narrow_by_parent(self.parent, spec.terminated.template.bind(None))
-            self.registrations.append(filters.add(self._end_spec, _End(self, spec.terminated_item)))
+            self.registrations.append(runtime.add_filter(self._end_spec, _End(self, spec.terminated_item)))
 
     def stop(self, terminated: bool = False) -> None:
-        filters = self.runtime.engine._filters
         regs, self.registrations = self.registrations, []
         for r in regs:
-            filters.remove(r)
+            r.stop()
         parts, self.partitions = self.partitions, {}
         for p in parts.values():
             self.runtime.end_partition(p, terminated)

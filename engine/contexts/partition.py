@@ -13,6 +13,7 @@ import itertools
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 from engine.bean import EventBean
+from engine.instance import move_filter
 from filterindex.spec import FilterSpec
 
 if TYPE_CHECKING:
@@ -101,8 +102,51 @@ class Holder:
         self.properties: dict = {}
 
 
+class Registration:
+    """A filter a context controller or condition registered through its ContextRuntime: the
+    runtime can move it to another filter index (an isolated service's) with its holder
+    none the wiser. `stop()` removes it."""
+
+    __slots__ = ("runtime", "token")
+
+    def __init__(self, runtime: "ContextRuntime", token: Any) -> None:
+        self.runtime = runtime
+        self.token = token
+
+    def stop(self) -> None:
+        rt = self.runtime
+        if self in rt._regs:
+            del rt._regs[self]
+            rt.engine._filters.remove(self.token)
+
+
+class Timer:
+    """A callback a context condition scheduled through its ContextRuntime (in a slot of its
+    own, so that the runtime can move it); `stop()` cancels it."""
+
+    __slots__ = ("runtime", "slot", "handle")
+
+    def __init__(self, runtime: "ContextRuntime", slot: tuple) -> None:
+        self.runtime = runtime
+        self.slot = slot
+        self.handle: Any = None
+
+    def stop(self) -> None:
+        rt = self.runtime
+        if self.slot in rt._slots:       # not fired yet
+            del rt._slots[self.slot]
+            rt.engine._scheduler.cancel(self.handle)
+
+
 class ContextRuntime:
-    """The partitions of one context in one engine, and the statements attached to it."""
+    """The partitions of one context in one engine, and the statements attached to it.
+
+    Everything the context's controllers and conditions register (filters, schedules, the
+    pattern runs of pattern conditions) goes through `add_filter`, `schedule` and
+    `track_pattern`, so that `relocate` can move the context, with its partitions and their
+    statement instances, to another runtime (an isolated service, and back). Where the
+    context already runs with other statements, the one moved in runs beside it: each keeps
+    its own partitions."""
 
     def __init__(self, definition: Any, engine: Any, service: Any) -> None:
         self.definition = definition
@@ -113,6 +157,62 @@ class ContextRuntime:
         self.leaves: dict[int, Partition] = {}
         self._ids = itertools.count()
         self._level_ids = [itertools.count() for _ in definition.levels]
+        # live registrations, in registration order (moved in that order)
+        self._regs: dict[Registration, None] = {}
+        self._slots: dict[tuple, None] = {}       # slots of live schedules and pattern runs
+        self._patterns: dict[Any, None] = {}      # pattern-condition instances
+
+    # -- what controllers and conditions register ----------------------------------------------
+    def add_filter(self, spec: FilterSpec, handle: Any) -> Registration:
+        reg = Registration(self, self.engine._filters.add(spec, handle))
+        self._regs[reg] = None
+        return reg
+
+    def schedule(self, at: int, slot: tuple, callback: Callable[[], None]) -> Timer:
+        timer = Timer(self, slot)
+        slots = self._slots
+
+        def fire() -> None:
+            slots.pop(slot, None)
+            callback()
+        self._slots[slot] = None
+        timer.handle = self.engine._scheduler.schedule(at, slot, fire)
+        return timer
+
+    def track_pattern(self, instance: Any, slot: tuple) -> Callable[[], None]:
+        """Note a pattern condition's instance (its schedules use `slot`); returns its
+        release."""
+        self._patterns[instance] = None
+        self._slots[slot] = None
+
+        def release() -> None:
+            self._patterns.pop(instance, None)
+            self._slots.pop(slot, None)
+        return release
+
+    # -- moving ----------------------------------------------------------------------------------
+    def relocate(self, runtime: Any) -> None:
+        """Continue in `runtime` (the engine or an isolated service's runtime) with every
+        partition and its statements' state: controller and condition filters go to its
+        filter index, their schedules and the partitions' to its scheduler (keeping their
+        due times), pattern conditions and statement instances move themselves."""
+        old = self.engine
+        if runtime is old:
+            return
+        old_index, new_index = old._filters, runtime._filters
+        if old_index is not new_index:
+            for reg in self._regs:
+                reg.token = move_filter(reg.token, old_index, new_index)
+        old_sched, new_sched = old._scheduler, runtime._scheduler
+        if old_sched is not new_sched and self._slots:
+            own = self._slots
+            new_sched.adopt(old_sched.extract(lambda slot: isinstance(slot, tuple) and slot in own))
+        for inst in self._patterns:
+            inst.relocate(runtime)
+        for p in self.leaves.values():          # in creation order: their filters' order
+            for _stmt, inst in p.instances:
+                inst.relocate(runtime)
+        self.engine = runtime
 
     # -- statements ----------------------------------------------------------------------------
     def attach(self, statement: "Statement", plan: Any) -> None:

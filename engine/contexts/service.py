@@ -32,7 +32,9 @@ class ContextDefinition:
 @dataclass
 class ContextService:
     definitions: dict[str, ContextDefinition] = field(default_factory=dict)
-    runtimes: dict[tuple, ContextRuntime] = field(default_factory=dict)
+    # the running partition managers; one per context and engine facade (the engine, an
+    # isolated service), plus any that moved into a facade where the context already ran
+    runtimes: list[ContextRuntime] = field(default_factory=list)
 
     def get(self, name: str) -> Any:
         return self.definitions.get(name)
@@ -53,26 +55,26 @@ class ContextService:
         return compile_context_on(node, engine, text)
 
     def runtime_for(self, definition: ContextDefinition, engine: Any) -> ContextRuntime:
-        key = (definition.name, id(engine))
-        rt = self.runtimes.get(key)
-        if rt is None or rt.definition is not definition:
-            rt = self.runtimes[key] = ContextRuntime(definition, engine, self)
+        """The runtime a statement starting in `engine` joins (the oldest one there)."""
+        for rt in self.runtimes:
+            if rt.definition is definition and rt.engine is engine:
+                return rt
+        rt = ContextRuntime(definition, engine, self)
+        self.runtimes.append(rt)
         return rt
 
     def runtime_ended(self, runtime: ContextRuntime) -> None:
-        for k, rt in list(self.runtimes.items()):
-            if rt is runtime:
-                del self.runtimes[k]
+        self.runtimes = [rt for rt in self.runtimes if rt is not runtime]
 
     def partition_count(self, name: str) -> int:
         """Live leaf partitions of a context, over every engine facade it runs in."""
-        return sum(rt.partition_count() for (n, _), rt in self.runtimes.items() if n == name)
+        return sum(rt.partition_count() for rt in self.runtimes if rt.definition.name == name)
 
     def partitions(self, name: str) -> list[dict]:
         """The context properties of each live partition (introspection)."""
         out: list[dict] = []
-        for (n, _), rt in self.runtimes.items():
-            if n == name:
+        for rt in self.runtimes:
+            if rt.definition.name == name:
                 out.extend(dict(p.props) for p in rt.iter_leaves())
         return out
 

@@ -94,6 +94,11 @@ class ContextStatement:
     def stop(self) -> None:
         self.runtime.detach(self.statement)
 
+    def relocate(self, runtime: Any) -> None:
+        """Move the context, with its partitions and every instance in them, to `runtime`
+        (the isolated service checks first that no statement of the context stays behind)."""
+        self.runtime.relocate(runtime)
+
     def current_rows(self) -> list:
         rows: list = []
         for p in self.runtime.iter_leaves():
@@ -198,6 +203,9 @@ class PartitionInstance:
 
     def stop(self) -> None:
         self.inst.stop()
+
+    def relocate(self, runtime: Any) -> None:
+        self.inst.relocate(runtime)
 
     def terminated(self) -> None:
         out = self.inst.output

@@ -254,6 +254,20 @@ class OnInstance:
         else:
             self.engine._filters.remove(reg)
 
+    def relocate(self, runtime: Any) -> None:
+        """Continue in another runtime (an isolated service, or the engine): the trigger's
+        filter, or its pattern run with its state, and its schedules move there. The target
+        window or table does not move: it is the same one wherever its triggers come from."""
+        from engine.instance import move_filter
+        reg = self.registration
+        if reg is not None:
+            if self.plan.trigger_pattern is not None:
+                reg.relocate(runtime)
+            elif runtime._filters is not self.engine._filters:
+                self.registration = move_filter(reg, self.engine._filters, runtime._filters)
+        move_schedules(self.ctx, runtime)
+        self.engine = runtime
+
     def fire(self, trigger: EventBean) -> None:
         new, old = self.plan.action.run(trigger, self.engine)
         if new or old:
@@ -261,6 +275,18 @@ class OnInstance:
 
     def current_rows(self) -> list:
         return []
+
+
+def move_schedules(ctx: Any, runtime: Any) -> None:
+    """Move the callbacks scheduled in a statement context's slots (the slot and the ones
+    nested under it) to `runtime`'s scheduler, keeping their due times."""
+    old, new = ctx._scheduler, runtime._scheduler
+    if old is new:
+        return
+    key = tuple(ctx.slot)
+    n = len(key)
+    new.adopt(old.extract(lambda slot: isinstance(slot, tuple) and slot[:n] == key))
+    ctx._scheduler = new
 
 
 class _TriggerHandle:

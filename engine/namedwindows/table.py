@@ -51,6 +51,14 @@ class Table:
             self._engine._filters.remove(self._registration)
             self._registration = None
 
+    def relocate(self, runtime: Any) -> None:
+        """Move the `create table` statement to another runtime with its rows: events of
+        the table's type inserted there reach it."""
+        from engine.instance import move_filter
+        if self._registration is not None and runtime._filters is not self._engine._filters:
+            self._registration = move_filter(self._registration, self._engine._filters, runtime._filters)
+        self._engine = runtime
+
     def current_rows(self) -> list:
         return list(self)
 

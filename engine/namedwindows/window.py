@@ -34,6 +34,7 @@ class NamedWindow:
         self._registration: Any = None
         self._engine: Any = None
         self._statement: Optional["Statement"] = None
+        self._ctx: Any = None
 
     # -- lifecycle (the `create window` statement's start and stop) -------------------------
     def start(self, engine: Any, statement: "Statement") -> "NamedWindow":
@@ -41,7 +42,7 @@ class NamedWindow:
         from views.registry import make_chain
         self._engine = engine
         self._statement = statement
-        ctx = StatementContext(engine, statement, statement._order_key)
+        ctx = self._ctx = StatementContext(engine, statement, statement._order_key)
         self._first, self._chain = make_chain(list(self.view_factories), ctx, _Tail(self))
         self._registration = engine._filters.add(FilterSpec(self.event_type, ((),)), _InsertHandle(self, statement))
         return self
@@ -54,6 +55,21 @@ class NamedWindow:
             v.stop()
         self._chain = []
         self._first = None
+
+    def relocate(self, runtime: Any) -> None:
+        """Move the `create window` statement to another runtime (an isolated service, or
+        the engine) with the window's contents: `insert into W` events now come from that
+        runtime, and the data window's schedules (expiry) run on its time. Consumers and
+        on-actions keep working on the window wherever they run (it is a relation, the same
+        one for every runtime, as in Esper)."""
+        from engine.instance import move_filter
+
+        from .actions import move_schedules
+        if self._registration is not None and runtime._filters is not self._engine._filters:
+            self._registration = move_filter(self._registration, self._engine._filters, runtime._filters)
+        if self._ctx is not None:
+            move_schedules(self._ctx, runtime)
+        self._engine = runtime
 
     @property
     def started(self) -> bool:
