@@ -11,41 +11,38 @@ from ._util import check_count, fail, key_function
 from .base import Events, View, ViewArg, ViewContext
 
 
-class _Merge:
-    """The sink of every group's chain: forwards to the grouping view's child (read at call
-    time, since the child is linked after the view is built)."""
-
-    __slots__ = ("owner",)
-
-    def __init__(self, owner: "GroupWinView") -> None:
-        self.owner = owner
-
-    def update(self, new: Events, old: Events) -> None:
-        self.owner.child.update(new, old)
-
-
 class GroupWinView(View):
     """Routes each event to its group's chain, built on first use from the sub-chain
-    factories; every group's output goes straight on to the child. Iteration yields each
-    group's contents, groups in order of first appearance. Groups are kept for the life of
-    the view, as in Esper (no reclaim)."""
+    factories; every group's output goes straight on to the child (each group's last view
+    has the grouping view's child as its own; linking a new child relinks them). Iteration
+    yields each group's contents, groups in order of first appearance. Groups are kept for
+    the life of the view, as in Esper (no reclaim)."""
 
-    __slots__ = ("_ctx", "_key", "_factories", "_groups", "_merge")
+    __slots__ = ("_ctx", "_key", "_factories", "_groups", "_out")
 
     def __init__(self, ctx: ViewContext, key: Callable[[EventBean], Any],
                  factories: Sequence[Any]) -> None:
+        self._groups: dict[Any, list[View]] = {}   # key -> the group's views, in chain order
         super().__init__()
         self._ctx = ctx
         self._key = key
         self._factories = tuple(factories)
-        self._groups: dict[Any, list[View]] = {}   # key -> the group's views, in chain order
-        self._merge = _Merge(self)
+
+    @property
+    def child(self) -> Any:
+        return self._out
+
+    @child.setter
+    def child(self, sink: Any) -> None:
+        self._out = sink
+        for views in self._groups.values():
+            views[-1].child = sink
 
     def _group(self, k: Any) -> list[View]:
         views = [f.make(self._ctx) for f in self._factories]
         for a, b in zip(views, views[1:]):
             a.child = b
-        views[-1].child = self._merge
+        views[-1].child = self._out
         self._groups[k] = views
         return views
 

@@ -147,10 +147,21 @@ class FloatTotal:
             self.k = k
         self.acc += sign * (num << (self.k - k))
 
+    # enter and leave inline _put's finite-float case: the per-event path of avg/sum(double)
     def enter(self, value: Any) -> None:
         if value is None:
             return
         self.n += 1
+        if type(value) is float and value - value == 0.0:
+            num, den = value.as_integer_ratio()
+            k = den.bit_length() - 1
+            sk = self.k
+            if k > sk:
+                self.acc = (self.acc << (k - sk)) + num
+                self.k = k
+            else:
+                self.acc += num << (sk - k)
+            return
         self._put(value, 1)
 
     def leave(self, value: Any) -> None:
@@ -159,8 +170,18 @@ class FloatTotal:
         self.n -= 1
         if self.n <= 0:
             self.clear()                # exactly zero again, and the scale shrinks back
-        else:
-            self._put(value, -1)
+            return
+        if type(value) is float and value - value == 0.0:
+            num, den = value.as_integer_ratio()
+            k = den.bit_length() - 1
+            sk = self.k
+            if k > sk:
+                self.acc = (self.acc << (k - sk)) - num
+                self.k = k
+            else:
+                self.acc -= num << (sk - k)
+            return
+        self._put(value, -1)
 
     def special(self) -> float | None:
         """The result when a non-finite value is present, else None."""
@@ -182,18 +203,27 @@ class FloatSum(FloatTotal):
     def value(self) -> Any:
         if not self.n:
             return None
-        s = self.special()
-        return s if s is not None else to_float(self.acc, 1 << self.k)
+        if self.nan or self.pinf or self.ninf:
+            return self.special()
+        try:
+            return self.acc / (1 << self.k)
+        except OverflowError:
+            return to_float(self.acc, 1 << self.k)
 
 
 class FloatAvg(FloatTotal):
     __slots__ = ()
 
     def value(self) -> Any:
-        if not self.n:
+        n = self.n
+        if not n:
             return None
-        s = self.special()
-        return s if s is not None else to_float(self.acc, self.n << self.k)
+        if self.nan or self.pinf or self.ninf:
+            return self.special()
+        try:
+            return self.acc / (n << self.k)
+        except OverflowError:
+            return to_float(self.acc, n << self.k)
 
 
 # ---------------------------------------------------------------- sums of decimals

@@ -33,7 +33,7 @@ class AggregationRows:
     """Ungrouped (`key=None`) or grouped aggregation rows. Grouped rows of windowed streams
     are reference-counted and dropped when no event in the window belongs to them."""
 
-    __slots__ = ("entries", "groups", "refcounts", "reclaim", "_single")
+    __slots__ = ("entries", "groups", "refcounts", "reclaim", "_single", "value_ofs", "plain")
 
     def __init__(self, entries: Sequence[AggEntry], reclaim: bool = True) -> None:
         self.entries = tuple(entries)
@@ -41,6 +41,9 @@ class AggregationRows:
         self.refcounts: dict[Any, int] = {}
         self.reclaim = reclaim
         self._single: Optional[list] = None
+        # what the processors' fused loops need: no entry has a `filter:` predicate
+        self.value_ofs = tuple(e.value_of for e in self.entries)
+        self.plain = all(e.accept is None for e in self.entries)
 
     def new_row(self) -> list:
         return [e.factory.make() for e in self.entries]
@@ -87,6 +90,58 @@ class AggregationRows:
             self.refcounts.pop(key, None)
         else:
             self.refcounts[key] = n
+
+    def enter_groups(self, keys: Sequence[Any], eps_list: Sequence[Any]) -> None:
+        """`enter_group(k, eps)` for each pair in order, in one loop."""
+        if not self.plain:
+            for k, eps in zip(keys, eps_list):
+                self.enter_group(k, eps)
+            return
+        groups, refcounts, make = self.groups, self.refcounts, self.new_row
+        get, count = groups.get, refcounts.get
+        vofs = self.value_ofs
+        if len(vofs) == 1:
+            vf = vofs[0]
+            for k, eps in zip(keys, eps_list):
+                row = get(k)
+                if row is None:
+                    row = groups[k] = make()
+                row[0].enter(vf(eps))
+                refcounts[k] = count(k, 0) + 1
+            return
+        for k, eps in zip(keys, eps_list):
+            row = get(k)
+            if row is None:
+                row = groups[k] = make()
+            for agg, vf in zip(row, vofs):
+                agg.enter(vf(eps))
+            refcounts[k] = count(k, 0) + 1
+
+    def leave_groups(self, keys: Sequence[Any], eps_list: Sequence[Any]) -> None:
+        """`leave_group(k, eps)` for each pair in order, in one loop."""
+        if not self.plain:
+            for k, eps in zip(keys, eps_list):
+                self.leave_group(k, eps)
+            return
+        groups, refcounts, reclaim = self.groups, self.refcounts, self.reclaim
+        get, count = groups.get, refcounts.get
+        vofs = self.value_ofs
+        single = vofs[0] if len(vofs) == 1 else None
+        for k, eps in zip(keys, eps_list):
+            row = get(k)
+            if row is None:
+                continue
+            if single is not None:
+                row[0].leave(single(eps))
+            else:
+                for agg, vf in zip(row, vofs):
+                    agg.leave(vf(eps))
+            n = count(k, 0) - 1
+            if n <= 0 and reclaim:
+                del groups[k]
+                refcounts.pop(k, None)
+            else:
+                refcounts[k] = n
 
     def clear(self) -> None:
         for row in self.groups.values():

@@ -206,6 +206,13 @@ class RowPerGroupProcessor(_Grouped):
 
     def process(self, new: Sequence[Eps], old: Sequence[Eps]) -> tuple[Rows, Rows]:
         key_of, aggs = self.key_of, self.aggs
+        fused = type(aggs) is AggregationRows and aggs.plain and self.shaper.plain
+        if fused and new and len(new) == 1 and (not old or len(old) == 1):
+            rows = self._slide(new[0], old[0] if old else None)
+            if rows is not None:
+                return rows
+        elif fused:
+            return self._batch(new, old)
         reps: dict[Any, Eps] = {}
         # one event in and at most one out is a sliding window's update: no loops for it
         if new and len(new) == 1:
@@ -237,12 +244,92 @@ class RowPerGroupProcessor(_Grouped):
         new_rows = self._group_rows(order, reps) if self.want_new else None
         return new_rows, old_rows
 
+    def _slide(self, eps: Eps, oeps: Optional[Eps]) -> Optional[tuple[Rows, Rows]]:
+        """`process([eps], [oeps] or None)` when both are of one group (a sliding window's
+        update, unshaped rows, aggregations without `filter:`), in one frame; None when the
+        events are of two groups (process then takes its general path)."""
+        key_of, aggs = self.key_of, self.aggs
+        k = key_of(eps)
+        if oeps is not None:
+            ko = key_of(oeps)
+            if ko is not k and ko != k:
+                return None
+            rep = oeps          # the later of the two in the update represents the group
+        else:
+            rep = eps
+        groups, ctx, build = aggs.groups, self.ctx, self.select.build
+        old_rows = None
+        if self.want_old:
+            row = groups.get(k)
+            ctx.row = row if row is not None else aggs.new_row()
+            old_rows = [build(rep)]
+        row = groups.get(k)
+        if row is None:
+            row = groups[k] = aggs.new_row()
+        vofs = aggs.value_ofs
+        if len(vofs) == 1:
+            agg = row[0]
+            vf = vofs[0]
+            agg.enter(vf(eps))
+        else:
+            for agg, vf in zip(row, vofs):
+                agg.enter(vf(eps))
+        refcounts = aggs.refcounts
+        n = refcounts.get(k, 0) + 1
+        if oeps is not None:
+            if len(vofs) == 1:
+                agg.leave(vf(oeps))
+            else:
+                for agg, vf in zip(row, vofs):
+                    agg.leave(vf(oeps))
+            n -= 1
+            if n <= 0 and aggs.reclaim:
+                del groups[k]
+                refcounts.pop(k, None)
+                row = None
+                n = None
+        if n is not None:
+            refcounts[k] = n
+        if not self.want_new:
+            return None, old_rows
+        ctx.row = row if row is not None else aggs.new_row()
+        return [build(rep)], old_rows
+
+    def _batch(self, new: Sequence[Eps], old: Sequence[Eps]) -> tuple[Rows, Rows]:
+        """process for unshaped rows and aggregations without `filter:`: the same steps as
+        the general path, in fused loops."""
+        key_of, aggs = self.key_of, self.aggs
+        new = new or ()
+        old = old or ()
+        new_keys = [key_of(eps) for eps in new]
+        old_keys = [key_of(eps) for eps in old]
+        reps: dict[Any, Eps] = dict(zip(new_keys, new))
+        if old_keys:
+            reps.update(zip(old_keys, old))
+        order = hashmap_order(reps, self.key_types) if len(reps) > 1 else list(reps)
+        old_rows = self._group_rows(order, reps) if self.want_old else None
+        if new_keys:
+            aggs.enter_groups(new_keys, new)
+        if old_keys:
+            aggs.leave_groups(old_keys, old)
+        new_rows = self._group_rows(order, reps) if self.want_new else None
+        return new_rows, old_rows
+
     def _group_rows(self, order: list, reps: dict) -> Rows:
         """A row per group, in `order`, from its representative event; the group's key is
         known, so unshaped rows skip computing it again."""
         if not self.shaper.plain:
             return self._rows([reps[k] for k in order], self._point)
-        ctx, peek, build = self.ctx, self.aggs.peek, self.select.build
+        ctx, aggs, build = self.ctx, self.aggs, self.select.build
+        if type(aggs) is AggregationRows:     # peek without its call
+            get, make = aggs.groups.get, aggs.new_row
+            rows = []
+            for k in order:
+                row = get(k)
+                ctx.row = row if row is not None else make()
+                rows.append(build(reps[k]))
+            return rows or None
+        peek = aggs.peek
         rows = []
         for k in order:
             ctx.row = peek(k)

@@ -3,7 +3,7 @@ and its value when constant."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from engine.epl_types import PropertyType
 from views.base import NOT_CONSTANT
@@ -14,13 +14,15 @@ Evaluator = Callable[[Sequence[Any]], Any]
 @dataclass(slots=True)
 class Compiled:
     """`fn(eps)` evaluates the expression on the events per stream (a tuple of EventBeans,
-    None for an outer-join stream without a match)."""
+    None for an outer-join stream without a match). `on_bean(bean)`, when set, is the same
+    as `fn((bean,))` without the tuple (single-stream property reads set it)."""
 
     fn: Evaluator
     type: PropertyType
     constant: Any = NOT_CONSTANT
     is_time_period: bool = False
     has_aggregation: bool = False
+    on_bean: Optional[Callable[[Any], Any]] = None
 
     @property
     def is_constant(self) -> bool:

@@ -91,8 +91,13 @@ def _property(node: A.Property, scope: Scope) -> Compiled:
         if i == 0 and len(scope.streams) == 1:
             if stream.event_type.representation is Representation.MAP and r.path.isidentifier():
                 # one call per read on the hot path: the map lookup itself
-                return Compiled(lambda eps, _n=r.path: eps[0].underlying.get(_n), r.type)
-            return Compiled(lambda eps, _g=g: _g(eps[0].underlying), r.type)
+                return Compiled(lambda eps, _n=r.path: eps[0].underlying.get(_n), r.type,
+                                on_bean=lambda bean, _n=r.path: bean.underlying.get(_n))
+            tagged = _tag_property(stream.event_type, r.path, g)
+            if tagged is not None:
+                return Compiled(tagged, r.type)
+            return Compiled(lambda eps, _g=g: _g(eps[0].underlying), r.type,
+                            on_bean=lambda bean, _g=g: _g(bean.underlying))
 
         def from_stream(eps, _g=g, _i=i):
             b = eps[_i]
@@ -118,6 +123,30 @@ def _property(node: A.Property, scope: Scope) -> Compiled:
         g = scope.context_type.getter(r.path)
         return Compiled(lambda eps, _h=holder, _g=g: _g(_h.properties), r.type)
     raise scope.fail(f"Cannot resolve '{node.dotted}'")
+
+
+def _tag_property(et: Any, path: str, g: Callable[[Any], Any]) -> Any:
+    """`a.id` on a map type whose `a` holds an event of a map type (a pattern's tag): read in
+    one call when the held event is of that very type (what the getter's general steps do
+    then), else through the getter."""
+    if et.representation is not Representation.MAP:
+        return None
+    tag, _, name = path.partition(".")
+    if not (tag.isidentifier() and name.isidentifier()):
+        return None
+    pt = et.property_type(tag)
+    inner = getattr(pt, "event_type", None) if pt is not None else None
+    if pt is None or pt.kind is not EPLType.EVENT or inner is None or \
+            inner.representation is not Representation.MAP:
+        return None
+
+    def read(eps, _t=tag, _n=name, _et=inner, _g=g, _bean=EventBean):
+        u = eps[0].underlying
+        b = u.get(_t)
+        if b.__class__ is _bean and b.event_type is _et:
+            return b.underlying.get(_n)
+        return _g(u)
+    return read
 
 
 # -- operators --------------------------------------------------------------------------

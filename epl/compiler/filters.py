@@ -61,7 +61,7 @@ def compile_filter(expr: Optional[A.Expr], stream: StreamInfo, scope: Scope,
                 tc = compile_expr(e, tag_scope)
             except Exception:
                 return None
-            return Bound(lambda bindings, _f=tc.fn: _f(bindings))
+            return Bound(tc.fn)     # fn(bindings): the bindings are the events per stream
         return None
 
     def compile_pred(e: A.Expr) -> Any:

@@ -43,7 +43,7 @@ def view_arg(node: A.Expr, scope: Scope) -> ViewArg:
         text=expr_text(node) + (" desc" if descending else ""),
         value=c.constant if c.is_constant else NOT_CONSTANT,
         is_time_period=c.is_time_period,
-        evaluate=lambda bean, _f=fn: _f((bean,)),
+        evaluate=c.on_bean if c.on_bean is not None else (lambda bean, _f=fn: _f((bean,))),
         compile_with=compile_with,
         result_type=c.type,
     )
