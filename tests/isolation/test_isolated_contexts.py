@@ -5,6 +5,8 @@ wherever they run."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import Engine
 from engine.errors import EngineError
@@ -252,3 +254,41 @@ def test_output_when_terminated_fires_in_the_service(engine):
     assert out.new() == []
     iso.advance_time(10_000)
     assert out.new() == [{"c": 3}]
+
+
+# -- against a model: the partitions live wherever the statement is ------------------------------
+
+_steps = st.lists(st.one_of(
+    st.tuples(st.sampled_from(["engine", "iso"]), st.sampled_from("abc"), st.integers(0, 9)),
+    st.just(("move", "", 0))), max_size=40)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_steps)
+def test_keyed_state_follows_the_statement(steps):
+    e = Engine(time="simulated")
+    e.advance_time(0)
+    e.epl("create schema T(k string, v int)")
+    e.epl("create context ByKey partition by k from T")
+    s = e.epl("context ByKey select k, count(*) as c, sum(v) as t from T#length(2)")
+    out = Out(s)
+    iso = e.isolated("iso")
+    home = "engine"
+    seen: dict[str, list[int]] = {}
+    expected = []
+    for where, k, v in steps:
+        if where == "move":
+            (iso.add if home == "engine" else iso.remove)(s)
+            home = "iso" if home == "engine" else "engine"
+            continue
+        send(e if where == "engine" else iso, k, v)
+        if where == home:
+            vs = seen.setdefault(k, [])
+            vs.append(v)
+            del vs[:-2]
+            expected.append({"k": k, "c": len(vs), "t": sum(vs)})
+    assert out.new() == expected
+    s.destroy()
+    assert e.filter_count() == 0 and iso.filter_count() == 0
+    assert e.schedule_count() == 0 and iso.schedule_count() == 0
+    e.close()
