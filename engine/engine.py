@@ -18,6 +18,7 @@ from . import epl_types as T
 from .bean import EventBean
 from .errors import EventTypeError, TimeError
 from .event_types import EventType, EventTypeRegistry, Representation
+from .instance import RowHandle
 from .scheduler import Scheduler
 from .signals import EngineSignals
 from .statement import Statement, StatementState
@@ -46,6 +47,7 @@ class Engine:
         # map events are checked against their declared property types on send
         self.check_events = check_events
         self.types = EventTypeRegistry()
+        self._find_type = self.types.finder()
         self.signals = EngineSignals()
         self._filters = FilterIndex()
         start = start_time if start_time is not None else (wall_clock_ms() if time == "system" else 0)
@@ -214,7 +216,12 @@ class Engine:
 
     def send(self, event: Any, type_name: Optional[str] = None) -> None:
         """Process one event: a dict with its type name, or an object of a registered class."""
-        bean = self._bean(event, type_name)
+        if type(event) is dict and type_name is not None:
+            # the common case without _bean's checks: a dict of a map type
+            et = self._find_type(type_name)
+            bean = EventBean(et, event) if et is not None and et.is_map else self._bean(event, type_name)
+        else:
+            bean = self._bean(event, type_name)
         with self._lock:
             if self._depth:
                 # sent from a listener or callback: processed before the outer send returns
@@ -227,15 +234,17 @@ class Engine:
                 if handles:
                     self._check(bean)
                     self._on_match(bean, handles)
-                self._drain()
+                if self._dispatch_queue or self._route_queue:
+                    self._drain()
             finally:
                 self._depth -= 1
 
     def _check(self, bean: EventBean) -> None:
         """Check a map event's values against its declared types before any statement sees
         it. Events no filter wants are discarded unchecked: they cannot reach a result."""
-        if self.check_events and bean.event_type.representation is Representation.MAP:
-            bean.event_type.check(bean.underlying)
+        et = bean.event_type
+        if et.is_map and self.check_events:
+            et.check(bean.underlying)
 
     def send_many(self, events: Iterable[Any], type_name: Optional[str] = None) -> None:
         """Process events in order; the same as calling send for each, with less overhead."""
@@ -257,9 +266,10 @@ class Engine:
 
     def _send_batch(self, events: Sequence[Any], type_name: str) -> None:
         """send_many's loop, under the lock. Dict events of a map type are routed by the
-        filter index's batch scanner, one generated loop that stops only at events some
-        filter wants; everything else goes event by event through send's path. The type and
-        scanner are looked up again after each processed event (a listener may change them)."""
+        filter index's batch scanner, one generated loop that yields only the events some
+        filter wants; everything else goes event by event through send's path. The scanner
+        is replaced when filters change and the type looked up again after each processed
+        event (a listener may change them)."""
         n = len(events)
         i = 0
         if self._dispatch_queue or self._route_queue:
@@ -267,42 +277,43 @@ class Engine:
             if n:
                 self._send_locked(events[0], type_name)
             i = 1
-        find = self.types.find
-        et: Optional[EventType] = None
-        scan = check = probe = None
+        find = self.types.finder()
+        on_match = self._on_match
         while i < n:
-            t = find(type_name)
-            if t is not et or scan is None:
-                et = t
-                if et is None or et.representation is not Representation.MAP:
-                    self._send_locked(events[i], type_name)
-                    i += 1
-                    et = None
-                    continue
-                scan = self._filters.scanner(et)
-                # filters see a probe bean with each event swapped in: no bean is allocated
-                # for events no filter wants (EPL filters cannot keep a reference to it)
-                probe = EventBean(et, None)
-                check = et.checker() if self.check_events else None
-            j, handles = scan(events, i, n, probe)
-            if j >= n:
-                return
-            if handles is STALE:            # filters changed since the last event: rescan
-                scan = None
+            et = find(type_name)
+            if et is None or et.representation is not Representation.MAP:
+                self._send_locked(events[i], type_name)
+                i += 1
                 continue
-            e = events[j]
-            if handles is None or (type(e) is not dict and not isinstance(e, Mapping)):
-                self._send_locked(e, type_name)     # not a mapping: send's path reports it
-            else:
-                if check is not None:
-                    check(e)
-                bean = EventBean(et, e)
-                if len(handles) == 1:
-                    handles[0].on_event(bean)
+            # filters see a probe bean with each event swapped in: no bean is allocated
+            # for events no filter wants (EPL filters cannot keep a reference to it)
+            probe = EventBean(et, None)
+            check = et.checker() if self.check_events else None
+            start, i = i, n
+            for j, handles in self._filters.scanner(et)(events, start, n, probe):
+                if handles is STALE:        # filters changed: go on with the current scanner
+                    i = j
+                    break
+                e = events[j]
+                if handles is None or (type(e) is not dict and not isinstance(e, Mapping)):
+                    self._send_locked(e, type_name)     # not a mapping: send's path reports it
                 else:
-                    self._on_match(bean, handles)
-                self._drain()
-            i = j + 1
+                    if check is not None:
+                        check(e)
+                    bean = EventBean(et, e)
+                    if len(handles) == 1:
+                        h = handles[0]
+                        if type(h) is RowHandle:        # the dispatch queue is empty here
+                            h.statement._deliver_now(bean)
+                        else:
+                            h.on_event(bean)
+                    else:
+                        on_match(bean, handles)
+                    if self._dispatch_queue or self._route_queue:
+                        self._drain()
+                if find(type_name) is not et:
+                    i = j + 1
+                    break
 
     def _send_locked(self, event: Any, type_name: Optional[str]) -> None:
         """One event through send's path, the lock held."""
@@ -331,7 +342,11 @@ class Engine:
         """Feed the event to the streams whose filters it matched (creation order, @priority
         first; @drop stops lower priorities)."""
         if len(handles) == 1:
-            handles[0].on_event(bean)
+            h = handles[0]
+            if type(h) is RowHandle and not self._dispatch_queue:
+                h.statement._deliver_now(bean)
+            else:
+                h.on_event(bean)
             return
         drop_at = None
         for h in sorted(handles, key=_order_of):
@@ -357,31 +372,14 @@ class Engine:
 
     def _emit(self, stmt: Statement, new_rows: Optional[list], old_rows: Optional[list],
               force: bool = False) -> None:
-        ins = stmt._insert_into
-        if ins is not None:
-            routed = new_rows if ins.selector == "istream" else old_rows if ins.selector == "rstream" \
-                else (new_rows or []) + (old_rows or [])
-            for row in routed or ():
-                self._route_queue.append(self._derive(ins, row))
-        selector = stmt._selector
-        if selector == "istream":
-            old_rows = None
-        elif selector == "rstream":
-            new_rows, old_rows = old_rows, None
-        if (new_rows or old_rows or force) and stmt.has_receivers:
-            # Esper delivers one call per statement for one event: merge its rows
-            queued = self._queued
-            entry = queued.get(stmt)
-            if entry is None:
-                # copies: the caller may reuse its lists before the rows are dispatched
-                queued[stmt] = entry = [stmt, list(new_rows) if new_rows else [],
-                                        list(old_rows) if old_rows else []]
-                self._dispatch_queue.append(entry)
-            else:
-                if new_rows:
-                    entry[1].extend(new_rows)
-                if old_rows:
-                    entry[2].extend(old_rows)
+        stmt._emit(new_rows, old_rows, force)
+
+    def _insert(self, ins: Any, new_rows: Optional[list], old_rows: Optional[list]) -> None:
+        """Queue the rows an `insert into` statement produced as events of the target stream."""
+        routed = new_rows if ins.selector == "istream" else old_rows if ins.selector == "rstream" \
+            else (new_rows or []) + (old_rows or [])
+        for row in routed or ():
+            self._route_queue.append(self._derive(ins, row))
 
     def _derive(self, ins: Any, row: EventBean) -> EventBean:
         if ins.passthrough:

@@ -100,6 +100,7 @@ class EventType:
     ) -> None:
         self.name = name
         self.representation = representation
+        self.is_map = representation is Representation.MAP     # read per event on send
         self.supertypes: tuple[EventType, ...] = tuple(supertypes)
         props: dict[str, PropertyType] = {}
         for sup in self.supertypes:
@@ -364,6 +365,11 @@ class EventTypeRegistry:
 
     def find(self, name: str) -> Optional[EventType]:
         return self._by_name.get(name)
+
+    def finder(self) -> Callable[[str], Optional[EventType]]:
+        """`find` without its call frame, for per-event loops (stays current: the registry
+        keeps one dict for its lifetime)."""
+        return self._by_name.get
 
     def all(self) -> list[EventType]:
         return list(self._by_name.values())

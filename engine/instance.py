@@ -64,6 +64,29 @@ class StreamHandle:
         self.target.update([bean], None)
 
 
+class RowHandle(StreamHandle):
+    """The handle of a stream whose events are the statement's rows (no views, a
+    PassthroughSink delivering the insert stream to the statement): each event goes to the
+    statement's dispatch queue in one call. When an event matched only this handle and no
+    results wait for dispatch, the engine calls `statement._deliver_now` instead."""
+
+    __slots__ = ("emit_one",)
+
+    def __init__(self, target: Any, statement: "Statement", stream_index: int) -> None:
+        super().__init__(target, statement, stream_index)
+        self.emit_one = statement._emit_one
+
+    def on_event(self, bean: EventBean) -> None:
+        self.emit_one(bean)
+
+
+def make_handle(first: Any, statement: "Statement", stream_index: int) -> StreamHandle:
+    """RowHandle when the stream feeds its statement's rows directly, else StreamHandle."""
+    if type(first) is PassthroughSink and first.want_new and first.emit == statement._emit:
+        return RowHandle(first, statement, stream_index)
+    return StreamHandle(first, statement, stream_index)
+
+
 class SingleStreamSink:
     """End of a single stream's view chain: where-clause, result set, output."""
 
@@ -166,7 +189,7 @@ class SelectInstance:
             else:
                 first, chain = sink, []
             self.views.append(chain)
-            self.handles.append(StreamHandle(first, statement, stream.index) if self.join is None
+            self.handles.append(make_handle(first, statement, stream.index) if self.join is None
                                 else self.join.make_handle(first, statement, stream.index))
         self.bindings = bindings
 

@@ -40,11 +40,16 @@ class Statement:
         # what each delivery needs from the plan, read once
         self._insert_into = getattr(plan, "insert_into", None)
         self._selector = getattr(plan, "selector", "istream")
+        # its rows go only to its receivers, insert stream only: see _deliver_now
+        self._listeners_only = self._insert_into is None and self._selector == "istream"
         self.annotations = annotations
         self.state = StatementState.STOPPED
         self._order_key = (-priority, order)
-        self._listeners: list[tuple[Listener, int]] = []
+        # replaced, never mutated: a dispatch iterates the tuple it started with while a
+        # listener adds or removes listeners
+        self._listeners: tuple[tuple[Listener, int], ...] = ()
         self._subscriber: Optional[SubscriberAdapter] = None
+        self.has_receivers = False       # kept by _receivers_changed: read on every emit
         self._instances: list[Any] = []
         self._on_stop: list[Callable[[], None]] = []
         self.user_object: Any = None
@@ -59,7 +64,8 @@ class Statement:
         return tuple(getattr(self.plan, "columns", ()))
 
     def add_listener(self, listener: Listener) -> Listener:
-        self._listeners.append((listener, listener_arity(listener)))
+        self._listeners += ((listener, listener_arity(listener)),)
+        self._receivers_changed()
         return listener
 
     def on_update(self, listener: Listener) -> Listener:
@@ -69,11 +75,13 @@ class Statement:
     def remove_listener(self, listener: Listener) -> None:
         for i, (fn, _) in enumerate(self._listeners):
             if fn is listener:
-                del self._listeners[i]
+                self._listeners = self._listeners[:i] + self._listeners[i + 1:]
+                self._receivers_changed()
                 return
 
     def remove_all_listeners(self) -> None:
-        self._listeners.clear()
+        self._listeners = ()
+        self._receivers_changed()
 
     @property
     def listeners(self) -> list[Listener]:
@@ -90,12 +98,21 @@ class Statement:
     def set_subscriber(self, obj: Any) -> None:
         if obj is None:
             self._subscriber = None
-            return
-        self._subscriber = SubscriberAdapter(obj, self.column_names, bool(getattr(self.plan, "passthrough", False)))
+        else:
+            self._subscriber = SubscriberAdapter(obj, self.column_names,
+                                                 bool(getattr(self.plan, "passthrough", False)))
+        self._receivers_changed()
 
-    @property
-    def has_receivers(self) -> bool:
-        return bool(self._listeners) or self._subscriber is not None
+    def _receivers_changed(self) -> None:
+        """Choose the dispatch for the current receivers: the common single two-argument
+        listener is called without the loop."""
+        self.has_receivers = bool(self._listeners) or self._subscriber is not None
+        for name in ("_dispatch", "_deliver_now"):
+            self.__dict__.pop(name, None)
+        if len(self._listeners) == 1 and self._listeners[0][1] == 2 and self._subscriber is None:
+            self._dispatch = self._dispatch_one
+            if self._listeners_only:
+                self._deliver_now = _call_with_one(self._listeners[0][0], self._failed)
 
     def __iter__(self) -> Iterator[EventBean]:
         """Esper's iterator: the statement's current result (window contents through the
@@ -113,26 +130,85 @@ class Statement:
     # -- delivery (engine-internal) ---------------------------------------------------------
     def _emit(self, new_rows: Optional[list], old_rows: Optional[list], force: bool = False) -> None:
         """Rows the result set (after output limiting) produced for this statement; `force`
-        delivers even when both are empty (Esper's empty calls when an output condition fires)."""
-        self.engine._emit(self, new_rows, old_rows, force)
+        delivers even when both are empty (Esper's empty calls when an output condition fires).
+        Inserted rows are routed; rows for listeners are queued, merged per statement (Esper
+        delivers one call per statement for one event), until the event is processed."""
+        ins = self._insert_into
+        if ins is not None:
+            self.engine._insert(ins, new_rows, old_rows)
+        selector = self._selector
+        if selector == "istream":
+            old_rows = None
+        elif selector == "rstream":
+            new_rows, old_rows = old_rows, None
+        if (new_rows or old_rows or force) and self.has_receivers:
+            engine = self.engine
+            entry = engine._queued.get(self)
+            if entry is None:
+                # copies: the caller may reuse its lists before the rows are dispatched
+                engine._queued[self] = entry = [self, list(new_rows) if new_rows else [],
+                                                list(old_rows) if old_rows else []]
+                engine._dispatch_queue.append(entry)
+            else:
+                if new_rows:
+                    entry[1].extend(new_rows)
+                if old_rows:
+                    entry[2].extend(old_rows)
+
+    def _emit_one(self, bean: EventBean) -> None:
+        """_emit([bean], None) for a statement whose stream events are its rows (`select *`
+        without views, where-clause or aggregation): the per-event delivery of most
+        filtering statements, without the intermediate lists."""
+        if self._insert_into is not None or self._selector != "istream":
+            self._emit([bean], None)
+            return
+        if self.has_receivers:
+            engine = self.engine
+            entry = engine._queued.get(self)
+            if entry is None:
+                engine._queued[self] = entry = [self, [bean], []]
+                engine._dispatch_queue.append(entry)
+            else:
+                entry[1].append(bean)
+
+    def _deliver_now(self, bean: EventBean) -> None:
+        """_emit_one and the dispatch at once, for an event that only this statement's stream
+        wanted while nothing else waits for dispatch: queueing it and draining the queue
+        would call the same receivers with the same rows, with nothing happening between."""
+        if self._listeners_only:
+            if self.has_receivers:
+                self._dispatch([bean], None)
+        else:
+            self._emit([bean], None)
 
     def _dispatch(self, new: Optional[list], old: Optional[list]) -> None:
         engine = self.engine
-        for fn, arity in tuple(self._listeners):
+        for fn, arity in self._listeners:
             try:
                 if arity == 4:
                     fn(new, old, self, engine)
                 else:
                     fn(new, old)
             except Exception as exc:  # isolate listeners: log, signal, go on
-                log.exception("Listener %r of statement '%s' raised", fn, self.name)
-                engine.signals.listener_error.send(engine, statement=self, listener=fn, error=exc)
+                self._failed("Listener", fn, exc)
         if self._subscriber is not None:
             try:
                 self._subscriber.deliver(new, old)
             except Exception as exc:
-                log.exception("Subscriber of statement '%s' raised", self.name)
-                engine.signals.listener_error.send(engine, statement=self, listener=self._subscriber.subscriber, error=exc)
+                self._failed("Subscriber", self._subscriber.subscriber, exc)
+
+    def _dispatch_one(self, new: Optional[list], old: Optional[list]) -> None:
+        """_dispatch for a single two-argument listener and no subscriber."""
+        fn = self._listeners[0][0]
+        try:
+            fn(new, old)
+        except Exception as exc:
+            self._failed("Listener", fn, exc)
+
+    def _failed(self, kind: str, receiver: Any, exc: Exception) -> None:
+        log.exception("%s %r of statement '%s' raised", kind, receiver, self.name)
+        self.engine.signals.listener_error.send(self.engine, statement=self, listener=receiver,
+                                                error=exc)
 
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> None:
@@ -172,3 +248,13 @@ class Statement:
 
     def __repr__(self) -> str:
         return f"Statement({self.name!r}, {self.state.value})"
+
+
+def _call_with_one(fn: Listener, failed: Callable[[str, Any, Exception], None]) -> Callable[[EventBean], None]:
+    """Statement._deliver_now for a single two-argument listener and no subscriber."""
+    def deliver_now(bean: EventBean) -> None:
+        try:
+            fn([bean], None)
+        except Exception as exc:
+            failed("Listener", fn, exc)
+    return deliver_now

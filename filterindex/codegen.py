@@ -120,29 +120,33 @@ def build_route_fn(route: Any, roots: tuple, owner: Any, empty: Any,
     return g.make("bean", head, tail)
 
 
-STALE = object()   # a scan function was retired: ask the index for the current one
+STALE = object()   # a scan generator was retired: continue with the index's current one
 
 
 def build_scan_fn(roots: tuple, owner: Any, dedup: Callable[[list], list]) -> Callable:
-    """`fn(events, i, n, bean) -> (j, handles)`: the routing of a batch of mapping events of
-    one type in one generated loop. It returns at the first event from `i` that some filter
-    wants (`j`, its handles), at an event that is not a mapping (`j`, None: the caller
-    routes it the slow way, which reports it), or at the end (`n`, None). `bean` is a probe
-    whose underlying is swapped in when a filter leaf evaluates an expression. A retired
-    function returns (`i`, STALE): filters change only between calls, when user code runs."""
+    """`fn(events, i, n, bean)`: a generator routing a batch of mapping events of one type in
+    one generated loop, from `i` to `n`. It yields `(j, handles)` for each event some filter
+    wants and `(j, None)` for an event that is not a mapping (the caller routes it the slow
+    way, which reports it); it ends after the last event. Filters change only while the
+    caller holds a yielded event (user code runs then): a retired generator yields
+    `(j, STALE)` on resuming, j being the next event, and ends. `bean` is a probe whose
+    underlying is swapped in when a filter leaf evaluates an expression.
+    A generator because resuming one costs less than calling a function per wanted event."""
     g = _Gen()
     x, d, st = g.const(owner), g.const(dedup), g.const(STALE)
     for root in roots:
         _node(g, root, 3, {}, 0)
     uses_bean = any("bean" in line for line in g.lines)
-    head = ["if _stale:", f"    return i, {st}", "j = i", "try:", "    for j in range(i, n):",
-            "        u = events[j]"]
+    head = ["if _stale:", f"    yield i, {st}", "    return", "for j in range(i, n):",
+            "    u = events[j]"]
     if uses_bean:
-        head.append("        bean.underlying = u")
-    head.append("        out = None")
-    tail = ["        if out is not None:", f"            if {x}._multi and len(out) > 1:",
-            f"                return j, {d}(out)", "            return j, out",
-            "except AttributeError:", "    return j, None", "return n, None"]
+        head.append("    bean.underlying = u")
+    head += ["    try:", "        out = None"]
+    tail = ["    except AttributeError:", "        out = False",
+            "    if out is not None:", "        if out is False:", "            out = None",
+            f"        elif {x}._multi and len(out) > 1:", f"            out = {d}(out)",
+            "        yield j, out", "        if _stale:", f"            yield j + 1, {st}",
+            "            return"]
     return g.make("events, i, n, bean", head, tail)
 
 
@@ -239,7 +243,7 @@ def _emit_eq(g: _Gen, idx: EqIndex, ind: int, known: dict[str, str], depth: int)
         return
     n = g.var("n")
     g.emit(ind, "try:")
-    g.emit(ind + 1, f"{n} = {g.const(idx.live)}.get({v})")
+    g.emit(ind + 1, f"{n} = {g.const(idx.live.get)}({v})")     # `live` is never replaced
     g.emit(ind, "except TypeError:")        # unhashable value: equal to no constant
     g.emit(ind + 1, f"{n} = None")
     g.emit(ind, f"if {n} is not None:")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 from .codegen import STALE, NOT_ONE, build_match_fn, build_node_fn, build_route_fn, build_scan_fn, retire
 from .indexes import INDEX_KINDS, Index
@@ -133,9 +133,9 @@ class _Route:
         return self.scan
 
 
-def _scan_discard(events: Any, i: int, n: int, bean: Any) -> tuple:
+def _scan_discard(events: Any, i: int, n: int, bean: Any) -> Iterator[tuple]:
     """Nothing filters the type: every event of the batch is discarded."""
-    return n, None
+    return iter(())
 
 
 def _discard(bean: Any) -> Sequence:
@@ -357,8 +357,9 @@ class FilterIndex:
         return self._route(event_type).build()
 
     def scanner(self, event_type: Any) -> Callable:
-        """Batch routing for dict events of `event_type`: `fn(events, i, n, probe) ->
-        (j, handles)` (see codegen.build_scan_fn); (j, STALE) asks for the current scanner."""
+        """Batch routing for dict events of `event_type`: `fn(events, i, n, probe)` yields
+        `(j, handles)` per wanted event (see codegen.build_scan_fn); (j, STALE) asks for the
+        current scanner."""
         return self._route(event_type).scanner()
 
     def _route(self, t: Any) -> _Route:

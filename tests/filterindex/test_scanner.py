@@ -28,23 +28,29 @@ def test_scanner_stops_exactly_where_match_finds_handles(rows):
     events = [{"symbol": s, "price": p} for s, p in rows]
     expected = [(k, index.match(EventBean(t, e))) for k, e in enumerate(events)]
     expected = [(k, list(h)) for k, h in expected if h]
-    got, i, probe = [], 0, EventBean(t, None)
-    while i < len(events):
-        j, handles = index.scanner(t)(events, i, len(events), probe)
-        if j >= len(events):
-            break
-        got.append((j, list(handles)))
-        i = j + 1
+    probe = EventBean(t, None)
+    got = [(j, list(h)) for j, h in index.scanner(t)(events, 0, len(events), probe)]
     assert got == expected
 
 
-def test_non_mapping_event_stops_the_scan_and_changes_make_it_stale():
+def test_non_mapping_event_is_yielded_without_handles():
     t = _tick()
     index = FilterIndex()
     index.add(_spec(t, "A", 5), "a")
-    scan = index.scanner(t)
     events = [{"symbol": "B", "price": 1}, 42, {"symbol": "A", "price": 9}]
-    assert scan(events, 0, 3, EventBean(t, None)) == (1, None)
-    index.add(_spec(t, "B", 0), "b")
-    assert scan(events, 0, 3, EventBean(t, None))[1] is STALE
-    assert index.scanner(t)(events, 0, 3, EventBean(t, None)) == (0, ["b"])
+    got = list(index.scanner(t)(events, 0, 3, EventBean(t, None)))
+    assert got == [(1, None), (2, ["a"])]
+
+
+def test_a_filter_change_while_an_event_is_held_makes_the_scan_stale():
+    t = _tick()
+    index = FilterIndex()
+    index.add(_spec(t, "A", 5), "a")
+    events = [{"symbol": "A", "price": 9}, {"symbol": "B", "price": 1}]
+    scan = index.scanner(t)(events, 0, 2, EventBean(t, None))
+    assert next(scan) == (0, ["a"])
+    index.add(_spec(t, "B", 0), "b")          # e.g. a listener creates a statement
+    assert next(scan) == (1, STALE)            # resume at event 1 with the current scanner
+    assert list(scan) == []
+    assert list(index.scanner(t)(events, 1, 2, EventBean(t, None))) == [(1, ["b"])]
+    assert list(index.scanner(t)(events, 0, 2, EventBean(t, None)))[0][1] is not STALE

@@ -1,0 +1,160 @@
+"""Who hears what, in which order: statements in priority-then-creation order, each listener
+of a statement in registration order, `insert into` events and events sent from listeners
+processed after the current event's dispatch, in the order they were produced. Checked
+against a brute-force model on random statement sets and events, through `send` and
+`send_many` (whose shortcuts deliver a lone matching `select *` statement directly)."""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import Engine
+
+FILTERS = {            # EPL filter -> the same test in Python
+    "symbol='A'": lambda e: e["symbol"] == "A",
+    "symbol='B'": lambda e: e["symbol"] == "B",
+    "price > 5": lambda e: e["price"] > 5,
+    "symbol in ('A', 'C') and price < 3": lambda e: e["symbol"] in ("A", "C") and e["price"] < 3,
+}
+# kind -> (EPL select part, whether its listeners hear the Tick, whether it routes to Big)
+KINDS = {
+    "plain": ("select *", True, False),
+    "irstream": ("select irstream *", True, False),
+    "rstream": ("select rstream *", False, False),
+    "insert": ("insert into Big select *", True, True),
+}
+
+statement = st.tuples(st.sampled_from(sorted(FILTERS)), st.sampled_from(sorted(KINDS)),
+                      st.sampled_from([0, 0, 5]),                  # @priority
+                      st.integers(0, 2),                           # listeners
+                      st.booleans())                               # listener 0 echoes
+ticks = st.lists(st.fixed_dictionaries({"symbol": st.sampled_from("ABC"),
+                                        "price": st.integers(0, 9)}), max_size=20)
+
+
+def model(statements, events):
+    """What Esper's processing order delivers: (statement, listener, type, symbol, price)."""
+    calls = []
+    order = sorted(range(len(statements)), key=lambda i: (-statements[i][2], i))
+    for e in events:
+        routed, dispatch = [], []
+        for i in order:
+            flt, kind, _, listeners, echo = statements[i]
+            if FILTERS[flt](e):
+                _, hears, routes = KINDS[kind]
+                if routes:
+                    routed.append(("Big", e))
+                if hears and listeners:
+                    dispatch.append((i, listeners, echo))
+        for i, listeners, echo in dispatch:
+            for k in range(listeners):
+                calls.append((i, k, "Tick", e["symbol"], e["price"]))
+                if k == 0 and echo and e["price"] == 0:
+                    routed.append(("Echo", e))
+        for kind, r in routed:        # Big and Echo have one listening statement each
+            calls.append((kind, 0, kind, r["symbol"], r["price"]))
+    return calls
+
+
+def run(statements, events, batched):
+    engine = Engine(time="simulated")
+    engine.epl("create schema Tick(symbol string, price int)")
+    engine.epl("create schema Echo(symbol string, price int)")
+    calls = []
+    for i, (flt, kind, prio, listeners, echo) in enumerate(statements):
+        text = ("@priority(5) " if prio else "") + f"{KINDS[kind][0]} from Tick({flt})"
+        stmt = engine.epl(text)
+        for k in range(listeners):
+            stmt.add_listener(_listener(engine, calls, i, k, echo))
+    for name in ("Big", "Echo"):
+        if name == "Big" and not any(KINDS[s[1]][2] for s in statements):
+            continue
+        engine.epl(f"select * from {name}").add_listener(
+            lambda new, old, name=name: calls.extend(
+                (name, 0, name, b["symbol"], b["price"]) for b in new))
+    if batched:
+        engine.send_many(events, "Tick")
+    else:
+        for e in events:
+            engine.send(e, "Tick")
+    return calls
+
+
+def _listener(engine, calls, i, k, echo):
+    def listener(new, old):    # two parameters: four would make it an Esper-style listener
+        for b in new or ():
+            calls.append((i, k, "Tick", b["symbol"], b["price"]))
+            if k == 0 and echo and b["price"] == 0:
+                engine.send({"symbol": b["symbol"], "price": 0}, "Echo")
+    return listener
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(statement, min_size=1, max_size=6), ticks, st.booleans())
+def test_delivery_order_matches_the_model(statements, events, batched):
+    assert run(statements, events, batched) == model(statements, events)
+
+
+def _engine_with_a_statement():
+    engine = Engine(time="simulated")
+    engine.epl("create schema Tick(symbol string, price int)")
+    return engine, engine.epl("select * from Tick(symbol='A')")
+
+
+def test_a_listener_added_by_a_listener_hears_from_the_next_event_on():
+    engine, stmt = _engine_with_a_statement()
+    heard = []
+
+    def second(new, old):
+        heard.append(("second", new[0]["price"]))
+
+    def first(new, old):
+        heard.append(("first", new[0]["price"]))
+        if second not in stmt.listeners:
+            stmt.add_listener(second)
+    stmt.add_listener(first)
+    engine.send_many([{"symbol": "A", "price": 1}, {"symbol": "A", "price": 2}], "Tick")
+    assert heard == [("first", 1), ("first", 2), ("second", 2)]
+
+
+def test_a_listener_removing_itself_is_not_called_again_and_the_others_still_are():
+    engine, stmt = _engine_with_a_statement()
+    heard = []
+
+    def once(new, old):
+        heard.append("once")
+        stmt.remove_listener(once)
+    stmt.add_listener(once)
+    stmt.add_listener(lambda new, old: heard.append("always"))
+    for price in (1, 2):
+        engine.send({"symbol": "A", "price": price}, "Tick")
+    assert heard == ["once", "always", "always"]
+
+
+def test_a_subscriber_and_four_argument_listener_beside_a_listener_all_hear():
+    engine, stmt = _engine_with_a_statement()
+    heard = []
+    stmt.add_listener(lambda new, old: heard.append(("listener", new[0]["price"])))
+    engine.send({"symbol": "A", "price": 1}, "Tick")
+
+    class Subscriber:
+        def update(self, row):
+            heard.append(("subscriber", row["price"]))
+    stmt.subscriber = Subscriber()
+    stmt.add_listener(lambda new, old, s, e: heard.append(("esper", s.name, new[0]["price"])))
+    engine.send_many([{"symbol": "A", "price": 2}], "Tick")
+    assert heard == [("listener", 1), ("listener", 2), ("esper", stmt.name, 2), ("subscriber", 2)]
+
+
+def test_a_failing_lone_listener_is_signalled_and_delivery_goes_on():
+    engine, stmt = _engine_with_a_statement()
+    errors = []
+    engine.signals.listener_error.connect(lambda sender, **kw: errors.append(str(kw["error"])),
+                                          weak=False)
+
+    def boom(new, old):
+        raise ValueError(f"bad {new[0]['price']}")
+    stmt.add_listener(boom)
+    engine.send_many([{"symbol": "A", "price": 1}, {"symbol": "A", "price": 2}], "Tick")
+    engine.send({"symbol": "A", "price": 3}, "Tick")
+    assert errors == ["bad 1", "bad 2", "bad 3"]
