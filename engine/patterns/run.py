@@ -15,7 +15,7 @@ from engine.bean import EventBean
 from filterindex.spec import FilterSpec
 
 from .base import Match, StateNode
-from .limits import pattern_limit
+from .limits import PatternLimit, pattern_limit
 from .match import event_ids, without_overlaps
 
 
@@ -147,10 +147,17 @@ class PatternRun:
         self.ctx.cancel(handle)
 
     def acquire_instance(self) -> bool:
-        return pattern_limit(self.engine).try_acquire(self.engine, self.statement)
+        engine = self.engine
+        lim = engine.services.get("pattern_limit")
+        if lim.__class__ is not PatternLimit:      # not yet made, an int, or a subclass
+            lim = pattern_limit(engine)
+        return lim.try_acquire(engine, self.statement)
 
     def release_instance(self) -> None:
-        pattern_limit(self.engine).release(self.statement)
+        lim = self.engine.services.get("pattern_limit")
+        if lim.__class__ is not PatternLimit:
+            lim = pattern_limit(self.engine)
+        lim.release(self.statement)
 
 
 class _LiveFilter:

@@ -33,7 +33,8 @@ class AggregationRows:
     """Ungrouped (`key=None`) or grouped aggregation rows. Grouped rows of windowed streams
     are reference-counted and dropped when no event in the window belongs to them."""
 
-    __slots__ = ("entries", "groups", "refcounts", "reclaim", "_single", "value_ofs", "plain")
+    __slots__ = ("entries", "groups", "refcounts", "reclaim", "_single", "value_ofs", "plain",
+                 "value_props")
 
     def __init__(self, entries: Sequence[AggEntry], reclaim: bool = True) -> None:
         self.entries = tuple(entries)
@@ -44,6 +45,8 @@ class AggregationRows:
         # what the processors' fused loops need: no entry has a `filter:` predicate
         self.value_ofs = tuple(e.value_of for e in self.entries)
         self.plain = all(e.accept is None for e in self.entries)
+        # per entry: the map property its value is (see epl.compiler.compiled), or None
+        self.value_props = tuple(getattr(v, "map_property", None) for v in self.value_ofs)
 
     def new_row(self) -> list:
         return [e.factory.make() for e in self.entries]
@@ -101,6 +104,15 @@ class AggregationRows:
         get, count = groups.get, refcounts.get
         vofs = self.value_ofs
         if len(vofs) == 1:
+            prop = self.value_props[0]
+            if prop is not None:      # plain map reads: read them all first
+                for k, v in zip(keys, [eps[0].underlying.get(prop) for eps in eps_list]):
+                    row = get(k)
+                    if row is None:
+                        row = groups[k] = make()
+                    row[0].enter(v)
+                    refcounts[k] = count(k, 0) + 1
+                return
             vf = vofs[0]
             for k, eps in zip(keys, eps_list):
                 row = get(k)
@@ -126,16 +138,34 @@ class AggregationRows:
         groups, refcounts, reclaim = self.groups, self.refcounts, self.reclaim
         get, count = groups.get, refcounts.get
         vofs = self.value_ofs
-        single = vofs[0] if len(vofs) == 1 else None
+        if len(vofs) == 1:
+            self._leave_one(keys, eps_list)
+            return
         for k, eps in zip(keys, eps_list):
             row = get(k)
             if row is None:
                 continue
-            if single is not None:
-                row[0].leave(single(eps))
+            for agg, vf in zip(row, vofs):
+                agg.leave(vf(eps))
+            n = count(k, 0) - 1
+            if n <= 0 and reclaim:
+                del groups[k]
+                refcounts.pop(k, None)
             else:
-                for agg, vf in zip(row, vofs):
-                    agg.leave(vf(eps))
+                refcounts[k] = n
+
+    def _leave_one(self, keys: Sequence[Any], eps_list: Sequence[Any]) -> None:
+        """leave_groups for a single aggregation. A value is read only for an event whose
+        group exists, as leave_group does."""
+        groups, refcounts, reclaim = self.groups, self.refcounts, self.reclaim
+        get, count = groups.get, refcounts.get
+        prop = self.value_props[0]
+        vf = self.value_ofs[0]
+        for k, eps in zip(keys, eps_list):
+            row = get(k)
+            if row is None:
+                continue
+            row[0].leave(eps[0].underlying.get(prop) if prop is not None else vf(eps))
             n = count(k, 0) - 1
             if n <= 0 and reclaim:
                 del groups[k]

@@ -154,8 +154,36 @@ class RowForAllProcessor(_Base):
         return self._rows([()])
 
     def process(self, new: Sequence[Eps], old: Sequence[Eps]) -> tuple[Rows, Rows]:
-        old_rows = self._one() if self.want_old else None
         aggs = self.aggs
+        if type(aggs) is AggregationRows and aggs.plain and self.shaper.plain:
+            # the steps below in one frame: unshaped rows, aggregations without `filter:`
+            row = aggs.ungrouped()
+            ctx, build = self.ctx, self.select.build
+            old_rows = None
+            if self.want_old:
+                ctx.row = row
+                old_rows = [build(())]
+            vofs = aggs.value_ofs
+            if len(vofs) == 1:
+                agg, vf = row[0], vofs[0]
+                if new:
+                    for eps in new:
+                        agg.enter(vf(eps))
+                if old:
+                    for eps in old:
+                        agg.leave(vf(eps))
+            else:
+                for eps in new or ():
+                    for agg, vf in zip(row, vofs):
+                        agg.enter(vf(eps))
+                for eps in old or ():
+                    for agg, vf in zip(row, vofs):
+                        agg.leave(vf(eps))
+            if not self.want_new:
+                return None, old_rows
+            ctx.row = aggs.ungrouped()
+            return [build(())], old_rows
+        old_rows = self._one() if self.want_old else None
         row = aggs.ungrouped()
         for eps in new or ():
             aggs.enter(row, eps)
@@ -189,12 +217,14 @@ class AggregatedUngroupedProcessor(_Base):
 
 
 class _Grouped(_Base):
-    __slots__ = ("key_of", "key_types")
+    __slots__ = ("key_of", "key_types", "key_prop")
 
     def __init__(self, *args: Any, key_of: Callable[[Eps], Any], key_types: Sequence[Any], **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.key_of = key_of
         self.key_types = tuple(key_types)
+        # the map property the key is (epl.compiler.compiled's `map_property`), or None
+        self.key_prop = getattr(key_of, "map_property", None)
 
     def _point(self, eps: Eps) -> None:
         self.ctx.row = self.aggs.peek(self.key_of(eps))
@@ -206,13 +236,13 @@ class RowPerGroupProcessor(_Grouped):
 
     def process(self, new: Sequence[Eps], old: Sequence[Eps]) -> tuple[Rows, Rows]:
         key_of, aggs = self.key_of, self.aggs
-        fused = type(aggs) is AggregationRows and aggs.plain and self.shaper.plain
-        if fused and new and len(new) == 1 and (not old or len(old) == 1):
-            rows = self._slide(new[0], old[0] if old else None)
-            if rows is not None:
-                return rows
-        elif fused:
-            return self._batch(new, old)
+        if type(aggs) is AggregationRows and aggs.plain and self.shaper.plain:
+            if new and len(new) == 1 and (not old or len(old) == 1):
+                rows = self._slide(new[0], old[0] if old else None)
+                if rows is not None:
+                    return rows
+            else:
+                return self._batch(new, old)
         reps: dict[Any, Eps] = {}
         # one event in and at most one out is a sliding window's update: no loops for it
         if new and len(new) == 1:
@@ -248,10 +278,16 @@ class RowPerGroupProcessor(_Grouped):
         """`process([eps], [oeps] or None)` when both are of one group (a sliding window's
         update, unshaped rows, aggregations without `filter:`), in one frame; None when the
         events are of two groups (process then takes its general path)."""
-        key_of, aggs = self.key_of, self.aggs
-        k = key_of(eps)
+        aggs = self.aggs
+        prop = self.key_prop
+        if prop is not None:
+            k = eps[0].underlying.get(prop)
+            ko = oeps[0].underlying.get(prop) if oeps is not None else None
+        else:
+            key_of = self.key_of
+            k = key_of(eps)
+            ko = key_of(oeps) if oeps is not None else None
         if oeps is not None:
-            ko = key_of(oeps)
             if ko is not k and ko != k:
                 return None
             rep = oeps          # the later of the two in the update represents the group
@@ -270,7 +306,8 @@ class RowPerGroupProcessor(_Grouped):
         if len(vofs) == 1:
             agg = row[0]
             vf = vofs[0]
-            agg.enter(vf(eps))
+            vp = aggs.value_props[0]
+            agg.enter(eps[0].underlying.get(vp) if vp is not None else vf(eps))
         else:
             for agg, vf in zip(row, vofs):
                 agg.enter(vf(eps))
@@ -278,7 +315,7 @@ class RowPerGroupProcessor(_Grouped):
         n = refcounts.get(k, 0) + 1
         if oeps is not None:
             if len(vofs) == 1:
-                agg.leave(vf(oeps))
+                agg.leave(oeps[0].underlying.get(vp) if vp is not None else vf(oeps))
             else:
                 for agg, vf in zip(row, vofs):
                     agg.leave(vf(oeps))
@@ -301,8 +338,13 @@ class RowPerGroupProcessor(_Grouped):
         key_of, aggs = self.key_of, self.aggs
         new = new or ()
         old = old or ()
-        new_keys = [key_of(eps) for eps in new]
-        old_keys = [key_of(eps) for eps in old]
+        prop = self.key_prop
+        if prop is not None:
+            new_keys = [eps[0].underlying.get(prop) for eps in new]
+            old_keys = [eps[0].underlying.get(prop) for eps in old]
+        else:
+            new_keys = [key_of(eps) for eps in new]
+            old_keys = [key_of(eps) for eps in old]
         reps: dict[Any, Eps] = dict(zip(new_keys, new))
         if old_keys:
             reps.update(zip(old_keys, old))

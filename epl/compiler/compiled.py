@@ -15,7 +15,9 @@ Evaluator = Callable[[Sequence[Any]], Any]
 class Compiled:
     """`fn(eps)` evaluates the expression on the events per stream (a tuple of EventBeans,
     None for an outer-join stream without a match). `on_bean(bean)`, when set, is the same
-    as `fn((bean,))` without the tuple (single-stream property reads set it)."""
+    as `fn((bean,))` without the tuple (single-stream property reads set it). A `fn` that
+    is exactly `eps[0].underlying.get(name)` carries `fn.map_property = name`, so that
+    runtime loops may do that read inline."""
 
     fn: Evaluator
     type: PropertyType

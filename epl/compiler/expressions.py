@@ -91,7 +91,10 @@ def _property(node: A.Property, scope: Scope) -> Compiled:
         if i == 0 and len(scope.streams) == 1:
             if stream.event_type.representation is Representation.MAP and r.path.isidentifier():
                 # one call per read on the hot path: the map lookup itself
-                return Compiled(lambda eps, _n=r.path: eps[0].underlying.get(_n), r.type,
+                read = lambda eps, _n=r.path: eps[0].underlying.get(_n)  # noqa: E731
+                # runtime loops that see this name read `eps[0].underlying.get(name)` inline
+                read.map_property = r.path
+                return Compiled(read, r.type,
                                 on_bean=lambda bean, _n=r.path: bean.underlying.get(_n))
             tagged = _tag_property(stream.event_type, r.path, g)
             if tagged is not None:
