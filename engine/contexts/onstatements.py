@@ -1,14 +1,15 @@
-"""On-statements declared with `context X on <trigger> select|delete ...`: the on-plan run
-per partition of the context, its trigger filter narrowed by the partition (a keyed
-partition's trigger sees only its own key's events) and its action run with the partition's
-properties in place. The target is a global named window or table."""
+"""On-statements declared with `context X on <trigger> select|delete|update|merge|set ...`:
+the on-plan run per partition of the context, its trigger filter narrowed by the partition (a
+keyed partition's trigger sees only its own key's events) and its action run with the
+partition's properties in place. The target is a global named window or table, or one
+declared with the same context (each partition then acts on its own), or variables."""
 from __future__ import annotations
 
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from engine.bean import EventBean
-from engine.namedwindows.actions import OnInstance
+from engine.namedwindows.actions import OnInstance, bind_target
 from filterindex.spec import FilterSpec
 
 from .partition import Holder, Partition
@@ -39,6 +40,17 @@ class ContextOnPlan:
         self.definition = definition
         self.holder = holder
         self.service = service
+        # a target window or table declared with this context: each partition acts on its own
+        target = getattr(getattr(plan.action, "matcher", None), "target", None)
+        self.target_infra = target if getattr(target, "context", None) == definition.name else None
+        self.infra_insert: Any = None
+        self.insert_into = plan.insert_into
+
+    def route_into_partition(self) -> None:
+        """On-select rows inserted into a window or table of this context go to the
+        partition's own."""
+        self.infra_insert = self.inner.insert_into
+        self.insert_into = None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -51,9 +63,18 @@ class ContextOnPlan:
 
     def make_instance(self, engine: Any, statement: "Statement", partition: Partition) -> "PartitionOnInstance":
         plan = self.inner
+        changes: dict[str, Any] = {}
         if plan.trigger_filter is not None:
-            plan = dataclasses.replace(plan, trigger_filter=_PartitionTrigger(plan.trigger_filter, partition))
-        return PartitionOnInstance(engine, statement, plan, partition, self.holder)
+            changes["trigger_filter"] = _PartitionTrigger(plan.trigger_filter, partition)
+        if self.target_infra is not None:
+            changes["action"] = bind_target(plan.action, self.target_infra.instance(partition, engine))
+        if changes:
+            plan = dataclasses.replace(plan, **changes)
+        inst = PartitionOnInstance(engine, statement, plan, partition, self.holder)
+        if self.infra_insert is not None:
+            from .infra import RoutingStatement
+            inst.statement = RoutingStatement(statement, self.infra_insert, partition)
+        return inst
 
 
 class PartitionOnInstance(OnInstance):

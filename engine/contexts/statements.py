@@ -45,6 +45,21 @@ class ContextSelectPlan:
         if make_join is not None:
             make_join = _partition_join(make_join)
         self.partition_plan = dataclasses.replace(plan, streams=streams, make_join=make_join)
+        # windows and tables declared with this context: each partition binds its own
+        own = definition.name
+        self.infra_streams = tuple(i for i, s in enumerate(plan.streams)
+                                   if getattr(s.named_window, "context", None) == own)
+        table = getattr(plan.make_processor, "context_table", None)
+        self.into_infra = table if getattr(table, "context", None) == own else None
+        # `insert into W` where W is declared with this context: rows go to the partition's W
+        self.infra_insert: Any = None
+        self.insert_into = plan.insert_into
+
+    def route_into_partition(self) -> None:
+        """Rows this statement inserts go to its partition's window or table (the compiler
+        calls this when the insert-into target is declared with the same context)."""
+        self.infra_insert = self.inner.insert_into
+        self.insert_into = None          # the statement itself routes nothing
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -56,7 +71,31 @@ class ContextSelectPlan:
         return [handle]
 
     def make_instance(self, engine: Any, statement: "Statement", partition: Partition) -> "PartitionInstance":
-        return PartitionInstance(engine, statement, self.partition_plan, partition, self.holder)
+        plan = self.partition_plan
+        if self.infra_streams or self.into_infra is not None:
+            plan = self._bind(plan, partition, engine)
+        emitter: Any = statement
+        if self.infra_insert is not None:
+            from .infra import RoutingStatement
+            emitter = RoutingStatement(statement, self.infra_insert, partition)
+        return PartitionInstance(engine, statement, plan, partition, self.holder, emitter)
+
+    def _bind(self, plan: Any, partition: Partition, engine: Any) -> Any:
+        """The plan with the partition's own windows and tables in place of the
+        context-declared ones it names."""
+        changes: dict[str, Any] = {}
+        if self.infra_streams:
+            streams = list(plan.streams)
+            for i in self.infra_streams:
+                s = streams[i]
+                inst = s.named_window.instance(partition, engine)
+                first = dataclasses.replace(s.views[0], window=inst)
+                streams[i] = dataclasses.replace(s, named_window=inst, views=(first,) + tuple(s.views[1:]))
+            changes["streams"] = tuple(streams)
+        if self.into_infra is not None:
+            changes["make_processor"] = plan.make_processor.for_table(
+                self.into_infra.instance(partition, engine))
+        return dataclasses.replace(plan, **changes)
 
 
 class PartitionJoin(JoinExecutor):
@@ -185,11 +224,13 @@ class PartitionInstance:
     __slots__ = ("inst", "holder", "props")
 
     def __init__(self, engine: Any, statement: "Statement", plan: Any, partition: Partition,
-                 holder: Holder) -> None:
+                 holder: Holder, emitter: Any = None) -> None:
         props = partition.props
         holder.properties = props
         ctx = PartitionContext(engine, statement, statement._order_key, holder, props)
-        inst = SelectInstance(engine, statement, plan, statement._order_key, bindings=partition, ctx=ctx)
+        # `emitter`: the statement as the instance emits to it (it may route rows first)
+        inst = SelectInstance(engine, emitter if emitter is not None else statement, plan,
+                              statement._order_key, bindings=partition, ctx=ctx)
         inst.pattern_filter_addendum = partition.narrow
         wrap = _PartitionHandle if inst.join is None else _PartitionJoinHandle
         inst.handles = [wrap(h, holder, props) for h in inst.handles]

@@ -45,6 +45,15 @@ class Matcher:
         return [r for r in rows if where((trigger, r)) is True]
 
 
+def bind_target(action: Any, target: Any) -> Any:
+    """The action acting on `target` instead (a context partition's own window or table)."""
+    import dataclasses
+    m = getattr(action, "matcher", None)
+    if m is None:
+        return action
+    return dataclasses.replace(action, matcher=Matcher(target, m.where, m.key_columns, m.key_fns))
+
+
 def copy_row(bean: EventBean) -> EventBean:
     """A copy of a window or table row, to apply assignments to."""
     u = bean.underlying

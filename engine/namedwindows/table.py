@@ -41,9 +41,13 @@ class Table:
         self._engine: Any = None
 
     # -- lifecycle (the `create table` statement) -----------------------------------------------
-    def start(self, engine: Any, statement: Any) -> "Table":
+    def start(self, engine: Any, statement: Any, register: bool = True) -> "Table":
+        """Start taking rows; a context partition's table registers nothing (its rows come
+        from its partition's statements only)."""
         self._engine = engine
-        self._registration = engine._filters.add(FilterSpec(self.event_type, ((),)), _InsertHandle(self, statement))
+        if register:
+            self._registration = engine._filters.add(FilterSpec(self.event_type, ((),)),
+                                                     _InsertHandle(self, statement))
         return self
 
     def stop(self) -> None:

@@ -29,6 +29,8 @@ class NamedWindow:
         self.view_factories = tuple(view_factories)
         self.insert_filter = insert_filter
         self.consumers: list[Any] = []
+        # consumers of every partition of a window declared with a context (see partitioned.py)
+        self.shared_consumers: Any = ()
         self._first: Any = None
         self._chain: list[Any] = []
         self._registration: Any = None
@@ -37,14 +39,21 @@ class NamedWindow:
         self._ctx: Any = None
 
     # -- lifecycle (the `create window` statement's start and stop) -------------------------
-    def start(self, engine: Any, statement: "Statement") -> "NamedWindow":
+    def start(self, engine: Any, statement: "Statement", ctx: Any = None,
+              register: bool = True) -> "NamedWindow":
+        """Start the data window. A context partition's window passes its partition's `ctx`
+        and no registration (its inserts come from its partition's statements only)."""
         from engine.instance import StatementContext
         from views.registry import make_chain
         self._engine = engine
         self._statement = statement
-        ctx = self._ctx = StatementContext(engine, statement, statement._order_key)
+        if ctx is None:
+            ctx = StatementContext(engine, statement, statement._order_key)
+        self._ctx = ctx
         self._first, self._chain = make_chain(list(self.view_factories), ctx, _Tail(self))
-        self._registration = engine._filters.add(FilterSpec(self.event_type, ((),)), _InsertHandle(self, statement))
+        if register:
+            self._registration = engine._filters.add(FilterSpec(self.event_type, ((),)),
+                                                     _InsertHandle(self, statement))
         return self
 
     def stop(self) -> None:
@@ -139,6 +148,9 @@ class NamedWindow:
     def _changed(self, new: Optional[list], old: Optional[list]) -> None:
         for h in tuple(self.consumers):
             h.target.update(new, old)
+        if self.shared_consumers:
+            for h in tuple(self.shared_consumers):
+                h.target.update(new, old)
         stmt = self._statement
         if stmt is not None:
             stmt._emit(new or None, old or None)

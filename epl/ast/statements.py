@@ -254,6 +254,7 @@ class CreateWindow(Statement):
     insert_where: Optional[Expr] = None
     annotations: tuple[Annotation, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False)
+    context: Optional[str] = None           # `context X create window ...`: one per partition
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +263,7 @@ class CreateTable(Statement):
     columns: tuple[ColumnDef, ...]
     annotations: tuple[Annotation, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False)
+    context: Optional[str] = None           # `context X create table ...`: one per partition
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,9 @@ def compile_statement(node: A.Statement, engine: Any, text: str) -> CompiledStat
             if hook is None:
                 raise EPLValidationError(f"Context '{node.context}' is not supported yet", text)
             return hook.compile_select(node, engine, text)
+        if node.insert_into is not None and engine.services.get("named_windows") is not None:
+            from .windows import check_insert_into
+            check_insert_into(node, engine, text)    # a window declared with a context: refused
         from .select import compile_select
         return compile_select(node, engine, text)
     hook = engine.services.get("statements", {}).get(type(node).__name__)

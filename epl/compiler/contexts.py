@@ -29,6 +29,7 @@ from .filters import compile_filter
 from .result import CompiledStatement
 from .scope import Scope, StreamInfo
 from .select import base_scope, compile_select, resolve_stream_type
+from .windows import check_insert_into, insert_target
 
 DEFAULT_GRANULARITY = 512
 
@@ -74,25 +75,24 @@ def compile_context_select(node: A.SelectStatement, engine: Any, text: str) -> C
     if definition is None:
         raise EPLValidationError(f"Context by name '{node.context}' has not been declared", text)
     holder = Holder()
+    target = check_insert_into(node, engine, text)
     compiled = compile_select(node, engine, text, context=_ContextScope(definition.context_type, holder))
     _check_keyed_streams(definition, compiled.plan, text)
-    compiled.plan = ContextSelectPlan(compiled.plan, definition, holder, svc)
+    plan = ContextSelectPlan(compiled.plan, definition, holder, svc)
+    if target is not None:
+        plan.route_into_partition()
+    compiled.plan = plan
     return compiled
 
 
 def compile_context_on(node: A.OnStatement, engine: Any, text: str) -> CompiledStatement:
-    """`context X on <trigger> select|delete ... from <named window>`: run per partition, the
-    trigger narrowed by the partition, against a global named window or table."""
+    """`context X on <trigger> select|delete|update|merge|set ...`: run per partition, the
+    trigger narrowed by the partition, against a global named window or table, the
+    partition's own one (declared with the same context), or variables."""
     svc = engine.services["contexts"]
     definition = svc.get(node.context)
     if definition is None:
         raise EPLValidationError(f"Context by name '{node.context}' has not been declared", text)
-    if not isinstance(node.action, (A.OnSelect, A.OnDelete)):
-        kind = {"OnUpdate": "on-update", "OnMerge": "on-merge", "OnSet": "on-set"}.get(
-            type(node.action).__name__, type(node.action).__name__)
-        raise EPLValidationError(
-            f"Context '{node.context}' does not support {kind} statements (only on-select and "
-            f"on-delete against a named window or table declared without context)", text)
     from .onactions import compile_on
     holder = Holder()
     compiled = compile_on(node, engine, text, context=_ContextScope(definition.context_type, holder))
@@ -102,7 +102,11 @@ def compile_context_on(node: A.OnStatement, engine: Any, text: str) -> CompiledS
     else:
         types = [resolve_stream_type(engine, node.trigger.type_name, text)]
     _check_keyed_types(definition, types, text)
-    compiled.plan = ContextOnPlan(plan, definition, holder, svc)
+    on_plan = ContextOnPlan(plan, definition, holder, svc)
+    into = getattr(node.action, "insert_into", None)
+    if into is not None and insert_target(engine, into.stream_name) is not None:
+        on_plan.route_into_partition()
+    compiled.plan = on_plan
     return compiled
 
 

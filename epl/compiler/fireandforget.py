@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.bean import EventBean
 from engine.event_types import EventType, Representation
-from engine.namedwindows.actions import Matcher, OnDeleteAction, OnUpdateAction
+from engine.namedwindows.actions import Matcher, OnDeleteAction, OnUpdateAction, bind_target
 
 from .. import ast as A
 from ..errors import EPLValidationError
@@ -65,14 +65,27 @@ def _compile(node: Any, engine: Any, text: str) -> Any:
     if isinstance(node, A.UpdateStatement) and not node.istream:
         target = _target(node.target, engine, text)
         scope, matcher = _two_stream(target, node.alias, node.where, engine, text)
-        action = OnUpdateAction(matcher, compile_assignments(node.assignments, target, scope, text))
-        return lambda: action.run(None, engine)[0] or []
+        action: Any = OnUpdateAction(matcher, compile_assignments(node.assignments, target, scope, text))
+        return _run_action(action, target, engine)
     if isinstance(node, A.DeleteStatement):
         target = _target(node.target, engine, text)
         _, matcher = _two_stream(target, node.alias, node.where, engine, text)
-        action = OnDeleteAction(matcher)
-        return lambda: action.run(None, engine)[0] or []
+        return _run_action(OnDeleteAction(matcher), target, engine)
     raise EPLValidationError(f"'{type(node).__name__}' cannot run as a fire-and-forget query", text)
+
+
+def _run_action(action: Any, target: Any, engine: Any) -> Any:
+    """The query's run: on the window or table, or on each partition's of one declared with
+    a context (oldest partition first)."""
+    if getattr(target, "context", None) is None:
+        return lambda: action.run(None, engine)[0] or []
+
+    def run() -> list:
+        out: list = []
+        for _p, inst in target.partitions():
+            out.extend(bind_target(action, inst).run(None, engine)[0] or ())
+        return out
+    return run
 
 
 def _two_stream(target: Any, alias: Any, where: Any, engine: Any, text: str) -> tuple[Scope, Matcher]:
@@ -88,12 +101,15 @@ def _two_stream(target: Any, alias: Any, where: Any, engine: Any, text: str) -> 
 def _select(node: A.SelectStatement, engine: Any, text: str) -> Any:
     if node.from_ is None or len(node.from_.streams) != 1 or not isinstance(node.from_.streams[0], A.FilterStream):
         raise EPLValidationError("A fire-and-forget select reads exactly one named window or table", text)
-    if node.insert_into is not None or node.output is not None or node.context is not None:
-        raise EPLValidationError("A fire-and-forget select takes no insert-into, output or context clause", text)
+    if node.insert_into is not None or node.output is not None:
+        raise EPLValidationError("A fire-and-forget select takes no insert-into or output clause", text)
     stream = node.from_.streams[0]
     target = _target(stream.event_filter.type_name, engine, text)
     info = StreamInfo(0, target.event_type, stream.alias, target.name)
     scope = base_scope(engine, [info], text)
+    holder = None
+    if node.context is not None:
+        holder = _context_scope(node.context, target, scope, engine, text)
     preds = []
     for cond in (stream.event_filter.filter, node.where):
         if cond is not None:
@@ -107,16 +123,48 @@ def _select(node: A.SelectStatement, engine: Any, text: str) -> Any:
     rows = compile_rows(engine, node.select, [info], scope, "query", group_by=node.group_by,
                         having=node.having, order_by=node.order_by, limit=limit, offset=offset or 0)
 
-    def run() -> list:
-        eps = [(b,) for b in target]
+    def over(events: Any) -> list:
+        eps = [(b,) for b in events]
         for p in preds:
             eps = [e for e in eps if p(e)]
         return rows.rows(eps, empty_aggregate=True)
-    return run
+
+    if holder is None:
+        return lambda: over(target)
+
+    def per_partition() -> list:
+        # Esper: with the context named, the query runs in each partition with its context
+        # properties; the partitions' rows follow one another (oldest partition first)
+        out: list = []
+        for p, inst in target.partitions():
+            holder.properties = p.props
+            out.extend(over(inst))
+        return out
+    return per_partition
+
+
+def _context_scope(context: str, target: Any, scope: Scope, engine: Any, text: str) -> Any:
+    """`context X select ... from W`: W must be declared with context X; `context.x` reads
+    the partition being queried."""
+    declared = getattr(target, "context", None)
+    if declared != context:
+        where = f"declared for context '{declared}'" if declared is not None else "declared without context"
+        raise EPLValidationError(f"A fire-and-forget query with context '{context}' runs against a named "
+                                 f"window or table declared with that context; '{target.name}' is {where}", text)
+    from engine.contexts.partition import Holder
+    definition = engine.services["contexts"].get(context)
+    holder = Holder()
+    scope.context_type, scope.context_holder = definition.context_type, holder
+    return holder
 
 
 def _insert(node: A.InsertValues, engine: Any, text: str) -> Any:
     target = _target(node.target, engine, text)
+    declared = getattr(target, "context", None)
+    if declared is not None:
+        raise EPLValidationError(f"{target.kind} '{target.name}' is declared with context '{declared}': "
+                                 f"a fire-and-forget insert has no partition to insert into (insert "
+                                 f"with 'context {declared} insert into {target.name} select ...')", text)
     scope = base_scope(engine, [], text)
     if node.select is not None:
         pairs = []

@@ -26,6 +26,7 @@ from .result import CompiledStatement
 from .rowselect import compile_rows
 from .scope import Scope, StreamInfo
 from .select import _insert_into, base_scope, resolve_stream_type
+from .windows import check_context_use, insert_target
 
 
 def compile_on(node: A.OnStatement, engine: Any, text: str, context: Any = None) -> CompiledStatement:
@@ -42,11 +43,12 @@ def compile_on(node: A.OnStatement, engine: Any, text: str, context: Any = None)
     on_create: list = []
     insert_into = None
     if isinstance(action, A.OnSet):
-        act, out_type = _on_set(action, trigger_info, engine, text)
+        act, out_type = _on_set(action, trigger_info, engine, text, context)
     else:
         target = engine.services["named_windows"].get(action.window)
         if target is None:
             raise EPLValidationError(f"A named window or table '{action.window}' has not been declared", text)
+        _check_trigger_context(target, node.context, text)
         target_info = StreamInfo(1, target.event_type, action.window_alias, action.window)
         scope = _with_context(base_scope(engine, [trigger_info, target_info], text), context)
         matcher = _matcher(action.where, target, scope, trigger_info, target_info)
@@ -57,6 +59,7 @@ def compile_on(node: A.OnStatement, engine: Any, text: str, context: Any = None)
             act = OnSelectAction(matcher, rows, action.and_delete)
             out_type = rows.out_type
             if action.insert_into is not None:
+                check_context_use_of(engine, action.insert_into.stream_name, node.context, text)
                 insert_into, new_types = _insert_into(action.insert_into, engine, out_type, list(rows.names),
                                                       list(rows.types), rows.passthrough, text)
                 for nt in new_types:
@@ -68,7 +71,8 @@ def compile_on(node: A.OnStatement, engine: Any, text: str, context: Any = None)
             assigns = compile_assignments(action.assignments, target, scope, text)
             act, out_type = OnUpdateAction(matcher, assigns), target.event_type
         elif isinstance(action, A.OnMerge):
-            act = OnMergeAction(matcher, tuple(_merge_clause(w, target, scope, trigger_info, engine, text, on_create)
+            act = OnMergeAction(matcher, tuple(_merge_clause(w, target, scope, trigger_info, engine, text,
+                                                             on_create, context)
                                                for w in action.whens))
             out_type = target.event_type
         else:
@@ -78,6 +82,25 @@ def compile_on(node: A.OnStatement, engine: Any, text: str, context: Any = None)
     return CompiledStatement("on-" + type(action).__name__[2:].lower(), plan,
                              statement_name(node.annotations), priority(node.annotations),
                              has(node.annotations, "drop"), node.annotations, on_create)
+
+
+def check_context_use_of(engine: Any, stream_name: str, context: Optional[str], text: str) -> None:
+    target = insert_target(engine, stream_name)
+    if target is not None:
+        check_context_use(target, context, text)
+
+
+def _check_trigger_context(target: Any, context: Optional[str], text: str) -> None:
+    """Esper: an on-statement acting on a window or table declared with a context declares
+    that context (a window declared without one may be used from any context here)."""
+    declared = getattr(target, "context", None)
+    if declared is None or context == declared:
+        return
+    what = "Table" if target.is_table else "Named window"
+    hint = "please declare the same context name" if context is None else \
+        "please use the same context instead"
+    raise EPLValidationError(f"Cannot create on-trigger expression: {what} '{target.name}' was "
+                             f"declared with context '{declared}', {hint}", text)
 
 
 def _with_context(scope: Scope, context: Any) -> Scope:
@@ -205,9 +228,9 @@ def _assigned_column(e: A.Expr, scope: Scope, text: str) -> str:
 
 
 def _merge_clause(w: A.MergeWhen, target: Any, scope: Scope, trigger: StreamInfo, engine: Any,
-                  text: str, on_create: list) -> MergeClause:
-    clause_scope = scope if w.matched else base_scope(engine, [trigger, StreamInfo(
-        1, target.event_type, None, None)], text)
+                  text: str, on_create: list, context: Any = None) -> MergeClause:
+    clause_scope = scope if w.matched else _with_context(base_scope(engine, [trigger, StreamInfo(
+        1, target.event_type, None, None)], text), context)
     cond = compile_predicate(w.condition, clause_scope) if w.condition is not None else None
     steps = []
     for a in w.actions:
@@ -244,6 +267,12 @@ def _merge_insert(a: A.MergeAction, target: Any, scope: Scope, trigger: StreamIn
                                      "not match insert-into clause", text)
         cols = [(n, f, t) for n, (_, f, t) in zip(a.columns, cols)]
     into_target = a.insert_into is None or a.insert_into == target.name
+    if not into_target and insert_target(engine, a.insert_into) is not None:
+        other = insert_target(engine, a.insert_into)
+        raise EPLValidationError(f"{other.kind} by name '{other.name}' has been declared for context "
+                                 f"'{other.context}': an on-merge cannot insert into it (insert into "
+                                 f"the merge target, or use 'insert into' from a statement of that "
+                                 f"context)", text)
     if into_target:
         et = target.event_type
         for n, _, _ in cols:
@@ -262,9 +291,9 @@ def _merge_insert(a: A.MergeAction, target: Any, scope: Scope, trigger: StreamIn
     return make, False
 
 
-def _on_set(action: A.OnSet, trigger: StreamInfo, engine: Any, text: str) -> tuple:
+def _on_set(action: A.OnSet, trigger: StreamInfo, engine: Any, text: str, context: Any = None) -> tuple:
     svc = engine.services["variables"]
-    scope = base_scope(engine, [trigger], text)
+    scope = _with_context(base_scope(engine, [trigger], text), context)
     assigns = []
     props: dict[str, PropertyType] = {}
     for a in action.assignments:

@@ -15,7 +15,7 @@ from ..ast.walk import children
 from ..errors import EPLValidationError
 from .annotations import statement_name
 from .result import CompiledStatement
-from .windows import check_new_name
+from .windows import check_context_use, check_new_name, context_infra
 
 
 def compile_create_table(node: A.CreateTable, engine: Any, text: str) -> CompiledStatement:
@@ -46,7 +46,9 @@ def compile_create_table(node: A.CreateTable, engine: Any, text: str) -> Compile
     table = Table(node.name, event_type, keys, plain, aggs)
     table.declarations = {c.name: c.aggregation.name.lower() for c in node.columns
                           if isinstance(c.aggregation, A.Call)}
-    plan = TablePlan(table, event_type, event_type.property_names)
+    plan: Any = TablePlan(table, event_type, event_type.property_names)
+    if node.context is not None:
+        table, plan = context_infra(table, node.context, "istream", engine, text)
 
     def register() -> None:
         engine.types.add(event_type)
@@ -100,6 +102,7 @@ def compile_into_table(plan: Any, node: A.SelectStatement, engine: Any, text: st
     table = engine.services["named_windows"].get(node.into_table)
     if table is None or not table.is_table:
         raise EPLValidationError(f"A table by name '{node.into_table}' has not been declared", text)
+    check_context_use(table, node.context, text)
     if any(isinstance(g, A.GroupingSet) for g in node.group_by):
         raise EPLValidationError("Grouping sets cannot aggregate into a table", text)
     if len(node.group_by) != len(table.primary_keys):
@@ -131,13 +134,18 @@ def compile_into_table(plan: Any, node: A.SelectStatement, engine: Any, text: st
                                  f"of table '{table.name}'", text)
     make = plan.make_processor
 
-    def make_processor(_make=make, _t=table, _c=tuple(columns)) -> Any:
-        proc = _make()
-        aggs = getattr(proc, "aggs", None)
-        if aggs is not None:
-            proc.aggs = TableAggregationRows(_t, aggs.entries, _c)
-        return proc
-    return dataclasses.replace(plan, make_processor=make_processor)
+    def for_table(t: Any) -> Any:
+        def make_processor(_make=make, _t=t, _c=tuple(columns)) -> Any:
+            proc = _make()
+            aggs = getattr(proc, "aggs", None)
+            if aggs is not None:
+                proc.aggs = TableAggregationRows(_t, aggs.entries, _c)
+            return proc
+        # a context partition aggregates into its own table (engine.contexts binds it)
+        make_processor.context_table = table  # type: ignore[attr-defined]
+        make_processor.for_table = for_table  # type: ignore[attr-defined]
+        return make_processor
+    return dataclasses.replace(plan, make_processor=for_table(table))
 
 
 def _declared_function(table: Any, column: str, engine: Any) -> Any:
@@ -187,10 +195,30 @@ def _table_access(node: A.TableAccess, scope: Any) -> Compiled:
         t = table.event_type.property_type(col)
         if t is None:
             raise scope.fail(f"Column '{col}' is not a column of table '{table.name}'")
-    get = table.get
+    declared = getattr(table, "context", None)
+    if declared is not None:
+        get = _partition_get(table, declared, scope, engine)
+    else:
+        get = table.get
     if len(fns) == 1:
         f0 = fns[0]
         return Compiled(lambda eps: get(f0(eps), col), t,
                         has_aggregation=any(k.has_aggregation for k in keys))
     return Compiled(lambda eps: get(tuple(f(eps) for f in fns), col), t,
                     has_aggregation=any(k.has_aggregation for k in keys))
+
+
+def _partition_get(table: Any, declared: str, scope: Any, engine: Any) -> Any:
+    """`T[key]` on a table declared with a context: the row of the running partition's table
+    (the statement's context holder has the partition's properties in place)."""
+    definition = engine.services["contexts"].get(declared)
+    holder = scope.context_holder
+    if holder is None or definition is None or scope.context_type is not definition.context_type:
+        raise scope.fail(f"Table by name '{table.name}' has been declared for context '{declared}' "
+                         f"and can only be used within the same context")
+    for_props = table.for_props
+
+    def get(key: Any, column: Any) -> Any:
+        inst = for_props(holder.properties)
+        return inst.get(key, column) if inst is not None else None
+    return get

@@ -93,7 +93,13 @@ def compile_create_window(node: A.CreateWindow, engine: Any, text: str) -> Compi
             return [EventBean(_t, {n: (b.get(n) if f is None else f((b,))) for n, f in _fns})
                     for b in _w if _a is None or _a(b)]
 
-    plan = WindowPlan(window, event_type, event_type.property_names, preload=preload)
+    plan: Any = WindowPlan(window, event_type, event_type.property_names, preload=preload)
+    if node.context is not None:
+        if preload is not None:
+            raise EPLValidationError(f"Named window '{node.name}' declared with context "
+                                     f"'{node.context}' cannot be populated from another named "
+                                     f"window (insert-keyword)", text)
+        window, plan = context_infra(window, node.context, "irstream", engine, text)
 
     def register() -> None:
         engine.types.add(event_type)
@@ -106,6 +112,49 @@ def compile_create_window(node: A.CreateWindow, engine: Any, text: str) -> Compi
 
     return CompiledStatement("create-window", plan, statement_name(node.annotations),
                              annotations=node.annotations, on_create=[(register, unregister)])
+
+
+def context_infra(prototype: Any, context: str, selector: str, engine: Any, text: str) -> tuple:
+    """`context X create window|table`: the partitioned stand-in for the window or table
+    and the create statement's plan, run per partition of the context."""
+    from engine.contexts.infra import ContextInfraPlan
+    from engine.namedwindows.partitioned import PartitionedInfra
+    ctx_svc = engine.services.get("contexts")
+    definition = ctx_svc.get(context) if ctx_svc is not None else None
+    if definition is None:
+        raise EPLValidationError(f"Context by name '{context}' has not been declared", text)
+    infra = PartitionedInfra(prototype, context)
+    return infra, ContextInfraPlan(infra, definition, ctx_svc, prototype.event_type, selector)
+
+
+def check_context_use(target: Any, context: Optional[str], text: str) -> None:
+    """Esper: a window or table declared with a context is used only by statements of that
+    context."""
+    declared = getattr(target, "context", None)
+    if declared is not None and context != declared:
+        raise EPLValidationError(
+            f"{target.kind} by name '{target.name}' has been declared for context '{declared}' "
+            f"and can only be used within the same context", text)
+
+
+def insert_target(engine: Any, stream_name: Optional[str]) -> Any:
+    """The window or table declared with a context that `insert into <stream_name>` names,
+    or None."""
+    if stream_name is None:
+        return None
+    svc = engine.services.get("named_windows")
+    target = svc.get(stream_name) if svc is not None else None
+    return target if getattr(target, "context", None) is not None else None
+
+
+def check_insert_into(node: Any, engine: Any, text: str) -> Any:
+    """`insert into W` where W is declared with a context: only from that context's
+    statements (rows go to the partition's own W); returns W, or None for other targets."""
+    ins = getattr(node, "insert_into", None)
+    target = insert_target(engine, ins.stream_name if ins is not None else None)
+    if target is not None:
+        check_context_use(target, getattr(node, "context", None), text)
+    return target
 
 
 def compile_create_table(node: A.CreateTable, engine: Any, text: str) -> CompiledStatement:

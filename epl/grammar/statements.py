@@ -54,18 +54,18 @@ def p_statement_body(p):
 
 def p_statement_body_context(p):
     """statement_body : CONTEXT IDENT select_stmt
-                      | CONTEXT IDENT on_stmt"""
+                      | CONTEXT IDENT on_stmt
+                      | CONTEXT IDENT create_window
+                      | CONTEXT IDENT create_table"""
     p[0] = replace(p[3], context=p[2], span=span(p))
 
 
-def p_statement_body_context_create(p):
-    """statement_body : CONTEXT IDENT create_window
-                      | CONTEXT IDENT create_table"""
+def p_statement_body_context_variable(p):
+    """statement_body : CONTEXT IDENT create_variable"""
     # valid Esper syntax this engine does not run: a validation error, not a syntax error
-    what = "named windows" if p.slice[3].type == "create_window" else "tables"
-    raise EPLValidationError(f"Context '{p[2]}': {what} declared in a context are not supported "
-                             f"(declare it without context; 'context {p[2]} on ...' statements "
-                             f"can use it per partition)", STATE.text)
+    raise EPLValidationError(f"Context '{p[2]}': variables declared in a context are not supported "
+                             f"(declare the variable without context; 'context {p[2]} on ... set' "
+                             f"statements can assign it per partition)", STATE.text)
 
 
 # -- annotations --------------------------------------------------------------------------------
