@@ -148,7 +148,36 @@ def _template(event_type: Any, paths: tuple) -> FilterTemplate:
     t = FilterTemplate(event_type, paths)
     if not any(p.bound for path in paths for p in path):
         object.__setattr__(t, "_static", t._bind(None))
+    else:
+        fast = _fast_bind(event_type, paths)
+        if fast is not None:
+            # shadows the method: a pattern's filter binds once per activation
+            object.__setattr__(t, "bind", fast)
     return t
+
+
+def _fast_bind(event_type: Any, paths: tuple) -> Optional[Callable[..., FilterSpec]]:
+    """`bind` for the common template of one path of scalar parameters (`b=B(id = a.id)`),
+    with what does not depend on the bindings taken out of the call."""
+    if len(paths) != 1 or not all(isinstance(p, _ValueParam) and p.form == _SCALAR
+                                   and len(p.sources) == 1 for p in paths[0]):
+        return None
+    params = [(p.lookup, p.op, p.getter, p.sources[0]) for p in paths[0]]
+    if len(params) == 1 and isinstance(params[0][3], Bound):
+        lookup, op, getter, src = params[0]
+        fn = src.fn
+
+        def bind_one(bindings: Any = None) -> FilterSpec:
+            return FilterSpec(event_type, ((FilterParam(lookup, op, fn(bindings), getter),),))
+        return bind_one
+    parts = [(lookup, op, getter, isinstance(s, Bound), s.fn if isinstance(s, Bound) else s.value)
+             for lookup, op, getter, s in params]
+
+    def bind(bindings: Any = None) -> FilterSpec:
+        return FilterSpec(event_type, (tuple(
+            FilterParam(lookup, op, f(bindings) if bound else f, getter)
+            for lookup, op, getter, bound, f in parts),))
+    return bind
 
 
 # -- planning --------------------------------------------------------------------------

@@ -36,6 +36,8 @@ _OP_RANK = {op: i for i, op in enumerate((
     FilterOp.NOT_RANGE_CLOSED, FilterOp.NOT_RANGE_OPEN, FilterOp.NOT_RANGE_HALF_OPEN,
     FilterOp.NOT_RANGE_HALF_CLOSED, FilterOp.BOOL_EXPR))}
 
+_EQ = FilterOp.EQ
+_BOOL = FilterOp.BOOL_EXPR
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*\Z")
 _slots = itertools.count()
 
@@ -69,10 +71,15 @@ class FilterNode:
     def invalidate(self) -> None:
         """Called on every change of the node's handles or indexes that its code sees."""
         h = self.handles
-        self.one = next(iter(h.values())) if len(h) == 1 and not self.indexes else NOT_ONE
+        if self.indexes:
+            self.one = NOT_ONE
+            self.fn = self._stale
+        else:
+            # a leaf needs no generated code of its own: its handles are all it collects
+            self.one = next(iter(h.values())) if len(h) == 1 else NOT_ONE
+            self.fn = self._collect
         node = self
         while True:
-            node.fn = node._stale
             parent = node.parent
             if parent is None:
                 for r in node.routes:
@@ -81,6 +88,14 @@ class FilterNode:
             if not node.inlined:
                 return
             node = parent.owner
+            node.fn = node._stale
+
+    def _collect(self, u: Any, bean: Any, out: Optional[list]) -> Optional[list]:
+        """The code of a leaf (no indexes)."""
+        if out is None:
+            return list(self.handles.values())
+        out.extend(self.handles.values())
+        return out
 
 
 class _Route:
@@ -199,14 +214,17 @@ class FilterIndex:
     def add(self, spec: FilterSpec, handle: object) -> object:
         """Register `handle` for events satisfying `spec`; returns the token for `remove`."""
         t = spec.event_type
-        paths = [self._normalize(path, t) for path in spec.paths]
-        unique: list[tuple] = []
-        seen: list[tuple] = []
-        for p in paths:                     # `a=1 or a=1`: one path is enough
-            ident = tuple((_ikey(q), k) for q, k in p)
-            if ident not in seen:
-                seen.append(ident)
-                unique.append(p)
+        paths = spec.paths
+        if len(paths) == 1:                 # the common case: no `or`, nothing to dedupe
+            unique: Sequence[tuple] = (self._normalize_one(paths[0], t),)
+        else:
+            unique = []
+            seen: list[tuple] = []
+            for p in (self._normalize_one(path, t) for path in paths):
+                ident = tuple((_ikey(q), k) for q, k in p)
+                if ident not in seen:       # `a=1 or a=1`: one path is enough
+                    seen.append(ident)
+                    unique.append(p)
         reg = _Registration(self, handle, spec)
         if not unique:
             self._filters += 1
@@ -216,18 +234,21 @@ class FilterIndex:
             root = self._trees[t] = FilterNode(None, t)
             self._nodes += 1
             self._trees_changed(t)
+        leaves = reg.leaves
+        counts = self._handle_paths
+        hid = id(handle)
         for path in unique:
             node = root
             for param, key in path:
                 node = self._descend(node, param, key, t)
             slot = next(_slots)
-            before = len(node.handles)
-            node.handles[slot] = handle
-            if before < 2:
+            handles = node.handles
+            handles[slot] = handle
+            if len(handles) < 3:            # 0 -> 1 or 1 -> 2: the node's code changes
                 node.invalidate()
-            reg.leaves.append((node, slot))
-            n = self._handle_paths.get(id(handle), 0) + 1
-            self._handle_paths[id(handle)] = n
+            leaves.append((node, slot))
+            n = counts.get(hid, 0) + 1
+            counts[hid] = n
             if n == 2:
                 self._multi += 1
         self._filters += 1
@@ -235,25 +256,45 @@ class FilterIndex:
 
     def remove(self, token: object) -> None:
         """Remove a registration; removing it twice is a no-op."""
-        if not isinstance(token, _Registration) or token.owner is not self:
-            raise ValueError(f"not a registration of this filter index: {token!r}")
-        if token.leaves is None:
+        if token.__class__ is not _Registration or token.owner is not self:
+            if not isinstance(token, _Registration) or token.owner is not self:
+                raise ValueError(f"not a registration of this filter index: {token!r}")
+        leaves = token.leaves
+        if leaves is None:
             return
-        for node, slot in token.leaves:
-            handle = node.handles.pop(slot)
-            if len(node.handles) < 2:
-                node.invalidate()
+        counts = self._handle_paths
+        for node, slot in leaves:
+            handles = node.handles
+            handle = handles.pop(slot)
+            if len(handles) < 2:
+                if handles or node.indexes:
+                    node.invalidate()
+                else:
+                    self._prune(node)
             hid = id(handle)
-            n = self._handle_paths[hid] - 1
+            n = counts[hid] - 1
             if n:
-                self._handle_paths[hid] = n
+                counts[hid] = n
+                if n == 1:
+                    self._multi -= 1
             else:
-                del self._handle_paths[hid]
-            if n == 1:
-                self._multi -= 1
-            self._prune(node)
+                del counts[hid]
         token.leaves = None
         self._filters -= 1
+
+    def _normalize_one(self, path: tuple, t: Any) -> tuple:
+        """`_normalize`, short-cut for the common lone equality with its getter."""
+        if len(path) == 1:
+            p = path[0]
+            if p.op is _EQ and p.getter is not None:
+                key = p.value
+                try:
+                    hash(key)
+                except TypeError:
+                    pass
+                else:
+                    return ((p, key),)
+        return self._normalize(path, t)
 
     def _normalize(self, path: tuple, t: Any) -> tuple:
         """Parameters most selective first, each with its getter and hashable entry key;
@@ -272,9 +313,10 @@ class FilterIndex:
                 raise ValueError(f"bad value for {p.op.name} on '{p.lookup}': {p.value!r}") from e
             if p.op is not FilterOp.BOOL_EXPR and p.getter is None:
                 p = FilterParam(p.lookup, p.op, p.value, t.getter(p.lookup), p.key)
-            if not any(q.op is p.op and _ikey(q) == _ikey(p) and k == key for q, k in out):
+            if not out or not any(q.op is p.op and _ikey(q) == _ikey(p) and k == key for q, k in out):
                 out.append((p, key))
-        out.sort(key=lambda pk: (_OP_RANK[pk[0].op], _ikey(pk[0])[0] or ""))
+        if len(out) > 1:
+            out.sort(key=lambda pk: (_OP_RANK[pk[0].op], _ikey(pk[0])[0] or ""))
         return tuple(out)
 
     def _descend(self, node: FilterNode, p: FilterParam, key: Any, t: Any) -> FilterNode:
@@ -385,8 +427,10 @@ class FilterIndex:
 
 
 def _ikey(p: Any) -> tuple:
-    """Which index of a node a parameter (or an index) belongs to: predicates share one."""
-    return (None, p.op) if p.op is FilterOp.BOOL_EXPR else (p.lookup, p.op)
+    """Which index of a node a parameter (or an index) belongs to: predicates share one.
+    The operator by name: hashing an enum member runs Python code, hashing its name not."""
+    op = p.op
+    return (None, "BOOL_EXPR") if op is _BOOL else (p.lookup, op._name_)
 
 
 def _inline_name(p: FilterParam, t: Any) -> Optional[str]:
