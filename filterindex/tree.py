@@ -320,7 +320,8 @@ class FilterIndex:
         return tuple(out)
 
     def _descend(self, node: FilterNode, p: FilterParam, key: Any, t: Any) -> FilterNode:
-        ikey = _ikey(p)
+        op = p.op
+        ikey = (None, "BOOL_EXPR") if op is _BOOL else (p.lookup, op._name_)     # _ikey(p)
         idx = node.by_key.get(ikey)
         if idx is None:
             idx = INDEX_KINDS[p.op](node, p.lookup, p.op, p.getter, _inline_name(p, t))
