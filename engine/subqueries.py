@@ -7,7 +7,14 @@ enters the subquery window first (the subquery's filter handle is ordered just b
 statement's), so the outer stream sees the subquery state including that event.
 
 Compiled subquery expressions reach the current window through the plan's `holder`, which
-the running instance points at its runtime (`SubqueryGroup.activate`)."""
+the running instance points at its runtime (`SubqueryGroup.activate`); in a statement of a
+context each partition's instance has its own runtime, found by the partition's properties
+(what the context holder has in place while the partition runs).
+
+A subquery over a named window declared with the statement's own context reads the
+partition's window: its store follows the window as a consumer (seeded with the contents
+the window has when the partition's statement starts). A table declared with the context
+has no change feed: such a subquery reads the partition's table rows when evaluated."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -27,10 +34,23 @@ class SubqueryHolder:
     """Where compiled expressions find the running window of their subquery (None while
     the statement is stopped: the subquery then sees no events)."""
 
-    __slots__ = ("state",)
+    __slots__ = ("state", "context", "by_props")
 
     def __init__(self) -> None:
         self.state: Optional["SubqueryRuntime"] = None
+        # in a context statement: the context holder and each partition's runtime
+        self.context: Any = None
+        self.by_props: dict[int, "SubqueryRuntime"] = {}
+
+    def current(self) -> Optional["SubqueryRuntime"]:
+        """The runtime of the running statement instance (its partition's, in a context)."""
+        ctx = self.context
+        if ctx is None:
+            return self.state
+        by_props = self.by_props
+        rt = by_props.get(id(ctx.properties))
+        # no partition registered: an instance outside any partition (it has the only state)
+        return rt if rt is not None or by_props else self.state
 
 
 @dataclass(frozen=True)
@@ -54,6 +74,10 @@ class SubqueryPlan:
     holder: SubqueryHolder = field(default_factory=SubqueryHolder, compare=False)
     node: Any = field(default=None, compare=False)   # the AST node (dedup of recompilation)
     signature: tuple = ()
+    # a named window or table declared with the statement's context (PartitionedInfra):
+    # the subquery reads the partition's own; `accept` is its `W(filter)`
+    infra: Any = field(default=None, compare=False)
+    accept: Optional[Callable[[EventBean], bool]] = field(default=None, compare=False)
 
 
 class SubqueryHandle:
@@ -89,6 +113,9 @@ class SubqueryRuntime:
             first, self.views = self, []
         self.handle = SubqueryHandle(first, instance.statement)
         self.token: Any = None
+        self.first = first
+        self.attachment: Any = None
+        self.source: Any = None        # the partition's window or table (context-declared)
 
     # the end of the view chain
     def update(self, new: Optional[list], old: Optional[list]) -> None:
@@ -113,13 +140,33 @@ class SubqueryRuntime:
                 aggs.leave(self.agg_row, eps)
 
     def start(self) -> None:
+        infra = self.plan.infra
+        if infra is not None:
+            self._start_partition_source(infra)
+            return
         self.token = self.instance.engine._filters.add(
             self.plan.filter.bind(self.instance.bindings), self.handle)
+
+    def _start_partition_source(self, infra: Any) -> None:
+        """Read the partition's own window or table (a window: follow it, from its current
+        contents on)."""
+        source = self.source = infra.instance(self.instance.bindings, self.instance.engine)
+        if infra.is_table:
+            return
+        feed = _WindowFeed(self.first, self.plan.accept)
+        self.attachment = source.attach(feed)
+        current = list(source)
+        if current:
+            feed.update(current, None)
 
     def stop(self) -> None:
         if self.token is not None:
             self.instance.engine._filters.remove(self.token)
             self.token = None
+        if self.attachment is not None:
+            self.attachment.stop()
+            self.attachment = None
+        self.source = None
         for v in self.views:
             v.stop()
         self.store.clear()
@@ -128,17 +175,46 @@ class SubqueryRuntime:
             self.agg_row = self.aggs.ungrouped()
 
 
+class _WindowFeed:
+    """A subquery's consumer of a (partition's) named window: what enters and leaves the
+    window and passes the subquery's `W(filter)` goes to the subquery's views or store."""
+
+    __slots__ = ("target", "first", "accept")
+
+    def __init__(self, first: Any, accept: Optional[Callable[[EventBean], bool]]) -> None:
+        self.target = self          # what a window calls: `target.update(new, old)`
+        self.first = first
+        self.accept = accept
+
+    def update(self, new: Optional[list], old: Optional[list]) -> None:
+        accept = self.accept
+        if accept is not None:
+            new = [e for e in new if accept(e)] if new else None
+            old = [e for e in old if accept(e)] if old else None
+        if new or old:
+            self.first.update(new or None, old or None)
+
+
 class SubqueryGroup:
     """The subqueries of one statement instance."""
 
     def __init__(self, instance: "SelectInstance", plans: Sequence[SubqueryPlan]) -> None:
+        self.instance = instance
         self.runtimes = [SubqueryRuntime(p, instance) for p in plans]
 
+    @property
+    def props(self) -> Optional[dict]:
+        """A context partition's properties (its runtimes are found by them), else None."""
+        return getattr(getattr(self.instance, "bindings", None), "props", None)
+
     def activate(self) -> None:
-        """Point the compiled expressions at this instance's windows (context partitions
-        sharing a plan call this before evaluating)."""
+        """Point the compiled expressions at this instance's windows."""
+        props = self.props
         for rt in self.runtimes:
-            rt.plan.holder.state = rt
+            holder = rt.plan.holder
+            holder.state = rt
+            if props is not None and holder.context is not None:
+                holder.by_props[id(props)] = rt
 
     def start(self) -> None:
         self.activate()
@@ -146,10 +222,14 @@ class SubqueryGroup:
             rt.start()
 
     def stop(self) -> None:
+        props = self.props
         for rt in self.runtimes:
             rt.stop()
-            if rt.plan.holder.state is rt:
-                rt.plan.holder.state = None
+            holder = rt.plan.holder
+            if holder.state is rt:
+                holder.state = None
+            if props is not None and holder.by_props.get(id(props)) is rt:
+                del holder.by_props[id(props)]
 
 
 class SubqueryService:

@@ -25,7 +25,7 @@ from .. import ast as A
 from . import operators as O
 from .aggregations import AggregationCollector
 from .compiled import Compiled
-from .expressions import compile_expr, compiles, expr_text
+from .expressions import compile_expr, compile_predicate, compiles, expr_text
 from .filters import compile_filter
 from .joins import IndexRegistry, analyze, conjuncts, plan_access
 from .scope import Scope, StreamInfo, _path_text
@@ -124,9 +124,20 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
     qual = _qualifier(sub, inner)
     n_outer = len(scope.streams)
     n = n_outer + 1
+    infra = _context_infra(spec.event_filter.type_name, scope, engine, len(registry_list) + 1)
+    table_source = infra is not None and infra.is_table
 
     filt = compile_filter(spec.event_filter.filter, sub, inner)
     views = compile_views(spec.views, sub, inner)
+    accept = None
+    if infra is not None:
+        if table_source and views:
+            raise scope.fail(f"A subquery reading table '{infra.name}' cannot declare views")
+        if spec.event_filter.filter is not None:
+            own_scope = _inner_scope(scope, sub)
+            own_scope.streams = [sub]
+            pred = compile_predicate(spec.event_filter.filter, own_scope)
+            accept = lambda bean, _p=pred: _p((bean,))  # noqa: E731
 
     # where: own-stream conditions gate the store; the rest correlate
     where_nodes = [_own_first(c, sub, inner, qual) for c in conjuncts(sel.where)]
@@ -180,7 +191,7 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
     correlated = access.kind != "scan" or bool(residual)
     # uncorrelated aggregation follows the window; otherwise it is computed per evaluation
     incremental = aggregated and not correlated and not group_fns and \
-        not _aggregates_outer(items, inner)
+        not _aggregates_outer(items, inner) and not table_source
     retain = not (incremental and not views)
 
     signature = (tuple((s.kind, s.stream, s.key_text) for s in registry.specs),
@@ -194,18 +205,33 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
     if plan is None:
         plan = SubqueryPlan(et, filt, views, tuple(registry.specs), gate, (None,) * n_outer,
                             tuple(collector.entries) if incremental else (), retain,
-                            node=node, signature=signature)
+                            node=node, signature=signature, infra=infra, accept=accept)
         registry_list.append(plan)
     holder = plan.holder
+    if scope.context_holder is not None:
+        holder.context = scope.context_holder      # each partition has its own runtime
+    current = holder.current
     ctx = collector.ctx
 
     # -- evaluation -------------------------------------------------------------------
+    def table_rows(rt: Any) -> list:
+        """The partition's table rows passing the subquery's filter and own conditions."""
+        source = rt.source
+        if source is None:
+            return []
+        pad = (None,) * n_outer
+        return [b for b in source if (accept is None or accept(b))
+                and (gate is None or gate((b,) + pad))]
+
     def matches(outer: Sequence[Any]) -> list:
-        rt = holder.state
+        rt = current()
         if rt is None:
             return []
         outer = tuple(outer)
-        cands = access.candidates(rt.indexes, rt.stores, (None,) + outer)
+        if table_source:
+            cands = table_rows(rt)       # residual re-checks every correlation condition
+        else:
+            cands = access.candidates(rt.indexes, rt.stores, (None,) + outer)
         out = []
         for b in cands:
             eps = (b,) + outer
@@ -228,7 +254,7 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
             return [project(eps) for eps in matches(outer)]
     elif incremental:
         def results(outer: Sequence[Any]) -> list:
-            rt = holder.state
+            rt = current()
             if rt is None or rt.agg_row is None:
                 return []
             ctx.row = rt.agg_row
@@ -265,6 +291,24 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
                 out.append(project(eps))
             return out
     return CompiledSubquery(results, value_type, 0 if star else len(fns), star)
+
+
+def _context_infra(name: str, scope: Scope, engine: Any, number: int) -> Any:
+    """The named window or table `name` when it is declared with a context (None for other
+    streams): usable only from a statement of that same context (Esper's rule)."""
+    svc = engine.services.get("named_windows")
+    infra = svc.get(name) if svc is not None else None
+    declared = getattr(infra, "context", None)
+    if declared is None:
+        return None
+    contexts = engine.services.get("contexts")
+    definition = contexts.get(declared) if contexts is not None else None
+    if scope.context_holder is None or definition is None or \
+            scope.context_type is not definition.context_type:
+        raise scope.fail(f"Failed to validate subquery number {number} querying {name}: "
+                         f"{infra.kind} by name '{name}' has been declared for context "
+                         f"'{declared}' and can only be used within the same context")
+    return infra
 
 
 def _aggregates_outer(items: Sequence[A.SelectItem], inner: Scope) -> bool:
