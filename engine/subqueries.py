@@ -11,10 +11,11 @@ the running instance points at its runtime (`SubqueryGroup.activate`); in a stat
 context each partition's instance has its own runtime, found by the partition's properties
 (what the context holder has in place while the partition runs).
 
-A subquery over a named window declared with the statement's own context reads the
-partition's window: its store follows the window as a consumer (seeded with the contents
-the window has when the partition's statement starts). A table declared with the context
-has no change feed: such a subquery reads the partition's table rows when evaluated."""
+A subquery over a named window reads the window's current contents, as in Esper (for a
+window declared with the statement's own context: the partition's window): its store
+follows the window as its first consumer (seeded with the contents the window has when the
+statement starts), so expiry, on-delete, on-update and on-merge are reflected. A table has
+no change feed: such a subquery reads the table's (partition's) rows when evaluated."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -74,10 +75,12 @@ class SubqueryPlan:
     holder: SubqueryHolder = field(default_factory=SubqueryHolder, compare=False)
     node: Any = field(default=None, compare=False)   # the AST node (dedup of recompilation)
     signature: tuple = ()
-    # a named window or table declared with the statement's context (PartitionedInfra):
-    # the subquery reads the partition's own; `accept` is its `W(filter)`
+    # the named window or table the subquery reads (None: an ordinary stream); when
+    # `partitioned` it is declared with the statement's context (PartitionedInfra) and the
+    # subquery reads the partition's own; `accept` is its `W(filter)`
     infra: Any = field(default=None, compare=False)
     accept: Optional[Callable[[EventBean], bool]] = field(default=None, compare=False)
+    partitioned: bool = False
 
 
 class SubqueryHandle:
@@ -115,7 +118,7 @@ class SubqueryRuntime:
         self.token: Any = None
         self.first = first
         self.attachment: Any = None
-        self.source: Any = None        # the partition's window or table (context-declared)
+        self.source: Any = None        # the window or table read (the partition's, in a context)
 
     # the end of the view chain
     def update(self, new: Optional[list], old: Optional[list]) -> None:
@@ -142,19 +145,24 @@ class SubqueryRuntime:
     def start(self) -> None:
         infra = self.plan.infra
         if infra is not None:
-            self._start_partition_source(infra)
+            self._start_source(infra)
             return
         self.token = self.instance.engine._filters.add(
             self.plan.filter.bind(self.instance.bindings), self.handle)
 
-    def _start_partition_source(self, infra: Any) -> None:
-        """Read the partition's own window or table (a window: follow it, from its current
-        contents on)."""
-        source = self.source = infra.instance(self.instance.bindings, self.instance.engine)
+    def _start_source(self, infra: Any) -> None:
+        """Read the window or table (the partition's own, in a context); a window: follow
+        it, from its current contents on, ahead of its other consumers."""
+        if self.plan.partitioned:
+            source = infra.instance(self.instance.bindings, self.instance.engine)
+        else:
+            source = infra
+        self.source = source
         if infra.is_table:
             return
         feed = _WindowFeed(self.first, self.plan.accept)
-        self.attachment = source.attach(feed)
+        attach = getattr(source, "attach_first", None) or source.attach
+        self.attachment = attach(feed)
         current = list(source)
         if current:
             feed.update(current, None)

@@ -145,6 +145,12 @@ class NamedWindow:
         self.consumers.append(handle)
         return _Attachment(self, handle)
 
+    def attach_first(self, handle: Any) -> "_Attachment":
+        """Attach a consumer that sees each change before the other consumers (a subquery's
+        store: statements consuming the window then evaluate against its current contents)."""
+        self.consumers.insert(0, handle)
+        return _Attachment(self, handle)
+
     def _changed(self, new: Optional[list], old: Optional[list]) -> None:
         for h in tuple(self.consumers):
             h.target.update(new, old)

@@ -1,7 +1,9 @@
 """Subqueries in expressions: `(select ...)` as a value, `exists (...)`, `x [not] in
 (select ...)` and `x op any|some|all (...)`.
 
-A subquery reads one stream with its own filter and data window. Its unqualified names
+A subquery reads one stream with its own filter and data window, or a named window's or
+table's current contents (a named window takes no data window of the subquery's own, as
+in Esper). Its unqualified names
 resolve to its own stream first (Esper's rule), then to the enclosing statement's streams
 (correlation). Where-conditions on its own events only gate what enters its store;
 equalities and ranges between its stream and outer streams become hash and sorted index
@@ -124,15 +126,19 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
     qual = _qualifier(sub, inner)
     n_outer = len(scope.streams)
     n = n_outer + 1
-    infra = _context_infra(spec.event_filter.type_name, scope, engine, len(registry_list) + 1)
+    number = len(registry_list) + 1
+    infra = _infra(spec.event_filter.type_name, scope, engine, number)
     table_source = infra is not None and infra.is_table
 
     filt = compile_filter(spec.event_filter.filter, sub, inner)
     views = compile_views(spec.views, sub, inner)
     accept = None
     if infra is not None:
-        if table_source and views:
-            raise scope.fail(f"A subquery reading table '{infra.name}' cannot declare views")
+        if views and (table_source or any(getattr(f, "is_data_window", False) for f in views)):
+            why = "Views are not supported with tables" if table_source else \
+                "Consuming statements to a named window cannot declare a data window view " \
+                "onto the named window"
+            raise scope.fail(f"Failed to plan subquery number {number} querying {infra.name}: {why}")
         if spec.event_filter.filter is not None:
             own_scope = _inner_scope(scope, sub)
             own_scope.streams = [sub]
@@ -205,7 +211,8 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
     if plan is None:
         plan = SubqueryPlan(et, filt, views, tuple(registry.specs), gate, (None,) * n_outer,
                             tuple(collector.entries) if incremental else (), retain,
-                            node=node, signature=signature, infra=infra, accept=accept)
+                            node=node, signature=signature, infra=infra, accept=accept,
+                            partitioned=getattr(infra, "context", None) is not None)
         registry_list.append(plan)
     holder = plan.holder
     if scope.context_holder is not None:
@@ -215,7 +222,7 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
 
     # -- evaluation -------------------------------------------------------------------
     def table_rows(rt: Any) -> list:
-        """The partition's table rows passing the subquery's filter and own conditions."""
+        """The (partition's) table rows passing the subquery's filter and own conditions."""
         source = rt.source
         if source is None:
             return []
@@ -293,14 +300,14 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
     return CompiledSubquery(results, value_type, 0 if star else len(fns), star)
 
 
-def _context_infra(name: str, scope: Scope, engine: Any, number: int) -> Any:
-    """The named window or table `name` when it is declared with a context (None for other
-    streams): usable only from a statement of that same context (Esper's rule)."""
+def _infra(name: str, scope: Scope, engine: Any, number: int) -> Any:
+    """The named window or table `name` (None for other streams); one declared with a
+    context is usable only from a statement of that same context (Esper's rule)."""
     svc = engine.services.get("named_windows")
     infra = svc.get(name) if svc is not None else None
     declared = getattr(infra, "context", None)
     if declared is None:
-        return None
+        return infra
     contexts = engine.services.get("contexts")
     definition = contexts.get(declared) if contexts is not None else None
     if scope.context_holder is None or definition is None or \
