@@ -370,10 +370,6 @@ class Engine:
                 return
             (process or self._process)(self._route_queue.popleft())
 
-    def _emit(self, stmt: Statement, new_rows: Optional[list], old_rows: Optional[list],
-              force: bool = False) -> None:
-        stmt._emit(new_rows, old_rows, force)
-
     def _insert(self, ins: Any, new_rows: Optional[list], old_rows: Optional[list]) -> None:
         """Queue the rows an `insert into` statement produced as events of the target stream."""
         routed = new_rows if ins.selector == "istream" else old_rows if ins.selector == "rstream" \

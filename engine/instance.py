@@ -67,17 +67,13 @@ class StreamHandle:
 class RowHandle(StreamHandle):
     """The handle of a stream whose events are the statement's rows (no views, a
     PassthroughSink delivering the insert stream to the statement): each event goes to the
-    statement's dispatch queue in one call. When an event matched only this handle and no
+    statement's dispatch queue without passing the sink. When an event matched only this handle and no
     results wait for dispatch, the engine calls `statement._deliver_now` instead."""
 
-    __slots__ = ("emit_one",)
-
-    def __init__(self, target: Any, statement: "Statement", stream_index: int) -> None:
-        super().__init__(target, statement, stream_index)
-        self.emit_one = statement._emit_one
+    __slots__ = ()
 
     def on_event(self, bean: EventBean) -> None:
-        self.emit_one(bean)
+        self.statement._emit([bean], None)
 
 
 def make_handle(first: Any, statement: "Statement", stream_index: int) -> StreamHandle:

@@ -104,15 +104,13 @@ class Statement:
         self._receivers_changed()
 
     def _receivers_changed(self) -> None:
-        """Choose the dispatch for the current receivers: the common single two-argument
-        listener is called without the loop."""
+        """Choose the direct delivery for the current receivers: the common single
+        two-argument listener is called without the dispatch loop."""
         self.has_receivers = bool(self._listeners) or self._subscriber is not None
-        for name in ("_dispatch", "_deliver_now"):
-            self.__dict__.pop(name, None)
-        if len(self._listeners) == 1 and self._listeners[0][1] == 2 and self._subscriber is None:
-            self._dispatch = self._dispatch_one
-            if self._listeners_only:
-                self._deliver_now = _call_with_one(self._listeners[0][0], self._failed)
+        self.__dict__.pop("_deliver_now", None)
+        if len(self._listeners) == 1 and self._listeners[0][1] == 2 and self._subscriber is None \
+                and self._listeners_only:
+            self._deliver_now = _call_with_one(self._listeners[0][0], self._failed)
 
     def __iter__(self) -> Iterator[EventBean]:
         """Esper's iterator: the statement's current result (window contents through the
@@ -155,24 +153,8 @@ class Statement:
                 if old_rows:
                     entry[2].extend(old_rows)
 
-    def _emit_one(self, bean: EventBean) -> None:
-        """_emit([bean], None) for a statement whose stream events are its rows (`select *`
-        without views, where-clause or aggregation): the per-event delivery of most
-        filtering statements, without the intermediate lists."""
-        if self._insert_into is not None or self._selector != "istream":
-            self._emit([bean], None)
-            return
-        if self.has_receivers:
-            engine = self.engine
-            entry = engine._queued.get(self)
-            if entry is None:
-                engine._queued[self] = entry = [self, [bean], []]
-                engine._dispatch_queue.append(entry)
-            else:
-                entry[1].append(bean)
-
     def _deliver_now(self, bean: EventBean) -> None:
-        """_emit_one and the dispatch at once, for an event that only this statement's stream
+        """_emit([bean], None) and the dispatch at once, for an event that only this statement's stream
         wanted while nothing else waits for dispatch: queueing it and draining the queue
         would call the same receivers with the same rows, with nothing happening between."""
         if self._listeners_only:
@@ -196,14 +178,6 @@ class Statement:
                 self._subscriber.deliver(new, old)
             except Exception as exc:
                 self._failed("Subscriber", self._subscriber.subscriber, exc)
-
-    def _dispatch_one(self, new: Optional[list], old: Optional[list]) -> None:
-        """_dispatch for a single two-argument listener and no subscriber."""
-        fn = self._listeners[0][0]
-        try:
-            fn(new, old)
-        except Exception as exc:
-            self._failed("Listener", fn, exc)
 
     def _failed(self, kind: str, receiver: Any, exc: Exception) -> None:
         log.exception("%s %r of statement '%s' raised", kind, receiver, self.name)

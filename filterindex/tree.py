@@ -256,9 +256,8 @@ class FilterIndex:
 
     def remove(self, token: object) -> None:
         """Remove a registration; removing it twice is a no-op."""
-        if token.__class__ is not _Registration or token.owner is not self:
-            if not isinstance(token, _Registration) or token.owner is not self:
-                raise ValueError(f"not a registration of this filter index: {token!r}")
+        if not isinstance(token, _Registration) or token.owner is not self:
+            raise ValueError(f"not a registration of this filter index: {token!r}")
         leaves = token.leaves
         if leaves is None:
             return

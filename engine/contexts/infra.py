@@ -60,9 +60,6 @@ class RoutingStatement:
                 queue.append(PartitionRouted(b.event_type, b.underlying, p))
         self._statement._emit(new_rows, old_rows, force)
 
-    def _emit_one(self, bean: EventBean) -> None:
-        self._emit([bean], None)
-
     def _deliver_now(self, bean: EventBean) -> None:
         self._emit([bean], None)
 
