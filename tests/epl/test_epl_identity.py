@@ -6,15 +6,19 @@ import json
 from pathlib import Path
 
 import pytest
+from conformance.pending import pending_cases
 
 from epl import parse, parse_module, to_epl
 
 HERE = Path(__file__).parent
 IDENTITY = [line for line in (HERE / "identity.epl").read_text().splitlines()
             if line.strip() and not line.startswith("#")]
-CASES = Path("/work/shared/conformance/cases")
-CONFORMANCE = sorted({s for f in sorted(CASES.glob("*.json"))
-                      for s in json.loads(f.read_text())["epl"]}) if CASES.exists() else []
+CASES = HERE.parent / "conformance" / "cases"
+PENDING: dict[str, str] = pending_cases()
+# statements of cases still pending may not parse yet
+CONFORMANCE = sorted({
+    (s, f.stem in PENDING) for f in sorted(CASES.glob("*.json"))
+    for s in json.loads(f.read_text())["epl"]})
 
 
 def test_identity_file_is_large_enough():
@@ -28,8 +32,9 @@ def test_identity(text):
     assert parse(to_epl(tree)) == tree
 
 
-@pytest.mark.skipif(not CONFORMANCE, reason="conformance cases not available")
-@pytest.mark.parametrize("text", CONFORMANCE)
+@pytest.mark.parametrize("text", [
+    pytest.param(text, marks=[pytest.mark.xfail(reason="case pending")] if pending else [])
+    for text, pending in CONFORMANCE])
 def test_conformance_statement_round_trips(text):
     tree = parse(text)
     assert parse(to_epl(tree)) == tree
