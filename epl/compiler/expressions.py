@@ -261,16 +261,25 @@ def _compile_compare(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -
 
 
 def _flatten(node: A.Expr, op: A.BinOp) -> list[A.Expr]:
-    while isinstance(node, A.Parens):
-        node = node.inner
-    if isinstance(node, A.BinaryOp) and node.op is op:
-        return _flatten(node.left, op) + _flatten(node.right, op)
-    return [node]
+    """The operands of an `and` / `or` chain, in order; iterative (10,000-term chains)."""
+    out: list[A.Expr] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        while isinstance(n, A.Parens):
+            n = n.inner
+        if isinstance(n, A.BinaryOp) and n.op is op:
+            stack.append(n.right)
+            stack.append(n.left)
+        else:
+            out.append(n)
+    return out
 
 
 def _compile_logic(node: A.BinaryOp, scope: Scope) -> Compiled:
-    parts = [compile_expr(p, scope) for p in _flatten(node, node.op)]
-    for p, src in zip(parts, _flatten(node, node.op)):
+    sources = _flatten(node, node.op)
+    parts = [compile_expr(p, scope) for p in sources]
+    for p, src in zip(parts, sources):
         if p.type.kind not in (EPLType.BOOLEAN, EPLType.OBJECT):
             raise scope.fail(f"Incorrect use of '{node.op.value}': expression '{expr_text(src)}' "
                              f"returns '{p.type}', not boolean")
@@ -300,11 +309,55 @@ def _compile_logic(node: A.BinaryOp, scope: Scope) -> Compiled:
 
 @compiles(A.BinaryOp)
 def _binary(node: A.BinaryOp, scope: Scope) -> Compiled:
-    op = node.op
-    if op in (A.BinOp.AND, A.BinOp.OR):
+    if node.op in (A.BinOp.AND, A.BinOp.OR):
         return _compile_logic(node, scope)
-    l = compile_expr(node.left, scope)
-    r = compile_expr(node.right, scope)
+    # a left-associative chain (`a + b + c ...`) is compiled bottom-up in a loop, not by
+    # recursion down its left spine: 10,000-term chains compile
+    spine = [node]
+    left = node.left
+    while isinstance(left, A.BinaryOp) and left.op not in (A.BinOp.AND, A.BinOp.OR):
+        spine.append(left)
+        left = left.left
+    l = compile_expr(left, scope)
+    first, steps, nulled = l, [], False
+    for n in reversed(spine):
+        r = compile_expr(n.right, scope)
+        if len(spine) > _FLAT_CHAIN:
+            # the step's own operator on two plain values: `step((a, b))`
+            hole = _binary_step(n, scope, Compiled(_left_hole, l.type), Compiled(_right_hole, r.type))
+            steps.append((hole.fn, r.fn))
+        l = _binary_step(n, scope, l, r)
+        if scope.null_texts and n is not node and expr_text(n) in scope.null_texts:
+            l = constant(None, T.OBJECT)   # what compile_expr does for a rolled-up group key
+            nulled = True
+    if len(spine) <= _FLAT_CHAIN or l.is_constant or nulled:
+        return l
+    return Compiled(_flat_chain(first.fn, tuple(steps)), l.type, has_aggregation=l.has_aggregation)
+
+
+# Chains longer than this evaluate in a loop: nested closures would recurse once per term.
+_FLAT_CHAIN = 32
+
+
+def _left_hole(pair):
+    return pair[0]
+
+
+def _right_hole(pair):
+    return pair[1]
+
+
+def _flat_chain(first: Callable, steps: tuple) -> Callable:
+    def chain(eps):
+        a = first(eps)
+        for op, rf in steps:
+            a = op((a, rf(eps)))
+        return a
+    return chain
+
+
+def _binary_step(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> Compiled:
+    op = node.op
     if op in (A.BinOp.ADD, A.BinOp.SUB, A.BinOp.MUL, A.BinOp.DIV, A.BinOp.MOD):
         return _compile_arith(node, scope, l, r)
     if op in (A.BinOp.EQ, A.BinOp.NE, A.BinOp.LT, A.BinOp.LE, A.BinOp.GT, A.BinOp.GE, A.BinOp.IS, A.BinOp.IS_NOT):

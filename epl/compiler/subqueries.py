@@ -69,6 +69,10 @@ def _own_first(node: Any, sub: StreamInfo, inner: Scope, qual: Optional[str]) ->
     so that they read the subquery's stream (stream zero is unambiguous in Esper)."""
     if qual is None or len(inner.streams) == 1:
         return node
+    from ..ast.walk import walk
+    if not any(isinstance(n, A.Property) and _needs_qualifier(n, sub, inner)
+               for n in walk(node, prune=lambda n: isinstance(n, A.Subquery))):
+        return node     # nothing to qualify: no rebuild (which recurses per level)
 
     def fix(n: Any) -> Any:
         if isinstance(n, A.Subquery):
@@ -82,6 +86,19 @@ def _own_first(node: Any, sub: StreamInfo, inner: Scope, qual: Optional[str]) ->
                     s.event_type.property_type(path) is not None for s in inner.streams[1:]):
                 return A.Property((A.PropSeg(qual),) + tuple(segs), n.span)
             return n
+        if isinstance(n, A.BinaryOp):
+            # down the left spine in a loop: 10,000-term chains do not recurse per term
+            spine, cur = [], n
+            while isinstance(cur, A.BinaryOp):
+                spine.append(cur)
+                cur = cur.left
+            new = fix(cur)
+            for s in reversed(spine):
+                right = fix(s.right)
+                if new is not s.left or right is not s.right:
+                    s = dataclasses.replace(s, left=new, right=right)
+                new = s
+            return new
         if not dataclasses.is_dataclass(n) or isinstance(n, type):
             return n
         changes = {}
@@ -94,6 +111,15 @@ def _own_first(node: Any, sub: StreamInfo, inner: Scope, qual: Optional[str]) ->
                 changes[f.name] = nv
         return dataclasses.replace(n, **changes) if changes else n
     return fix(node)
+
+
+def _needs_qualifier(n: A.Property, sub: StreamInfo, inner: Scope) -> bool:
+    segs = n.path
+    if len(segs) > 1 and inner.stream_by_alias(segs[0].name) is not None:
+        return False
+    path = _path_text(segs)
+    return sub.event_type.property_type(path) is not None and any(
+        s.event_type.property_type(path) is not None for s in inner.streams[1:])
 
 
 def _fix_value(v: Any, fix: Callable[[Any], Any]) -> Any:
