@@ -22,3 +22,9 @@ class EngineSignals:
         ns = Namespace()
         for name in SIGNAL_NAMES:
             setattr(self, name, ns.signal(name))
+
+
+# Process-wide, for the places that have no engine at hand: a property getter refusing a step
+# (see engine/sandbox.py). sender: the value's type name; name=, reason=.
+_process = Namespace()
+property_refused = _process.signal("property_refused")

@@ -9,12 +9,13 @@ from typing import Any, Callable
 from engine import epl_types as T
 from engine.bean import EventBean
 from engine.epl_types import EPLType, PropertyType
-from engine.event_types import Representation, _step
+from engine.event_types import _LEAF_KINDS, Representation, _step
+from engine.sandbox import allowed_name
 
 from .. import ast as A
 from . import operators as O
 from .compiled import Compiled, constant
-from .functions import MATH, METHODS, SINGLE_ROW
+from .functions import MATH, METHODS, SINGLE_ROW, method_applies
 from .scope import Scope
 
 _COMPILERS: dict[type, Callable[[Any, Scope], Compiled]] = {}
@@ -113,6 +114,9 @@ def _property(node: A.Property, scope: Scope) -> Compiled:
         var = scope.variables.reader(r.name)
         if r.path:
             path = r.path.split(".")
+            if not all(allowed_name(p) for p in path):
+                raise scope.fail(f"Failed to resolve property '{node.dotted}': names starting "
+                                 f"with '_' are not accessible")
 
             def read_nested(eps, _v=var, _p=path):
                 v = _v()
@@ -712,9 +716,12 @@ def _dot(node: A.Dot, scope: Scope) -> Compiled:
         et = target.type.event_type
         if et is not None and et.property_type(name) is not None:
             t = et.property_type(name)
+        elif et is not None or target.type.kind in _LEAF_KINDS or (
+                not allowed_name(name) and target.type.kind is not EPLType.MAP):
+            raise scope.fail(f"Failed to resolve property '{name}' of '{expr_text(node.target)}'")
         return Compiled(lambda eps: _step(tf(eps), name), t, has_aggregation=target.has_aggregation)
     method = METHODS.get(node.name)
-    if method is None:
+    if method is None or not method_applies(node.name, target.type.kind):
         raise scope.fail(f"Failed to resolve method '{node.name}' on '{expr_text(node.target)}'")
     mfn, rt = method
     args = [compile_expr(a, scope) for a in node.args]
