@@ -14,6 +14,7 @@ from engine.sandbox import allowed_name
 
 from .. import ast as A
 from . import operators as O
+from . import regexes as RX
 from .compiled import Compiled, constant
 from .functions import MATH, METHODS, SINGLE_ROW, method_applies
 from .scope import Scope
@@ -483,20 +484,22 @@ def _in_list(node: A.InList, scope: Scope) -> Compiled:
 def _like(node: A.Like, scope: Scope) -> Compiled:
     x, p = compile_expr(node.operand, scope), compile_expr(node.pattern, scope)
     esc = compile_expr(node.escape, scope).constant if node.escape is not None else None
+    if esc is not None and not isinstance(esc, str):
+        esc = None
     xf, pf, neg = x.fn, p.fn, node.negated
     if p.is_constant and p.constant is not None:
-        rx = O.like_regex(p.constant, esc)
+        m = RX.like_matcher(p.constant if isinstance(p.constant, str) else RX._text(p.constant), esc)
 
         def f(eps):
             v = xf(eps)
             if v is None:
                 return None
-            r = rx.fullmatch(v if isinstance(v, str) else str(v)) is not None
+            r = m(v if isinstance(v, str) else RX._text(v))
             return (not r) if neg else r
         return _fold(f, T.BOOLEAN, [x, p])
 
     def g(eps):
-        r = O.like(xf(eps), pf(eps), esc)
+        r = RX.like(xf(eps), pf(eps), esc)
         return None if r is None else ((not r) if neg else r)
     return _fold(g, T.BOOLEAN, [x, p])
 
@@ -505,11 +508,24 @@ def _like(node: A.Like, scope: Scope) -> Compiled:
 def _regexp(node: A.Regexp, scope: Scope) -> Compiled:
     x, p = compile_expr(node.operand, scope), compile_expr(node.pattern, scope)
     xf, pf, neg = x.fn, p.fn, node.negated
+    if p.is_constant and p.constant is not None:
+        try:    # a bad constant pattern is Esper's validation error
+            m = RX.regex_matcher(p.constant if isinstance(p.constant, str) else str(p.constant))
+        except RX.PatternError as exc:
+            raise scope.fail(str(exc)) from None
 
-    def f(eps):
-        r = O.regexp(xf(eps), pf(eps))
+        def f(eps):
+            v = xf(eps)
+            if v is None:
+                return None
+            r = m(v if isinstance(v, str) else RX._text(v))
+            return (not r) if neg else r
+        return _fold(f, T.BOOLEAN, [x, p])
+
+    def g(eps):
+        r = RX.regexp(xf(eps), pf(eps))
         return None if r is None else ((not r) if neg else r)
-    return _fold(f, T.BOOLEAN, [x, p])
+    return _fold(g, T.BOOLEAN, [x, p])
 
 
 @compiles(A.IsNull)

@@ -3,7 +3,10 @@ becomes a boolean leaf compiled here."""
 from __future__ import annotations
 
 import itertools
+import logging
 from typing import Any, Optional
+
+from engine.errors import EvaluationTimeout
 
 from filterindex.spec import FilterSpec
 
@@ -11,6 +14,8 @@ from .. import ast as A
 from ..ast.walk import walk
 from .expressions import compile_expr, expr_text
 from .scope import Scope, StreamInfo
+
+log = logging.getLogger("epl.regex")
 
 
 class UnfilteredTemplate:
@@ -75,16 +80,37 @@ def compile_filter(expr: Optional[A.Expr], stream: StreamInfo, scope: Scope,
 
             def pred(bean, bindings=None, _f=f):
                 return _f((bean,) + tuple(bindings or ())) is True
+            if any(isinstance(n, A.Regexp) for n in walk(e)):
+                return _bounded(pred, e, getattr(scope.services, "engine", None))
             return pred
         f = compile_expr(e, own).fn
 
         def pred1(bean, bindings=None, _f=f):
             return _f((bean,)) is True
+        if any(isinstance(n, A.Regexp) for n in walk(e)):
+            return _bounded(pred1, e, getattr(scope.services, "engine", None))
         return pred1
 
     return plan_filter(expr, stream.event_type, stream_alias=stream.alias,
                        resolve_value=resolve_value, compile_predicate=compile_pred,
                        key_of=_statement_key(scope))
+
+
+def _bounded(pred: Any, e: A.Expr, engine: Any) -> Any:
+    """A filter leaf whose regular expression passed its time bound does not match that
+    event (the statements sharing the leaf skip it; every other statement processes it),
+    reported through the engine's `regex_timeout` signal and a log line."""
+    text = expr_text(e)
+
+    def bounded(bean, bindings=None):
+        try:
+            return pred(bean, bindings)
+        except EvaluationTimeout as exc:
+            log.warning("Filter '%s' skipped an event: %s", text, exc)
+            if engine is not None:
+                engine.signals.regex_timeout.send(engine, expression=text, event=bean, error=exc)
+            return False
+    return bounded
 
 
 _tokens = itertools.count(1)
