@@ -18,6 +18,7 @@ from . import regexes as RX
 from .compiled import Compiled, constant
 from .functions import MATH, METHODS, SINGLE_ROW, method_applies
 from .scope import Scope
+from .typechecks import between_error, in_list_error
 
 _COMPILERS: dict[type, Callable[[Any, Scope], Compiled]] = {}
 
@@ -410,6 +411,8 @@ def _unary(node: A.UnaryOp, scope: Scope) -> Compiled:
 @compiles(A.Between)
 def _between(node: A.Between, scope: Scope) -> Compiled:
     x, lo, hi = (compile_expr(n, scope) for n in (node.operand, node.low, node.high))
+    if (err := between_error((x, lo, hi))) is not None:
+        raise scope.fail(err)
     xf, lf, hf, neg = x.fn, lo.fn, hi.fn, node.negated
 
     def f(eps):
@@ -426,6 +429,8 @@ def _between(node: A.Between, scope: Scope) -> Compiled:
 @compiles(A.InRange)
 def _in_range(node: A.InRange, scope: Scope) -> Compiled:
     x, lo, hi = (compile_expr(n, scope) for n in (node.operand, node.low, node.high))
+    if (err := between_error((x, lo, hi))) is not None:
+        raise scope.fail(err)
     xf, lf, hf = x.fn, lo.fn, hi.fn
     lc, hc, neg = node.low_closed, node.high_closed, node.negated
 
@@ -444,6 +449,8 @@ def _in_range(node: A.InRange, scope: Scope) -> Compiled:
 def _in_list(node: A.InList, scope: Scope) -> Compiled:
     x = compile_expr(node.operand, scope)
     items = [compile_expr(i, scope) for i in node.items]
+    if (err := in_list_error(x, items)) is not None:
+        raise scope.fail(err)
     xf, neg = x.fn, node.negated
     if all(i.is_constant for i in items) and not any(isinstance(i.constant, (list, tuple)) for i in items):
         consts = [i.constant for i in items]
