@@ -115,7 +115,8 @@ class _Base:
                 rows.append(build(eps))
             return rows or None
         having = shaper.having
-        keyed = bool(shaper.order_keys)
+        # one row needs no order (a fully aggregated row has no event to read sort keys from)
+        keyed = bool(shaper.order_keys) and len(eps_list) > 1
         pairs = []
         for eps in eps_list:
             if row_for is not None:

@@ -80,16 +80,12 @@ def compile_filter(expr: Optional[A.Expr], stream: StreamInfo, scope: Scope,
 
             def pred(bean, bindings=None, _f=f):
                 return _f((bean,) + tuple(bindings or ())) is True
-            if any(isinstance(n, A.Regexp) for n in walk(e)):
-                return _bounded(pred, e, getattr(scope.services, "engine", None))
-            return pred
+            return _bounded(pred, e, getattr(scope.services, "engine", None))
         f = compile_expr(e, own).fn
 
         def pred1(bean, bindings=None, _f=f):
             return _f((bean,)) is True
-        if any(isinstance(n, A.Regexp) for n in walk(e)):
-            return _bounded(pred1, e, getattr(scope.services, "engine", None))
-        return pred1
+        return _bounded(pred1, e, getattr(scope.services, "engine", None))
 
     return plan_filter(expr, stream.event_type, stream_alias=stream.alias,
                        resolve_value=resolve_value, compile_predicate=compile_pred,
@@ -97,14 +93,18 @@ def compile_filter(expr: Optional[A.Expr], stream: StreamInfo, scope: Scope,
 
 
 def _bounded(pred: Any, e: A.Expr, engine: Any) -> Any:
-    """A filter leaf whose regular expression passed its time bound does not match that
-    event (the statements sharing the leaf skip it; every other statement processes it),
-    reported through the engine's `regex_timeout` signal and a log line."""
+    """A filter leaf that cannot be evaluated on an event does not match it: the statements
+    sharing the leaf skip the event, every other statement processes it. Filters run before
+    the event's values are checked against its type (events no filter wants are never
+    checked), so a value of the wrong type gets here; a regular expression past its time
+    bound is reported through the engine's `regex_timeout` signal and a log line."""
     text = expr_text(e)
 
     def bounded(bean, bindings=None):
         try:
             return pred(bean, bindings)
+        except (TypeError, ValueError, ArithmeticError, AttributeError, LookupError):
+            return False
         except EvaluationTimeout as exc:
             log.warning("Filter '%s' skipped an event: %s", text, exc)
             if engine is not None:
