@@ -67,6 +67,14 @@ class RowShaper:
         return rows or None
 
 
+def _sort_key(order_keys: Sequence[tuple[Callable[[Eps], Any], bool]], eps: Eps) -> tuple:
+    """The order-by values of a row; all null for a fully aggregated row, which has no event
+    to read them from."""
+    if not eps:
+        return (None,) * len(order_keys)
+    return tuple(f(eps) for f, _ in order_keys)
+
+
 def _null_key(v: Any) -> tuple:
     return (0, 0) if v is None else (1, v)
 
@@ -115,15 +123,14 @@ class _Base:
                 rows.append(build(eps))
             return rows or None
         having = shaper.having
-        # one row needs no order (a fully aggregated row has no event to read sort keys from)
-        keyed = bool(shaper.order_keys) and len(eps_list) > 1
+        keyed = bool(shaper.order_keys)
         pairs = []
         for eps in eps_list:
             if row_for is not None:
                 row_for(eps)
             if having is not None and having(eps) is not True:
                 continue
-            sort_key = tuple(f(eps) for f, _ in shaper.order_keys) if keyed else None
+            sort_key = _sort_key(shaper.order_keys, eps) if keyed else None
             pairs.append((sort_key, select(eps)))
         if keyed:
             pairs = shaper.order(pairs)

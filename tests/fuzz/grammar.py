@@ -27,7 +27,9 @@ _WINDOWS = ["#length({n})", "#length_batch({n})", "#time({n} sec)", "#time_batch
             "#keepall", "#lastevent", "#firstevent", "#unique(id)", "#groupwin(id)#length({n})",
             "#firstlength({n})", "#sort({n}, v desc)", "#time_length_batch({n} sec, {n})",
             "#ext_timed(l, {n} sec)", "#expr(current_count < {n})", "#length({n})#unique(id)",
-            "#univariate(v)", "#size", "#weighted_avg(p, v)", "#rank(id, {n}, v)"]
+            "#ext_timed_batch(l, {n} sec)", "#time_accum({n} sec)", "#firstunique(id)",
+            "#firsttime({n} sec)", "#expr_batch(current_count > {n})", "#unique(id, v)",
+            "#rank(id, {n}, v)", "#unique(id)#time({n} sec) retain-union", "#uni(v)"]
 _AGGS = ["count(*)", "count({x})", "sum({n})", "avg({n})", "min({x})", "max({x})",
          "count(distinct {x})", "sum(distinct {n})", "median({n})", "stddev({n})", "avedev({n})",
          "first({x})", "last({x})", "window({x})", "maxby({n})", "minby({n})", "leaving()",
