@@ -34,20 +34,40 @@ def corpus() -> tuple[dict, ...]:
 
 def mutate(r: random.Random, text: str) -> str:
     """One to three random token-level (or character-level) edits of `text`."""
-    for _ in range(r.randrange(1, 4)):
+    for _ in range(r.choice((1, 1, 1, 1, 1, 1, 2, 2, 3))):
         text = _one(r, text)
     return text
 
 
+_SAME_CLASS = {
+    "NUMBER": ["0", "1", "-1", "2", "3", "100", "2147483647", "2147483648", "1.5", "0.0", "1e308",
+               "5L", "9223372036854775807L", "1.5f"],
+    "STRING": ["'a'", "''", "'A1'", "'%'", "'_'", "'it\\'s'", "'\\n'", "'E1'", "'(a+)+b'"],
+    "PLUS": ["+", "-", "*", "/", "%", "||"], "MINUS": ["+", "-", "*", "/", "%"],
+    "STAR": ["+", "-", "*", "/", "%"], "SLASH": ["+", "-", "*", "/", "%"],
+    "EQ": ["=", "!=", "<", ">", "<=", ">=", "is", "is not"], "NE": ["=", "!=", "<", ">="],
+    "LT": ["=", "<", ">", "<="], "GT": ["=", "<", ">", ">="], "LE": ["<", ">="], "GE": [">", "<="],
+    "AND": ["and", "or"], "OR": ["and", "or"],
+}
+
+
 def _one(r: random.Random, text: str) -> str:
     try:
-        toks = [(t.lexpos, t.end) for t in tokenize(text)]
+        lexed = tokenize(text)
     except EPLError:
-        toks = []
+        lexed = []
+    toks = [(t.lexpos, t.end) for t in lexed]
     if not toks or r.random() < 0.1:
         return _chars(r, text)
     i = r.randrange(len(toks))
     s, e = toks[i]
+    if r.random() < 0.6:                         # a replacement that keeps the shape
+        kind = lexed[i].type
+        if kind == "IDENT":
+            names = [text[a:b] for (a, b), t in zip(toks, lexed) if t.type == "IDENT"]
+            return text[:s] + r.choice(names) + text[e:]
+        if kind in _SAME_CLASS:
+            return text[:s] + r.choice(_SAME_CLASS[kind]) + text[e:]
     op = r.randrange(6)
     if op == 0:                                  # delete a token
         return text[:s] + text[e:]
