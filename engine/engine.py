@@ -7,6 +7,7 @@ processed, in the order produced, before `send` returns."""
 from __future__ import annotations
 
 import itertools
+import logging
 import threading
 from collections import deque
 from collections.abc import Mapping
@@ -23,6 +24,12 @@ from .scheduler import Scheduler
 from .signals import EngineSignals
 from .statement import Statement, StatementState
 from .time_service import TimerThread, wall_clock_ms
+
+_log = logging.getLogger("epl.engine")
+
+# Insert-into events routed for one incoming event (or one time step) before the engine
+# cuts a loop: far above any real chain, small enough to end in about a second.
+ROUTE_LIMIT = 100_000
 
 
 class Engine:
@@ -358,7 +365,10 @@ class Engine:
 
     def _drain(self, process: Optional[Callable[[EventBean], None]] = None) -> None:
         """Dispatch queued results; process routed (insert-into) events until none remain
-        (through `process`, e.g. an isolated service's routing, or the engine's own)."""
+        (through `process`, e.g. an isolated service's routing, or the engine's own). Past
+        ROUTE_LIMIT routed events for one event (`insert into A select * from A` never ends)
+        the rest is dropped: an error log line and the `route_limit` signal, never a stall."""
+        routed = 0
         while True:
             queue = self._dispatch_queue
             if queue:
@@ -368,6 +378,15 @@ class Engine:
                     stmt._dispatch(new or None, old or None)
             if not self._route_queue:
                 return
+            routed += 1
+            if routed > ROUTE_LIMIT:
+                dropped = len(self._route_queue)
+                self._route_queue.clear()
+                _log.error("More than %d insert-into events routed for one event: %d queued "
+                           "events dropped (a statement inserting into its own input?)",
+                           ROUTE_LIMIT, dropped)
+                self.signals.route_limit.send(self, limit=ROUTE_LIMIT, dropped=dropped)
+                continue
             (process or self._process)(self._route_queue.popleft())
 
     def _insert(self, ins: Any, new_rows: Optional[list], old_rows: Optional[list]) -> None:

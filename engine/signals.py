@@ -12,6 +12,7 @@ SIGNAL_NAMES = (
     "listener_error",       # sender: engine, statement=, listener=, error=
     "cti_violation",        # sender: engine, input=, event=, action= ('dropped' | 'adjusted')
     "pattern_limit",        # sender: engine, statement=, count=, limit=
+    "route_limit",          # sender: engine, limit=, dropped= (insert-into loop cut)
     "regex_timeout",        # sender: engine, expression=, event=, error= (filter skipped it)
 )
 

@@ -58,8 +58,10 @@ class Gen:
     def chance(self, p: float) -> bool:
         return self.r.random() < p
 
-    def n(self) -> int:
-        return self.pick([1, 2, 3, 5, 10, 0, -1]) if self.chance(0.1) else self.pick([1, 2, 3, 5])
+    def n(self) -> str:
+        if self.chance(0.05):
+            return self.pick(["0", "-1", "1e308", "0.001", "2147483648", "1.5"])
+        return self.pick(["1", "2", "3", "5", "10"])
 
     # -- expressions --------------------------------------------------------------------
     def prop(self, want: Optional[str] = None) -> str:
