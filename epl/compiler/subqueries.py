@@ -349,20 +349,17 @@ def _aggregates_outer(items: Sequence[A.SelectItem], inner: Scope) -> bool:
     from engine.aggregation import is_aggregation
     from .joins import stream_refs
 
-    def visit(n: Any) -> bool:
-        if isinstance(n, A.Subquery):
-            return False
-        if isinstance(n, A.Call) and is_aggregation(n.name.lower()):
-            refs = stream_refs(n, inner)
-            return refs is None or bool(refs - {0})
-        if dataclasses.is_dataclass(n) and not isinstance(n, type):
-            for f in dataclasses.fields(n):
-                v = getattr(n, f.name)
-                for x in (v if isinstance(v, tuple) else (v,)):
-                    if isinstance(x, A.Node) and visit(x):
-                        return True
-        return False
-    return any(visit(i.expr) for i in items)
+    from ..ast.walk import walk
+
+    def stop(n: Any) -> bool:
+        return isinstance(n, A.Subquery) or (isinstance(n, A.Call) and is_aggregation(n.name.lower()))
+    for item in items:
+        for n in walk(item.expr, prune=stop):     # iterative: long chains
+            if isinstance(n, A.Call) and is_aggregation(n.name.lower()):
+                refs = stream_refs(n, inner)
+                if refs is None or bool(refs - {0}):
+                    return True
+    return False
 
 
 def _single_column(sq: CompiledSubquery, scope: Scope, what: str) -> None:

@@ -92,3 +92,15 @@ def test_parse_expression_is_limited_too():
     with pytest.raises(EPLSyntaxError):
         parse_expression("(" * 1000 + "1" + ")" * 1000)
     assert parse_expression(" or ".join(["a"] * 10_000)) is not None
+
+
+def test_long_chains_in_tables_and_subquery_select_lists(engine):
+    plus = " + ".join(["v"] * 3000)
+    engine.epl("create table Tot(total sum(int))")
+    engine.epl("create schema V(v int)")
+    engine.epl(f"into table Tot select sum({plus}) as total from V")
+    engine.send({"v": 1}, "V")
+    rec = Rec(engine.epl("select (select " + " + ".join(["i"] * 3000)
+                         + " from W) as s from M"))
+    engine.send({"s": "a", "i": 3, "d": 1.5}, "M")
+    assert rec.pop() == [[{"s": None}]]
