@@ -18,6 +18,7 @@ import types
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .bean import EventBean
 from .signals import property_refused
 
 log = logging.getLogger("engine.sandbox")
@@ -65,7 +66,6 @@ def step(value: Any, name: str) -> Any:
         return None
     if isinstance(value, Mapping):
         return value.get(name)
-    from .bean import EventBean
     if isinstance(value, EventBean):
         return value.get(name)     # the type's getter applies the same rules
     if not allowed_name(name):
