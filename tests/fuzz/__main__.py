@@ -7,10 +7,37 @@ from __future__ import annotations
 import argparse
 import logging
 import random
+import resource
+import signal
 import sys
 import time
 
-from .harness import Counts, run_generated, run_mutated
+from .harness import Counts, Outcome, run_generated, run_mutated
+
+TEXT_SECONDS = 20            # a text running longer than this counts as a crash (a stall)
+MEMORY_BYTES = 4 * 1024 ** 3  # and one that needs more memory (MemoryError) as well
+
+
+class _Stalled(BaseException):
+    """Raised by the alarm: not an Exception, so nothing in the engine swallows it."""
+
+
+def _alarm(signum, frame):
+    raise _Stalled()
+
+
+def _run_one(i: int, seed: int):
+    r = random.Random(seed * 1_000_003 + i)
+    signal.alarm(TEXT_SECONDS)
+    try:
+        return run_generated(r) if i % 2 == 0 else run_mutated(r)
+    except _Stalled:
+        return Outcome("crash", f"text #{i} of seed {seed}", "stall", None,
+                       f"ran longer than {TEXT_SECONDS} s")
+    except MemoryError as exc:
+        return Outcome("crash", f"text #{i} of seed {seed}", "memory", exc, "MemoryError")
+    finally:
+        signal.alarm(0)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,11 +47,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", type=int, default=10, help="crashes to print in full")
     args = ap.parse_args(argv)
     logging.disable(logging.CRITICAL)      # isolated faults log; the counts say enough
+    signal.signal(signal.SIGALRM, _alarm)
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
     counts = Counts()
     started = time.perf_counter()
     for i in range(args.count):
-        r = random.Random(args.seed * 1_000_003 + i)
-        counts.add(run_generated(r) if i % 2 == 0 else run_mutated(r))
+        counts.add(_run_one(i, args.seed))
         if (i + 1) % 5000 == 0:
             print(f"{i + 1} texts: compiled {counts.compiled}, rejected {counts.rejected}, "
                   f"crashes {counts.crashes} ({time.perf_counter() - started:.0f} s)", flush=True)

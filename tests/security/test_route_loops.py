@@ -21,3 +21,15 @@ def test_self_insert_loop_is_cut():
     e.send({"v": 0}, "A")                  # the engine still works (and cuts again)
     assert rec.pop()[0] == [{"c": 1}]
     assert len(cut) == 2
+
+
+def test_hash_context_cannot_preallocate_without_bound():
+    import pytest
+
+    from epl.errors import EPLValidationError
+    e = Engine(time="simulated")
+    e.epl("create schema S(k string)")
+    for g in ("9223372036854775807L", "2147483648", "1000000"):
+        with pytest.raises(EPLValidationError):
+            e.epl(f"create context H coalesce by consistent_hash_crc32(k) from S granularity {g} preallocate")
+    e.epl("create context H coalesce by consistent_hash_crc32(k) from S granularity 16 preallocate")
