@@ -67,6 +67,17 @@ class RowShaper:
         return rows or None
 
 
+def _passes(having: Callable[[Eps], Any], eps: Eps) -> bool:
+    """Whether a row passes `having`. A fully aggregated row has no event: a property the
+    having clause reads there is null (as Esper reads it from an empty event slot)."""
+    if eps:
+        return having(eps) is True
+    try:
+        return having(eps) is True
+    except (IndexError, AttributeError):
+        return False
+
+
 def _sort_key(order_keys: Sequence[tuple[Callable[[Eps], Any], bool]], eps: Eps) -> tuple:
     """The order-by values of a row; all null for a fully aggregated row, which has no event
     to read them from."""
@@ -128,7 +139,7 @@ class _Base:
         for eps in eps_list:
             if row_for is not None:
                 row_for(eps)
-            if having is not None and having(eps) is not True:
+            if having is not None and not _passes(having, eps):
                 continue
             sort_key = _sort_key(shaper.order_keys, eps) if keyed else None
             pairs.append((sort_key, select(eps)))
