@@ -111,6 +111,11 @@ def p_from_clause_list(p):
     p[0] = FromClause(tuple(p[1]), (), span(p))
 
 
+def p_from_clause_match_recognize(p):
+    "from_clause : stream match_recognize"
+    p[0] = FromClause((p[1],), (), span(p), p[2])
+
+
 def p_from_clause_joins(p):
     "from_clause : stream join_list"
     streams = (p[1],) + tuple(s for s, _ in p[2])
