@@ -1,0 +1,290 @@
+"""The match_recognize runtime: a view at the end of the stream's data windows that turns
+arriving rows into match rows (an insert stream only, as Esper delivers it).
+
+Per partition it holds the partial matches in compiled form (`_Entry`: a position of the
+automaton, the first row's sequence number and time, the last event per variable for the
+defines, and the matched events as a shared linked list). A partition with no partial match,
+no pending match and no `prev` rows is dropped. Rows leaving the data window remove the
+partial matches that contain them. With `interval`, matches found are held until the
+interval after their first row has passed (a timer through the statement's scheduler), or,
+`or terminated`, until the partial match that produced them can go no further."""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Callable, Iterator, Optional
+
+from views.base import Events, View
+
+from .plan import PAST_LAST_ROW, TO_CURRENT_ROW, TO_NEXT_ROW, RowRecogPlan
+from .rank import rank
+
+
+class _Entry:
+    """One partial (or complete) match."""
+
+    __slots__ = ("pos", "begin", "btime", "binds", "path", "end")
+
+    def __init__(self, pos: int, begin: int, btime: int, binds: list, path: tuple, end: int) -> None:
+        self.pos = pos
+        self.begin = begin
+        self.btime = btime
+        self.binds = binds
+        self.path = path      # (position, event, parent path) — prefixes are shared
+        self.end = end
+
+
+class _Partition:
+    __slots__ = ("entries", "pending", "rows")
+
+    def __init__(self, prev_depth: int) -> None:
+        self.entries: list[_Entry] = []
+        self.pending: list[_Entry] = []       # matches held for `interval`
+        self.rows: Optional[deque] = deque(maxlen=prev_depth + 1) if prev_depth else None
+
+
+def _contains(path: Optional[tuple], event: Any) -> bool:
+    while path is not None:
+        if path[1] is event:
+            return True
+        path = path[2]
+    return False
+
+
+class MatchRecognizeView(View):
+    __slots__ = ("plan", "ctx", "partitions", "seq", "_timer", "_timer_at")
+
+    def __init__(self, plan: RowRecogPlan, ctx: Any) -> None:
+        super().__init__()
+        self.plan = plan
+        self.ctx = ctx
+        self.partitions: dict[Any, _Partition] = {}
+        self.seq = 0
+        self._timer: Any = None
+        self._timer_at: Optional[float] = None
+
+    # -- the view contract ------------------------------------------------------------------
+    def update(self, new: Events, old: Events) -> None:
+        if old:
+            for e in old:
+                self._remove(e)
+        if new:
+            rows: list = []
+            for e in new:
+                self._on_event(e, rows)
+            if rows:
+                self.child.update(rows, None)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(())
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self.ctx.cancel(self._timer)
+            self._timer = None
+        self.partitions.clear()
+
+    # -- matching ---------------------------------------------------------------------------
+    def _on_event(self, event: Any, rows: list) -> None:
+        plan = self.plan
+        nfa = plan.nfa
+        key = plan.key_of(event) if plan.key_of is not None else None
+        parts = self.partitions
+        part = parts.get(key)
+        self.seq = seq = self.seq + 1
+        if part is None:
+            part = _Partition(plan.prev_depth)
+        if part.rows is not None:
+            part.rows.append(event)
+            plan.prev_holder.rows = part.rows
+        follow, var_of, exits, preds = nfa.follow, nfa.var_of, nfa.exits, plan.preds
+        now = self.ctx.now() if plan.interval is not None else 0
+        nxt_entries: list[_Entry] = []
+        ends: list[_Entry] = []
+        terminated: Optional[set] = set() if plan.or_terminated else None
+        for en in part.entries:
+            binds = en.binds
+            failed = False
+            for p in follow[en.pos]:
+                vi = var_of[p]
+                pred = preds[vi]
+                if pred is not None:
+                    held = binds[vi]
+                    binds[vi] = event
+                    ok = pred(binds)
+                    binds[vi] = held
+                    if ok is not True:
+                        failed = True
+                        continue
+                nb = binds.copy()
+                nb[vi] = event
+                ne = _Entry(p, en.begin, en.btime, nb, (p, event, en.path), seq)
+                if exits[p]:
+                    ends.append(ne)
+                if follow[p]:
+                    nxt_entries.append(ne)
+            if failed and terminated is not None and exits[en.pos]:
+                terminated.add(en.begin)
+        nvars = len(nfa.variables)
+        for p in nfa.starts:
+            vi = var_of[p]
+            pred = preds[vi]
+            binds = [None] * nvars
+            binds[vi] = event
+            if pred is not None and pred(binds) is not True:
+                continue
+            ne = _Entry(p, seq, now, binds, (p, event, None), seq)
+            if exits[p]:
+                ends.append(ne)
+            if follow[p]:
+                nxt_entries.append(ne)
+        if plan.interval is None:
+            if ends:
+                taken = rank(ends, nfa.greedy, plan.all_matches, plan.skip)
+                for m in taken:
+                    rows.append(self._row(m))
+                nxt_entries = self._skip_live(nxt_entries, taken)
+        else:
+            self._held(part, ends, terminated, rows)
+        part.entries = nxt_entries
+        if nxt_entries or part.pending or part.rows is not None:
+            if key not in parts:
+                parts[key] = part
+        elif key in parts:
+            del parts[key]
+
+    def _skip_live(self, entries: list[_Entry], taken: list[_Entry]) -> list[_Entry]:
+        skip = self.plan.skip
+        if skip == PAST_LAST_ROW:
+            cutoff = max(m.end for m in taken)
+            return [e for e in entries if e.begin > cutoff]
+        if skip == TO_NEXT_ROW:
+            cutoff = max(m.begin for m in taken)
+            return [e for e in entries if e.begin > cutoff]
+        cutoff = max(m.end for m in taken)
+        return [e for e in entries if e.begin >= cutoff]
+
+    def _skip_pending(self, pending: list[_Entry], taken: list[_Entry]) -> list[_Entry]:
+        skip = self.plan.skip
+        if skip == PAST_LAST_ROW:
+            cutoff = max(m.end for m in taken)
+        elif skip == TO_NEXT_ROW:
+            cutoff = max(m.begin for m in taken)
+        else:
+            return pending
+        return [e for e in pending if e.begin > cutoff]
+
+    def _held(self, part: _Partition, ends: list[_Entry], terminated: Optional[set],
+              rows: list) -> None:
+        """Interval mode: matches wait in `pending`; with `or terminated` a match whose
+        partial match can go no further is delivered at once."""
+        plan = self.plan
+        follow = plan.nfa.follow
+        if terminated is not None:
+            final = [e for e in ends if not follow[e.pos]]
+            ends = [e for e in ends if follow[e.pos]]
+            begins = terminated | {e.begin for e in final}
+            if begins:
+                flush = [e for e in final if e.begin in begins] + \
+                    [e for e in part.pending if e.begin in begins]
+                part.pending = [e for e in part.pending if e.begin not in begins]
+                if flush:
+                    taken = rank(flush, plan.nfa.greedy, plan.all_matches, plan.skip)
+                    for m in taken:
+                        rows.append(self._row(m))
+                    part.pending = self._skip_pending(part.pending, taken)
+        if ends:
+            part.pending.extend(ends)
+            due = min(e.btime for e in ends) + plan.interval
+            if self._timer is None or due < self._timer_at:
+                self._schedule(due)
+
+    def _schedule(self, due: float) -> None:
+        if self._timer is not None:
+            self.ctx.cancel(self._timer)
+        at = max(int(due) if due == int(due) else due, self.ctx.now())
+        self._timer_at = at
+        self._timer = self.ctx.schedule(at, self._fire)
+
+    def _fire(self) -> None:
+        self._timer = None
+        self._timer_at = None
+        plan = self.plan
+        now = self.ctx.now()
+        interval = plan.interval
+        rows: list = []
+        nxt: Optional[float] = None
+        for key, part in list(self.partitions.items()):
+            if not part.pending:
+                continue
+            due = [e for e in part.pending if e.btime + interval <= now]
+            if due:
+                part.pending = [e for e in part.pending if e.btime + interval > now]
+                taken = rank(due, plan.nfa.greedy, plan.all_matches, plan.skip)
+                for m in taken:
+                    rows.append(self._row(m))
+                part.pending = self._skip_pending(part.pending, taken)
+            for e in part.pending:
+                d = e.btime + interval
+                if nxt is None or d < nxt:
+                    nxt = d
+            if not part.pending and not part.entries and part.rows is None:
+                del self.partitions[key]
+        if nxt is not None:
+            self._schedule(nxt)
+        if rows:
+            self.child.update(rows, None)
+
+    def _row(self, m: _Entry) -> Any:
+        nfa = self.plan.nfa
+        names = nfa.variables
+        group = self.plan.group_vars
+        values: dict[str, Any] = {}
+        for i, v in enumerate(names):
+            values[v] = [] if i in group else None
+        events = []
+        node = m.path
+        while node is not None:
+            events.append(node)
+            node = node[2]
+        var_of = nfa.var_of
+        for pos, ev, _ in reversed(events):
+            vi = var_of[pos]
+            if vi in group:
+                values[names[vi]].append(ev)
+            else:
+                values[names[vi]] = ev
+        return self.plan.make_row(values)
+
+    # -- rows leaving the data window --------------------------------------------------------
+    def _remove(self, event: Any) -> None:
+        plan = self.plan
+        key = plan.key_of(event) if plan.key_of is not None else None
+        part = self.partitions.get(key)
+        if part is None:
+            return
+        part.entries = [e for e in part.entries if not _contains(e.path, event)]
+        if part.pending:
+            part.pending = [e for e in part.pending if not _contains(e.path, event)]
+        if part.rows is not None:
+            try:
+                # identity, not equality: two equal dict events are different rows
+                idx = next(i for i, r in enumerate(part.rows) if r is event)
+                del part.rows[idx]
+            except StopIteration:
+                pass
+        if not part.entries and not part.pending and part.rows is not None and not part.rows:
+            del self.partitions[key]
+        elif not part.entries and not part.pending and part.rows is None:
+            del self.partitions[key]
+
+
+class MatchRecognizeFactory:
+    """A view factory (views.base.ViewFactory) for one statement's match_recognize."""
+
+    is_data_window = False
+
+    def __init__(self, plan: RowRecogPlan) -> None:
+        self.plan = plan
+
+    def make(self, ctx: Any) -> MatchRecognizeView:
+        return MatchRecognizeView(self.plan, ctx)

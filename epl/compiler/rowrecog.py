@@ -1,0 +1,409 @@
+"""`match_recognize` to a runtime plan: the row pattern to an automaton, defines to
+predicates over the variables' events (with `prev` over the partition's rows), measures to
+a row builder (singleton variables as events, group variables as lists, aggregations over
+one group variable), and Esper's validation messages."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from engine import epl_types as T
+from engine.aggregation import AGGREGATIONS
+from engine.bean import EventBean
+from engine.epl_types import EPLType, PropertyType
+from engine.event_types import EventType, Representation
+from engine.rowrecog import MatchRecognizeFactory, PrevHolder, RowRecogPlan
+from engine.rowrecog import nfa as N
+from engine.rowrecog.plan import PAST_LAST_ROW
+
+from .. import ast as A
+from ..ast.walk import children
+from ..errors import EPLValidationError
+from .compiled import Compiled
+from .expressions import compile_expr, compile_predicate, expr_text
+from .scope import Scope, StreamInfo
+
+_SKIP = {None: PAST_LAST_ROW, A.SkipMode.PAST_LAST_ROW: PAST_LAST_ROW,
+         A.SkipMode.TO_NEXT_ROW: "to next row", A.SkipMode.TO_CURRENT_ROW: "to current row"}
+
+
+def _fail(scope: Scope, message: str, node: Any = None) -> EPLValidationError:
+    span = getattr(node, "span", None)
+    if span is not None and span.line:
+        message = f"{message} at line {span.line} column {span.column}"
+    return EPLValidationError(message, scope.epl)
+
+
+# -- the pattern ----------------------------------------------------------------------------
+
+def _tree(p: Any, variables: list[str], counts: dict[str, int], multi: set[str],
+          repeated: bool) -> Any:
+    """The AST pattern as the automaton builder's tree; records variables in order of first
+    appearance and which of them may match several events (group variables)."""
+    q = getattr(p, "quantifier", None)
+    inner_repeated = repeated or (q is not None and (
+        q.kind in (A.RowQuantKind.STAR, A.RowQuantKind.PLUS)
+        or (q.kind is A.RowQuantKind.REPEAT and (q.high is None or q.high > 1))))
+    if isinstance(p, A.RowVar):
+        if p.name not in variables:
+            variables.append(p.name)
+        counts[p.name] = counts.get(p.name, 0) + 1
+        if inner_repeated:
+            multi.add(p.name)
+        base: Any = ("var", p.name)
+    elif isinstance(p, A.RowNested):
+        base = _tree(p.inner, variables, counts, multi, inner_repeated)
+    elif isinstance(p, A.RowPermute):
+        base = N.permute([_tree(i, variables, counts, multi, inner_repeated) for i in p.items])
+    elif isinstance(p, A.RowConcat):
+        return ("cat", tuple(_tree(i, variables, counts, multi, repeated) for i in p.items))
+    elif isinstance(p, A.RowAlt):
+        return ("alt", tuple(_tree(i, variables, counts, multi, repeated) for i in p.items))
+    else:
+        raise TypeError(type(p).__name__)
+    if q is None:
+        return base
+    greedy = not q.reluctant
+    if q.kind is A.RowQuantKind.STAR:
+        return ("star", base, greedy)
+    if q.kind is A.RowQuantKind.PLUS:
+        return ("plus", base, greedy)
+    if q.kind is A.RowQuantKind.QUESTION:
+        return ("opt", base, greedy)
+    return N.expand_repeat(base, q.low, q.high, greedy)
+
+
+def _check_repeat(p: Any, scope: Scope) -> None:
+    q = getattr(p, "quantifier", None)
+    if q is not None and q.kind is A.RowQuantKind.REPEAT:
+        if q.exact and q.low == 0 or (q.high is not None and q.high == 0 and not q.exact):
+            raise _fail(scope, "Invalid match-recognize quantifier '" + _quant_text(q) +
+                        "', expecting an expression returning an integer value greater than zero", q)
+        if q.low is not None and q.high is not None and q.low > q.high:
+            raise _fail(scope, "Invalid match-recognize quantifier '" + _quant_text(q) +
+                        "', expecting an expression returning an integer value less than or equal to the upper bound", q)
+    for attr in ("inner",):
+        if hasattr(p, attr):
+            _check_repeat(getattr(p, attr), scope)
+    for item in getattr(p, "items", ()):
+        _check_repeat(item, scope)
+
+
+def _quant_text(q: A.RowQuantifier) -> str:
+    from ..printer._rowrecog import RowRecogPrinter
+    return RowRecogPrinter._row_quant(q)
+
+
+# -- defines and measures -------------------------------------------------------------------
+
+class _RowRecogServices:
+    """Scope services for defines and measures: `prev(...)` over the partition's rows, and
+    `B.countOf()` on a group variable; everything else as the statement's services."""
+
+    def __init__(self, base: Any, holder: Optional[PrevHolder], nvars: int,
+                 group_vars: dict[str, int]) -> None:
+        self.base = base
+        self.holder = holder
+        self.nvars = nvars
+        self.group_vars = group_vars
+        self.prev_depth = 0
+        self.subqueries = getattr(base, "subqueries", [])
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.base, name)
+
+    def now(self) -> int:
+        return self.base.now()
+
+    def special_function(self, node: A.Call, scope: Scope) -> Optional[Compiled]:
+        if node.name.lower() == "prev" and self.holder is not None:
+            return self._prev(node, scope)
+        hook = getattr(self.base, "special_function", None)
+        return hook(node, scope) if hook is not None else None
+
+    def special_dot(self, node: A.Dot, scope: Scope) -> Optional[Compiled]:
+        t = node.target
+        if node.name.lower() == "countof" and node.args == () and isinstance(t, A.Property) \
+                and len(t.path) == 1 and t.path[0].name in self.group_vars and self.holder is None:
+            name = t.path[0].name
+            return Compiled(lambda eps, _n=name: len(eps[0].underlying.get(_n) or ()), T.INT)
+        hook = getattr(self.base, "special_dot", None)
+        return hook(node, scope) if hook is not None else None
+
+    def _prev(self, node: A.Call, scope: Scope) -> Compiled:
+        if not 1 <= len(node.args) <= 2:
+            raise _fail(scope, "The 'prev' function requires one or two parameters", node)
+        inner = compile_expr(node.args[0], scope)
+        n = 1
+        if len(node.args) == 2:
+            c = compile_expr(node.args[1], scope)
+            if not c.is_constant or not isinstance(c.constant, int) or isinstance(c.constant, bool) or c.constant < 0:
+                raise _fail(scope, "Prev function requires an integer index parameter", node)
+            n = c.constant
+        self.prev_depth = max(self.prev_depth, n)
+        holder, nvars, fn = self.holder, self.nvars, inner.fn
+
+        def prev(eps: Any) -> Any:
+            rows = holder.rows
+            i = len(rows) - 1 - n
+            if i < 0:
+                return None
+            return fn([rows[i]] * nvars)
+        return Compiled(prev, inner.type)
+
+
+class _MeasureAggregations:
+    """The aggregation hook of the measures scope: an aggregation over one group variable's
+    events, computed when the match row is built."""
+
+    user_registry = AGGREGATIONS
+    entries: tuple = ()
+
+    def __init__(self, var_scope: Scope, variables: list[str], group_vars: dict[str, int]) -> None:
+        self.var_scope = var_scope
+        self.variables = variables
+        self.group_vars = group_vars
+
+    def collect(self, node: A.Call, scope: Scope) -> Compiled:
+        lname = node.name.lower()
+        args = [a for a in node.args if not isinstance(a, A.NamedArg)]
+        used = sorted(_referenced(args, set(self.variables)))
+        groups = [v for v in used if v in self.group_vars]
+        if len(groups) != 1 or len(used) != len(groups) and False:
+            raise _fail(scope, "Aggregation functions in the measure-clause must only refer to "
+                        "properties of exactly one group variable returning multiple events", node)
+        if lname not in _AGGS or len(args) != 1:
+            raise _fail(scope, f"Aggregation function '{node.name}' is not supported in the "
+                        "measure-clause of match_recognize", node)
+        var = groups[0]
+        vi = self.variables.index(var)
+        c = compile_expr(args[0], self.var_scope)
+        fn = c.fn
+        names = tuple(self.variables)
+        agg, rtype = _AGGS[lname]
+        distinct = getattr(node, "distinct", False)
+
+        def aggregate(eps: Any) -> Any:
+            u = eps[0].underlying
+            binds = [u.get(v) for v in names]
+            for g in self.group_vars:
+                lst = binds[self.group_vars[g]]
+                binds[self.group_vars[g]] = lst[-1] if lst else None
+            values = []
+            for ev in u.get(var) or ():
+                binds[vi] = ev
+                values.append(fn(binds))
+            if distinct:
+                seen: list = []
+                for v in values:
+                    if v not in seen:
+                        seen.append(v)
+                values = seen
+            return agg(values)
+        return Compiled(aggregate, rtype(c.type), has_aggregation=True)
+
+
+def _count(values: list) -> int:
+    return sum(1 for v in values if v is not None)
+
+
+def _sum(values: list) -> Any:
+    vs = [v for v in values if v is not None]
+    if not vs:
+        return None
+    total = vs[0]
+    for v in vs[1:]:
+        total = total + v
+    return total
+
+
+def _avg(values: list) -> Any:
+    vs = [v for v in values if v is not None]
+    return (sum(float(v) for v in vs) / len(vs)) if vs else None
+
+
+def _min(values: list) -> Any:
+    vs = [v for v in values if v is not None]
+    return min(vs) if vs else None
+
+
+def _max(values: list) -> Any:
+    vs = [v for v in values if v is not None]
+    return max(vs) if vs else None
+
+
+_AGGS = {
+    "count": (_count, lambda t: T.LONG),
+    "sum": (_sum, lambda t: t),
+    "avg": (_avg, lambda t: T.DOUBLE),
+    "min": (_min, lambda t: t),
+    "max": (_max, lambda t: t),
+    "first": (lambda vs: vs[0] if vs else None, lambda t: t),
+    "last": (lambda vs: vs[-1] if vs else None, lambda t: t),
+}
+
+
+def _referenced(nodes: Any, variables: set[str]) -> set[str]:
+    out: set[str] = set()
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Property) and n.path[0].name in variables:
+            out.add(n.path[0].name)
+        stack.extend(children(n))
+    return out
+
+
+def _contains_aggregation(e: Any) -> bool:
+    from engine.aggregation import is_aggregation
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Call) and is_aggregation(n.name.lower()) and not (
+                n.name.lower() in ("max", "min") and len(n.args) >= 2):
+            return True
+        stack.extend(children(n))
+    return False
+
+
+# -- the clause -----------------------------------------------------------------------------
+
+def compile_match_recognize(mr: A.MatchRecognize, info: StreamInfo, scope: Scope,
+                            statement_name: str) -> tuple[MatchRecognizeFactory, EventType]:
+    """The view factory that ends the stream's view chain, and the type of its match rows."""
+    et = info.event_type
+    _check_repeat(mr.pattern, scope)
+    variables: list[str] = []
+    counts: dict[str, int] = {}
+    multi: set[str] = set()
+    tree = _tree(mr.pattern, variables, counts, multi, False)
+    multi |= {v for v, c in counts.items() if c > 1}
+    nfa = N.build(tree, variables)
+    group_vars = {v: i for i, v in enumerate(variables) if v in multi}
+
+    # defines: one stream per variable, its event the variable's (last) event
+    holder = PrevHolder()
+    services = _RowRecogServices(scope.services, holder, len(variables), group_vars)
+    var_streams = [StreamInfo(i, et, v, v) for i, v in enumerate(variables)]
+    define_scope = Scope(streams=var_streams, functions=scope.functions, variables=scope.variables,
+                         epl=scope.epl, services=services, context_type=scope.context_type,
+                         context_holder=scope.context_holder)
+    preds: list[Any] = [None] * len(variables)
+    seen: set[str] = set()
+    for d in mr.defines:
+        if d.name in seen:
+            raise _fail(scope, f"Variable '{d.name}' has already been defined", d)
+        seen.add(d.name)
+        if d.name not in variables:
+            raise _fail(scope, f"Variable '{d.name}' does not occur in pattern", d)
+        if _contains_aggregation(d.expr):
+            raise _fail(scope, f"Failed to validate condition expression for variable '{d.name}': "
+                        "An aggregate function may not appear in a DEFINE clause", d.expr)
+        # an unqualified property in a define reads the event of the variable it defines
+        try:
+            preds[variables.index(d.name)] = compile_predicate(
+                d.expr, _first_wins(define_scope, variables.index(d.name)))
+        except EPLValidationError as e:
+            raise EPLValidationError(
+                f"Failed to validate condition expression for variable '{d.name}': {e.message}",
+                scope.epl) from None
+
+    # measures: one stream, the match, whose properties are the variables
+    props: dict[str, PropertyType] = {}
+    for v in variables:
+        ev = PropertyType(EPLType.EVENT, event_type=et)
+        props[v] = T.array_of(ev) if v in group_vars else ev
+    match_type = EventType(f"{statement_name}_match", Representation.MAP, props)
+    mservices = _RowRecogServices(scope.services, None, len(variables), group_vars)
+    agg_var_scope = Scope(streams=var_streams, functions=scope.functions, variables=scope.variables,
+                          epl=scope.epl, services=mservices, context_type=scope.context_type,
+                          context_holder=scope.context_holder)
+    measure_scope = Scope(streams=[StreamInfo(0, match_type, None, match_type.name)],
+                          functions=scope.functions, variables=scope.variables, epl=scope.epl,
+                          services=mservices, allow_aggregation=True,
+                          aggregations=_MeasureAggregations(agg_var_scope, variables, group_vars),
+                          context_type=scope.context_type, context_holder=scope.context_holder)
+    names: list[str] = []
+    fns: list[Any] = []
+    out_props: dict[str, PropertyType] = {}
+    for m in mr.measures:
+        if m.alias is None:
+            raise _fail(scope, "The measures clause requires that each expression utilizes the "
+                        "AS keyword to assign a column name", m)
+        try:
+            c = compile_expr(m.expr, measure_scope)
+        except EPLValidationError as e:
+            raise EPLValidationError(f"Failed to validate measure clause expression "
+                                     f"'{expr_text(m.expr)}': {e.message}", scope.epl) from None
+        if m.alias in out_props:
+            raise _fail(scope, f"Column name '{m.alias}' appears more than once in the measures clause", m)
+        names.append(m.alias)
+        fns.append(c.fn)
+        out_props[m.alias] = c.type
+    out_type = EventType(f"{statement_name}_matchrecog", Representation.MAP, out_props)
+    cols = tuple(zip(names, fns))
+
+    def make_row(values: dict, _mt=match_type, _ot=out_type, _cols=cols) -> EventBean:
+        eps = (EventBean(_mt, values),)
+        return EventBean(_ot, {n: f(eps) for n, f in _cols})
+
+    # partition by: over the stream's events
+    key_of = None
+    if mr.partition_by:
+        single = Scope(streams=[StreamInfo(0, et, info.alias, info.type_name)],
+                       functions=scope.functions, variables=scope.variables, epl=scope.epl,
+                       services=scope.services)
+        kfns = tuple(compile_expr(e, single).fn for e in mr.partition_by)
+        if len(kfns) == 1:
+            k0 = kfns[0]
+            key_of = lambda bean, _k=k0: _k((bean,))  # noqa: E731
+        else:
+            key_of = lambda bean, _k=kfns: tuple(f((bean,)) for f in _k)  # noqa: E731
+
+    interval = None
+    if mr.interval is not None:
+        c = compile_expr(mr.interval, scope)
+        if not c.is_constant or not isinstance(c.constant, (int, float)):
+            raise _fail(scope, "The interval of match_recognize must be a constant time period", mr.interval)
+        ms = c.constant if c.is_time_period else c.constant * 1000.0
+        interval = int(ms) if float(ms).is_integer() else ms
+
+    plan = RowRecogPlan(nfa=nfa, preds=tuple(preds), key_of=key_of,
+                        group_vars=frozenset(group_vars.values()), make_row=make_row,
+                        out_type=out_type, all_matches=mr.all_matches, skip=_SKIP[mr.skip],
+                        interval=interval, or_terminated=mr.or_terminated,
+                        prev_depth=services.prev_depth,
+                        prev_holder=holder if services.prev_depth else None)
+    return MatchRecognizeFactory(plan), out_type
+
+
+def _first_wins(scope: Scope, own: int) -> Scope:
+    """Unqualified names resolve to the variable being defined instead of being ambiguous
+    between variables that all share the event type."""
+    class _FirstWins(Scope):
+        def resolve(self, prop: A.Property) -> Any:
+            segs = prop.path
+            if len(segs) > 1 and segs[0].index is None and segs[0].key is None and \
+                    self.stream_by_alias(segs[0].name) is not None:
+                return Scope.resolve(self, prop)
+            if segs[0].name in self.builtins or segs[0].name == "context":
+                return Scope.resolve(self, prop)
+            first = self.streams[own]
+            path = prop.dotted if all(s.index is None and s.key is None for s in segs) else None
+            if path is not None and first.event_type.property_type(path) is not None:
+                from .scope import Resolved
+                return Resolved("stream", first.index, path, first.event_type.property_type(path))
+            return Scope.resolve(self, prop)
+    s = _FirstWins(**{f: getattr(scope, f) for f in scope.__dataclass_fields__})
+    return s
+
+
+def check_match_recognize_stream(node: A.SelectStatement, streams: list, engine: Any, text: str) -> None:
+    """match_recognize reads one stream of events (Esper's limitations)."""
+    if len(node.from_.streams) != 1:
+        raise EPLValidationError("Joins are not allowed when using match-recognize", text)
+    spec = node.from_.streams[0]
+    if not isinstance(spec, A.FilterStream):
+        raise EPLValidationError("Match-recognize requires a filter stream in the from-clause", text)
+    nw = engine.services.get("named_windows")
+    if nw is not None and hasattr(nw, "get_table") and nw.get_table(spec.event_filter.type_name) is not None:
+        raise EPLValidationError("Tables cannot be used in the from-clause with match-recognize", text)
