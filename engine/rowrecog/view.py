@@ -265,16 +265,8 @@ class MatchRecognizeView(View):
         part.entries = [e for e in part.entries if not _contains(e.path, event)]
         if part.pending:
             part.pending = [e for e in part.pending if not _contains(e.path, event)]
-        if part.rows is not None:
-            try:
-                # identity, not equality: two equal dict events are different rows
-                idx = next(i for i, r in enumerate(part.rows) if r is event)
-                del part.rows[idx]
-            except StopIteration:
-                pass
-        if not part.entries and not part.pending and part.rows is not None and not part.rows:
-            del self.partitions[key]
-        elif not part.entries and not part.pending and part.rows is None:
+        # `prev` keeps reading the partition's earlier rows after they left the window (Esper)
+        if not part.entries and not part.pending and part.rows is None:
             del self.partitions[key]
 
 
@@ -285,6 +277,14 @@ class MatchRecognizeFactory:
 
     def __init__(self, plan: RowRecogPlan) -> None:
         self.plan = plan
+        # the view factory whose contents the matcher reads when it starts (a named window's
+        # consumer view): Esper matches over the rows already in the window, silently
+        self.prime_from: Any = None
 
     def make(self, ctx: Any) -> MatchRecognizeView:
-        return MatchRecognizeView(self.plan, ctx)
+        view = MatchRecognizeView(self.plan, ctx)
+        if self.prime_from is not None:
+            discard: list = []
+            for e in list(self.prime_from.make(ctx)):
+                view._on_event(e, discard)
+        return view

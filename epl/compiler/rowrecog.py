@@ -4,6 +4,7 @@ a row builder (singleton variables as events, group variables as lists, aggregat
 one group variable), and Esper's validation messages."""
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Optional
 
 from engine import epl_types as T
@@ -117,6 +118,9 @@ class _RowRecogServices:
     def special_function(self, node: A.Call, scope: Scope) -> Optional[Compiled]:
         if node.name.lower() == "prev" and self.holder is not None:
             return self._prev(node, scope)
+        if node.name == _VAR_EVENT:     # a variable's own event in a define (`typeof(A)`)
+            i = node.args[0].value
+            return Compiled(lambda eps, _i=i: eps[_i], PropertyType(EPLType.EVENT, event_type=scope.streams[i].event_type))
         hook = getattr(self.base, "special_function", None)
         return hook(node, scope) if hook is not None else None
 
@@ -242,6 +246,31 @@ _AGGS = {
 }
 
 
+_VAR_EVENT = "rowrecog$event"
+
+
+def _var_events(node: Any, variables: list[str]) -> Any:
+    """A define with each bare variable name (`A`, not `A.price`) as a call reading that
+    variable's event."""
+    if isinstance(node, A.Property) and len(node.path) == 1 and node.path[0].index is None \
+            and node.path[0].key is None and node.path[0].name in variables:
+        return A.Call(_VAR_EVENT, (A.Literal(variables.index(node.path[0].name), A.LiteralKind.INT),),
+                      span=node.span)
+    if isinstance(node, tuple):
+        out = tuple(_var_events(x, variables) for x in node)
+        return out if any(a is not b for a, b in zip(out, node)) else node
+    if not isinstance(node, A.Node) or not dataclasses.is_dataclass(node):
+        return node
+    changes = {}
+    for f in dataclasses.fields(node):
+        v = getattr(node, f.name)
+        if isinstance(v, (A.Node, tuple)):
+            nv = _var_events(v, variables)
+            if nv is not v:
+                changes[f.name] = nv
+    return dataclasses.replace(node, **changes) if changes else node
+
+
 def _referenced(nodes: Any, variables: set[str]) -> set[str]:
     out: set[str] = set()
     stack = list(nodes)
@@ -301,7 +330,7 @@ def compile_match_recognize(mr: A.MatchRecognize, info: StreamInfo, scope: Scope
         # an unqualified property in a define reads the event of the variable it defines
         try:
             preds[variables.index(d.name)] = compile_predicate(
-                d.expr, _first_wins(define_scope, variables.index(d.name)))
+                _var_events(d.expr, variables), _first_wins(define_scope, variables.index(d.name)))
         except EPLValidationError as e:
             raise EPLValidationError(
                 f"Failed to validate condition expression for variable '{d.name}': {e.message}",

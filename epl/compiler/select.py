@@ -110,6 +110,9 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
 
     if mr_factory is not None:
         streams[0] = StreamInfo(0, mr_type, None, mr_type.name)
+        sp0 = stream_plans[0]
+        if sp0.named_window is not None and len(sp0.views) == 2:
+            mr_factory.prime_from = sp0.views[0]   # a named window's rows present at start
     where = compile_predicate(node.where, scope) if node.where is not None else None
 
     # select clause and aggregation
