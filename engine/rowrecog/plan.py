@@ -34,3 +34,22 @@ class RowRecogPlan:
     or_terminated: bool = False
     prev_depth: int = 0
     prev_holder: Optional[PrevHolder] = None
+    interval_months: int = 0                             # calendar months of the interval
+
+    def due(self, begin_time: int) -> float:
+        """When a match whose first row arrived at `begin_time` is delivered (interval mode):
+        months are calendar months (UTC), the rest a fixed span."""
+        if self.interval_months:
+            return add_months(begin_time, self.interval_months) + self.interval
+        return begin_time + self.interval
+
+
+def add_months(msec: int, months: int) -> int:
+    import calendar
+    import datetime as dt
+    t = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc) + dt.timedelta(milliseconds=msec)
+    m = t.month - 1 + months
+    year, month = t.year + m // 12, m % 12 + 1
+    day = min(t.day, calendar.monthrange(year, month)[1])
+    moved = t.replace(year=year, month=month, day=day)
+    return int((moved - dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)) / dt.timedelta(milliseconds=1))

@@ -194,14 +194,14 @@ class MatchRecognizeView(View):
                     part.pending = self._skip_pending(part.pending, taken)
         if ends:
             part.pending.extend(ends)
-            due = min(e.btime for e in ends) + plan.interval
+            due = min(plan.due(e.btime) for e in ends)
             if self._timer is None or due < self._timer_at:
                 self._schedule(due)
 
     def _schedule(self, due: float) -> None:
         if self._timer is not None:
             self.ctx.cancel(self._timer)
-        at = max(int(due) if due == int(due) else due, self.ctx.now())
+        at = max(due, self.ctx.now())
         self._timer_at = at
         self._timer = self.ctx.schedule(at, self._fire)
 
@@ -210,21 +210,20 @@ class MatchRecognizeView(View):
         self._timer_at = None
         plan = self.plan
         now = self.ctx.now()
-        interval = plan.interval
         rows: list = []
         nxt: Optional[float] = None
         for key, part in list(self.partitions.items()):
             if not part.pending:
                 continue
-            due = [e for e in part.pending if e.btime + interval <= now]
+            due = [e for e in part.pending if plan.due(e.btime) <= now]
             if due:
-                part.pending = [e for e in part.pending if e.btime + interval > now]
+                part.pending = [e for e in part.pending if plan.due(e.btime) > now]
                 taken = rank(due, plan.nfa.greedy, plan.all_matches, plan.skip)
                 for m in taken:
                     rows.append(self._row(m))
                 part.pending = self._skip_pending(part.pending, taken)
             for e in part.pending:
-                d = e.btime + interval
+                d = plan.due(e.btime)
                 if nxt is None or d < nxt:
                     nxt = d
             if not part.pending and not part.entries and part.rows is None:

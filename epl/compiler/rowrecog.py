@@ -389,18 +389,31 @@ def compile_match_recognize(mr: A.MatchRecognize, info: StreamInfo, scope: Scope
             key_of = lambda bean, _k=kfns: tuple(f((bean,)) for f in _k)  # noqa: E731
 
     interval = None
+    months = 0
+    iv = mr.interval
+    if isinstance(iv, A.TimePeriod) and any(u in (A.TimeUnit.MONTH, A.TimeUnit.YEAR) for _, u in iv.parts):
+        # calendar months are counted from each match's first row, not as 30 days
+        rest = []
+        for amount, unit in iv.parts:
+            if unit in (A.TimeUnit.MONTH, A.TimeUnit.YEAR) and isinstance(amount, A.Literal) \
+                    and isinstance(amount.value, int):
+                months += amount.value * (12 if unit is A.TimeUnit.YEAR else 1)
+            else:
+                rest.append((amount, unit))
+        iv = A.TimePeriod(tuple(rest), iv.span) if rest else A.Literal(0, A.LiteralKind.INT)
+        interval = 0
     if mr.interval is not None:
-        c = compile_expr(mr.interval, scope)
+        c = compile_expr(iv, scope)
         if not c.is_constant or not isinstance(c.constant, (int, float)):
             raise _fail(scope, "The interval of match_recognize must be a constant time period", mr.interval)
-        ms = c.constant if c.is_time_period else c.constant * 1000.0
+        ms = c.constant if c.is_time_period or months else c.constant * 1000.0
         interval = int(ms) if float(ms).is_integer() else ms
 
     plan = RowRecogPlan(nfa=nfa, preds=tuple(preds), key_of=key_of,
                         group_vars=frozenset(group_vars.values()), make_row=make_row,
                         out_type=out_type, all_matches=mr.all_matches, skip=_SKIP[mr.skip],
                         interval=interval, or_terminated=mr.or_terminated,
-                        prev_depth=services.prev_depth,
+                        prev_depth=services.prev_depth, interval_months=months,
                         prev_holder=holder if services.prev_depth else None)
     return MatchRecognizeFactory(plan), out_type
 
