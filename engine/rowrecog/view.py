@@ -29,7 +29,7 @@ class _Entry:
         self.begin = begin
         self.btime = btime
         self.binds = binds
-        self.path = path      # (position, event, parent path) — prefixes are shared
+        self.path = path      # (position, event, parent path, seq) — prefixes are shared
         self.end = end
 
 
@@ -117,7 +117,7 @@ class MatchRecognizeView(View):
                         continue
                 nb = binds.copy()
                 nb[vi] = event
-                ne = _Entry(p, en.begin, en.btime, nb, (p, event, en.path), seq)
+                ne = _Entry(p, en.begin, en.btime, nb, (p, event, en.path, seq), seq)
                 if exits[p]:
                     ends.append(ne)
                 if follow[p]:
@@ -132,7 +132,7 @@ class MatchRecognizeView(View):
             binds[vi] = event
             if pred is not None and pred(binds) is not True:
                 continue
-            ne = _Entry(p, seq, now, binds, (p, event, None), seq)
+            ne = _Entry(p, seq, now, binds, (p, event, None, seq), seq)
             if exits[p]:
                 ends.append(ne)
             if follow[p]:
@@ -246,7 +246,7 @@ class MatchRecognizeView(View):
             events.append(node)
             node = node[2]
         var_of = nfa.var_of
-        for pos, ev, _ in reversed(events):
+        for pos, ev, _, _ in reversed(events):
             vi = var_of[pos]
             if vi in group:
                 values[names[vi]].append(ev)
@@ -261,12 +261,75 @@ class MatchRecognizeView(View):
         part = self.partitions.get(key)
         if part is None:
             return
-        part.entries = [e for e in part.entries if not _contains(e.path, event)]
+        hit = [e for e in part.entries if _contains(e.path, event)]
+        if hit:
+            keep = [e for e in part.entries if not _contains(e.path, event)]
+            if plan.prev_depth == 0:
+                # Esper re-sequences a partial match that lost a row from its middle (a delete
+                # out of arrival order): the remaining rows are matched again, in order
+                seen = {(e.pos, _ids(e.path)) for e in keep}
+                for e in hit:
+                    nodes = [n for n in _nodes(e.path) if n[1] is not event]
+                    for ne in self._replay(nodes, e.btime):
+                        k = (ne.pos, _ids(ne.path))
+                        if k not in seen:
+                            seen.add(k)
+                            keep.append(ne)
+            part.entries = keep
         if part.pending:
             part.pending = [e for e in part.pending if not _contains(e.path, event)]
         # `prev` keeps reading the partition's earlier rows after they left the window (Esper)
         if not part.entries and not part.pending and part.rows is None:
             del self.partitions[key]
+
+    def _replay(self, nodes: list, btime: int) -> list[_Entry]:
+        """The partial matches that consume exactly `nodes` (path nodes, oldest first)."""
+        if not nodes:
+            return []
+        nfa, preds = self.plan.nfa, self.plan.preds
+        follow, var_of = nfa.follow, nfa.var_of
+        nvars = len(nfa.variables)
+        states: list[_Entry] = []
+        first = nodes[0]
+        for p in nfa.starts:
+            vi = var_of[p]
+            binds = [None] * nvars
+            binds[vi] = first[1]
+            if preds[vi] is None or preds[vi](binds) is True:
+                states.append(_Entry(p, first[3], btime, binds, (p, first[1], None, first[3]), first[3]))
+        for node in nodes[1:]:
+            ev, seq = node[1], node[3]
+            nxt = []
+            for st in states:
+                for p in follow[st.pos]:
+                    vi = var_of[p]
+                    held = st.binds[vi]
+                    st.binds[vi] = ev
+                    ok = preds[vi] is None or preds[vi](st.binds) is True
+                    st.binds[vi] = held
+                    if ok:
+                        nb = st.binds.copy()
+                        nb[vi] = ev
+                        nxt.append(_Entry(p, st.begin, btime, nb, (p, ev, st.path, seq), seq))
+            states = nxt
+        return [st for st in states if follow[st.pos]]
+
+
+def _nodes(path: Optional[tuple]) -> list:
+    out = []
+    while path is not None:
+        out.append(path)
+        path = path[2]
+    out.reverse()
+    return out
+
+
+def _ids(path: Optional[tuple]) -> tuple:
+    out = []
+    while path is not None:
+        out.append(id(path[1]))
+        path = path[2]
+    return tuple(out)
 
 
 class MatchRecognizeFactory:
