@@ -1,8 +1,8 @@
 """The compiled row pattern: a position automaton (Glushkov) built once per statement.
 
 Each position is one occurrence of a pattern variable (repetitions and permutations are
-expanded first, as Esper's reference defines them: `A{2,3}` is `A A A?`, `permute(A, B)` is
-`A B | B A`). A partial match sits at a position; an event moves it to any follow position
+expanded by the compiler first, as Esper's reference defines them: `A{2,3}` is `A A A?`,
+`permute(A, B)` is `A B | B A`). A partial match sits at a position; an event moves it to any follow position
 whose variable's define accepts the event. A position is an exit when the pattern may end
 after it. `greedy[p]` is True/False for positions under a greedy/reluctant quantifier (their
 matched-event counts rank competing matches) and None otherwise."""
@@ -29,19 +29,6 @@ class RowNFA:
     @property
     def size(self) -> int:
         return len(self.var_of)
-
-
-def expand_repeat(inner: Any, low: Optional[int], high: Optional[int], greedy: bool) -> Any:
-    """`X{n}` = X..X, `X{n,}` = X..X X*, `X{,m}` = X? .. X?, `X{n,m}` = X..X X? .. X?."""
-    low = low or 0
-    items = [inner] * low
-    if high is None:
-        items.append(("star", inner, greedy))
-    else:
-        items.extend([("opt", inner, greedy)] * (high - low))
-    if not items:
-        return ("cat", ())
-    return items[0] if len(items) == 1 else ("cat", tuple(items))
 
 
 def permute(items: list) -> Any:

@@ -252,6 +252,9 @@ class MatchRecognizeView(View):
                 values[names[vi]].append(ev)
             else:
                 values[names[vi]] = ev
+        for i in group:
+            if not values[names[i]]:
+                values[names[i]] = None     # a group variable that matched no row is null (Esper)
         return self.plan.make_row(values)
 
     # -- rows leaving the data window --------------------------------------------------------

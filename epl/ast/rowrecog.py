@@ -25,8 +25,9 @@ class RowQuantKind(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class RowQuantifier(Node):
-    """A quantifier after an atom. `low`/`high` are the bounds of a repetition (`high` None:
-    unbounded); `reluctant` is the trailing `?` of `*?`, `+?`, `??`. `exact` marks `{n}`."""
+    """A quantifier after an atom. `low`/`high` are the bounds of a repetition (`{n}`: both n
+    and `exact`; `{n,}`: high None; `{,m}`: low None); `reluctant` is the trailing `?` of `*?`,
+    `+?`, `??`."""
 
     kind: RowQuantKind
     reluctant: bool = False
@@ -42,6 +43,7 @@ class RowVar(Node):
 
     name: str
     quantifier: Optional[RowQuantifier] = None
+    repeat: Optional[RowQuantifier] = None   # `{n}`, `{n,}`, `{,m}`, `{n,m}` after a quantifier
     span: Span = field(default=NO_SPAN, compare=False)
 
 
@@ -51,6 +53,7 @@ class RowNested(Node):
 
     inner: "RowPattern"
     quantifier: Optional[RowQuantifier] = None
+    repeat: Optional[RowQuantifier] = None
     span: Span = field(default=NO_SPAN, compare=False)
 
 
@@ -60,6 +63,7 @@ class RowPermute(Node):
 
     items: tuple["RowPattern", ...]
     quantifier: Optional[RowQuantifier] = None
+    repeat: Optional[RowQuantifier] = None
     span: Span = field(default=NO_SPAN, compare=False)
 
 

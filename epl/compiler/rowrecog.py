@@ -36,14 +36,21 @@ def _fail(scope: Scope, message: str, node: Any = None) -> EPLValidationError:
 
 # -- the pattern ----------------------------------------------------------------------------
 
+def _repeats(q: Optional[A.RowQuantifier]) -> bool:
+    if q is None:
+        return False
+    if q.kind in (A.RowQuantKind.STAR, A.RowQuantKind.PLUS):
+        return True
+    return q.kind is A.RowQuantKind.REPEAT and (q.high is None or q.high > 1)
+
+
 def _tree(p: Any, variables: list[str], counts: dict[str, int], multi: set[str],
           repeated: bool) -> Any:
     """The AST pattern as the automaton builder's tree; records variables in order of first
     appearance and which of them may match several events (group variables)."""
     q = getattr(p, "quantifier", None)
-    inner_repeated = repeated or (q is not None and (
-        q.kind in (A.RowQuantKind.STAR, A.RowQuantKind.PLUS)
-        or (q.kind is A.RowQuantKind.REPEAT and (q.high is None or q.high > 1))))
+    r = getattr(p, "repeat", None)
+    inner_repeated = repeated or _repeats(q) or _repeats(r)
     if isinstance(p, A.RowVar):
         if p.name not in variables:
             variables.append(p.name)
@@ -61,30 +68,49 @@ def _tree(p: Any, variables: list[str], counts: dict[str, int], multi: set[str],
         return ("alt", tuple(_tree(i, variables, counts, multi, repeated) for i in p.items))
     else:
         raise TypeError(type(p).__name__)
+    if q is not None and q.kind is A.RowQuantKind.REPEAT:     # `A{2}` without a quantifier
+        q, r = None, q
+    greedy = not q.reluctant if q is not None else True
+    one = _quantified(base, q)
+    if r is None:
+        return one
+    # Esper's repetition equivalences: `X{n}` is n copies of X; `X{n,m}` adds m-n optional
+    # copies, `X{n,}` one `X*`, `X{,m}` m optional copies; an optional copy of `X+` or `X*`
+    # is `X*`, of `X` or `X?` it is `X?`; reluctance carries over
+    loose_kind = "star" if q is not None and q.kind in (A.RowQuantKind.STAR, A.RowQuantKind.PLUS) else "opt"
+    loose = (loose_kind, base, greedy)
+    if r.exact:
+        items = [one] * r.low
+    elif r.high is None:
+        items = [one] * (r.low or 0) + [("star", base, greedy)]
+    elif r.low is None:
+        items = [loose] * r.high
+    else:
+        items = [one] * r.low + [loose] * (r.high - r.low)
+    return items[0] if len(items) == 1 else ("cat", tuple(items))
+
+
+def _quantified(base: Any, q: Optional[A.RowQuantifier]) -> Any:
     if q is None:
         return base
     greedy = not q.reluctant
-    if q.kind is A.RowQuantKind.STAR:
-        return ("star", base, greedy)
-    if q.kind is A.RowQuantKind.PLUS:
-        return ("plus", base, greedy)
-    if q.kind is A.RowQuantKind.QUESTION:
-        return ("opt", base, greedy)
-    return N.expand_repeat(base, q.low, q.high, greedy)
+    kind = {A.RowQuantKind.STAR: "star", A.RowQuantKind.PLUS: "plus", A.RowQuantKind.QUESTION: "opt"}[q.kind]
+    return (kind, base, greedy)
 
 
 def _check_repeat(p: Any, scope: Scope) -> None:
-    q = getattr(p, "quantifier", None)
-    if q is not None and q.kind is A.RowQuantKind.REPEAT:
-        if q.exact and q.low == 0 or (q.high is not None and q.high == 0 and not q.exact):
-            raise _fail(scope, "Invalid match-recognize quantifier '" + _quant_text(q) +
-                        "', expecting an expression returning an integer value greater than zero", q)
-        if q.low is not None and q.high is not None and q.low > q.high:
-            raise _fail(scope, "Invalid match-recognize quantifier '" + _quant_text(q) +
-                        "', expecting an expression returning an integer value less than or equal to the upper bound", q)
-    for attr in ("inner",):
-        if hasattr(p, attr):
-            _check_repeat(getattr(p, attr), scope)
+    for r in (getattr(p, "quantifier", None), getattr(p, "repeat", None)):
+        if r is None or r.kind is not A.RowQuantKind.REPEAT:
+            continue
+        bounds = [(r.low, 1 if r.exact else 0), (None if r.exact else r.high, 1)]
+        for v, least in bounds:
+            if v is not None and v < least:
+                raise _fail(scope, f"Invalid pattern quantifier value {v}, expecting a minimum of 1", r)
+        if r.low is not None and r.high is not None and r.low > r.high:
+            raise _fail(scope, f"Invalid pattern quantifier value {r.low}, expecting a minimum of 1 "
+                        f"and maximum of {r.high}", r)
+    if hasattr(p, "inner"):
+        _check_repeat(p.inner, scope)
     for item in getattr(p, "items", ()):
         _check_repeat(item, scope)
 

@@ -145,17 +145,20 @@ def p_mr_concat(p):
 
 def p_mr_atom_var(p):
     "mr_atom : IDENT mr_quant_opt"
-    p[0] = RowVar(p[1], p[2], span(p))
+    q, r = p[2]
+    p[0] = RowVar(p[1], q, r, span=span(p))
 
 
 def p_mr_atom_nested(p):
     "mr_atom : LPAREN mr_alt RPAREN mr_quant_opt"
-    p[0] = RowNested(p[2], p[4], span(p))
+    q, r = p[4]
+    p[0] = RowNested(p[2], q, r, span=span(p))
 
 
 def p_mr_atom_permute(p):
     "mr_atom : MATCH_RECOGNIZE_PERMUTE LPAREN mr_alt_list RPAREN mr_quant_opt"
-    p[0] = RowPermute(tuple(p[3]), p[5], span(p))
+    q, r = p[5]
+    p[0] = RowPermute(tuple(p[3]), q, r, span=span(p))
 
 
 def p_mr_alt_list(p):
@@ -169,38 +172,55 @@ _QUANTS = {"*": RowQuantKind.STAR, "+": RowQuantKind.PLUS, "?": RowQuantKind.QUE
 
 def p_mr_quant_opt(p):
     """mr_quant_opt : empty
-                    | STAR
-                    | PLUS
-                    | QUESTION
-                    | STAR QUESTION
-                    | PLUS QUESTION
-                    | QUESTION QUESTION
-                    | mr_repeat"""
+                    | mr_quant
+                    | mr_repeat
+                    | mr_quant mr_repeat"""
+    # (quantifier, repetition)
     if p[1] is None:
-        p[0] = None
-    elif isinstance(p[1], RowQuantifier):
-        p[0] = p[1]
+        p[0] = (None, None)
+    elif len(p) == 3:
+        p[0] = (p[1], p[2])
+    elif p[1].kind is RowQuantKind.REPEAT:
+        p[0] = (None, p[1])
     else:
-        p[0] = RowQuantifier(_QUANTS[p[1]], len(p) == 3, span=span(p))
+        p[0] = (p[1], None)
+
+
+def p_mr_quant(p):
+    """mr_quant : STAR
+                | PLUS
+                | QUESTION
+                | STAR QUESTION
+                | PLUS QUESTION
+                | QUESTION QUESTION"""
+    p[0] = RowQuantifier(_QUANTS[p[1]], len(p) == 3, span=span(p))
 
 
 def p_mr_repeat(p):
-    """mr_repeat : LBRACE NUMBER RBRACE
-                 | LBRACE NUMBER COMMA RBRACE
-                 | LBRACE COMMA NUMBER RBRACE
-                 | LBRACE NUMBER COMMA NUMBER RBRACE"""
-    toks = [s.type for s in p.slice[2:len(p) - 1]]
-    vals = p[2:len(p) - 1]
-    for i, (t, v) in enumerate(zip(toks, vals)):
-        if t == "NUMBER" and not v.isdigit():
-            fail(p, i + 2, "expecting an integer repetition bound")
-    if toks == ["NUMBER"]:
-        n = int(vals[0])
-        q = RowQuantifier(RowQuantKind.REPEAT, False, n, n, True, span(p))
-    elif toks == ["NUMBER", "COMMA"]:
-        q = RowQuantifier(RowQuantKind.REPEAT, False, int(vals[0]), None, False, span(p))
-    elif toks == ["COMMA", "NUMBER"]:
-        q = RowQuantifier(RowQuantKind.REPEAT, False, None, int(vals[1]), False, span(p))
+    """mr_repeat : LBRACE RBRACE
+                 | LBRACE mr_bound RBRACE
+                 | LBRACE mr_bound COMMA RBRACE
+                 | LBRACE COMMA mr_bound RBRACE
+                 | LBRACE mr_bound COMMA mr_bound RBRACE"""
+    kinds = ["N" if isinstance(v, int) else v for v in p[2:len(p) - 1]]
+    vals = [v for v in p[2:len(p) - 1] if isinstance(v, int)]
+    if not kinds:
+        fail(p, 1, "Invalid match-recognize quantifier '{}', expecting an expression")
+    if kinds == ["N"]:
+        q = RowQuantifier(RowQuantKind.REPEAT, False, vals[0], vals[0], True, span(p))
+    elif kinds == ["N", ","]:
+        q = RowQuantifier(RowQuantKind.REPEAT, False, vals[0], None, False, span(p))
+    elif kinds == [",", "N"]:
+        q = RowQuantifier(RowQuantKind.REPEAT, False, None, vals[0], False, span(p))
     else:
-        q = RowQuantifier(RowQuantKind.REPEAT, False, int(vals[0]), int(vals[2]), False, span(p))
+        q = RowQuantifier(RowQuantKind.REPEAT, False, vals[0], vals[1], False, span(p))
     p[0] = q
+
+
+def p_mr_bound(p):
+    """mr_bound : NUMBER
+                | MINUS NUMBER"""
+    raw = p[len(p) - 1]
+    if not raw.isdigit():
+        fail(p, len(p) - 1, "expecting an integer repetition bound")
+    p[0] = -int(raw) if len(p) == 3 else int(raw)

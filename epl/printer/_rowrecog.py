@@ -31,12 +31,13 @@ class RowRecogPrinter:
 
     def row_pattern(self, p: Any, inside: Optional[type] = None) -> str:
         if isinstance(p, A.RowVar):
-            return p.name + self._row_quant(p.quantifier)
+            return p.name + self._row_quant(p.quantifier) + self._row_quant(p.repeat)
         if isinstance(p, A.RowNested):
-            return "(" + self.row_pattern(p.inner) + ")" + self._row_quant(p.quantifier)
+            return "(" + self.row_pattern(p.inner) + ")" + self._row_quant(p.quantifier) + \
+                self._row_quant(p.repeat)
         if isinstance(p, A.RowPermute):
             return "match_recognize_permute(" + ", ".join(self.row_pattern(i) for i in p.items) + ")" + \
-                self._row_quant(p.quantifier)
+                self._row_quant(p.quantifier) + self._row_quant(p.repeat)
         if isinstance(p, A.RowConcat):
             return " ".join(self.row_pattern(i, A.RowConcat) for i in p.items)
         if isinstance(p, A.RowAlt):
