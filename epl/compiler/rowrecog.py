@@ -90,6 +90,24 @@ def _tree(p: Any, variables: list[str], counts: dict[str, int], multi: set[str],
     return items[0] if len(items) == 1 else ("cat", tuple(items))
 
 
+def _max_occurrences(tree: Any) -> dict[str, int]:
+    """How many rows each variable can match in one match, capped at 2: a variable in two
+    branches of an alternation is still a singleton."""
+    kind = tree[0]
+    if kind == "var":
+        return {tree[1]: 1}
+    if kind in ("cat", "alt"):
+        out: dict[str, int] = {}
+        for item in tree[1]:
+            for v, c in _max_occurrences(item).items():
+                out[v] = min(2, out.get(v, 0) + c) if kind == "cat" else max(out.get(v, 0), c)
+        return out
+    inner = _max_occurrences(tree[1])
+    if kind in ("star", "plus"):
+        return {v: 2 for v in inner}
+    return inner
+
+
 def _quantified(base: Any, q: Optional[A.RowQuantifier]) -> Any:
     if q is None:
         return base
@@ -331,7 +349,7 @@ def compile_match_recognize(mr: A.MatchRecognize, info: StreamInfo, scope: Scope
     counts: dict[str, int] = {}
     multi: set[str] = set()
     tree = _tree(mr.pattern, variables, counts, multi, False)
-    multi |= {v for v, c in counts.items() if c > 1}
+    multi |= {v for v, c in _max_occurrences(tree).items() if c > 1}
     nfa = N.build(tree, variables)
     group_vars = {v: i for i, v in enumerate(variables) if v in multi}
 
