@@ -35,6 +35,9 @@ class RowRecogPlan:
     prev_depth: int = 0
     prev_holder: Optional[PrevHolder] = None
     interval_months: int = 0                             # calendar months of the interval
+    # (group variable, binds slot): defines index these variables' rows (`B[1].price`), so
+    # partial matches carry them as tuples after the per-variable events
+    tracked: tuple = ()
 
     def due(self, begin_time: int) -> float:
         """When a match whose first row arrived at `begin_time` is delivered (interval mode):

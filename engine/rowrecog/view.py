@@ -51,7 +51,7 @@ def _contains(path: Optional[tuple], event: Any) -> bool:
 
 
 class MatchRecognizeView(View):
-    __slots__ = ("plan", "ctx", "partitions", "seq", "_timer", "_timer_at")
+    __slots__ = ("plan", "ctx", "partitions", "seq", "_timer", "_timer_at", "_tracked", "_blank")
 
     def __init__(self, plan: RowRecogPlan, ctx: Any) -> None:
         super().__init__()
@@ -61,6 +61,8 @@ class MatchRecognizeView(View):
         self.seq = 0
         self._timer: Any = None
         self._timer_at: Optional[float] = None
+        self._tracked = dict(plan.tracked)
+        self._blank = [None] * len(plan.nfa.variables) + [()] * len(plan.tracked)
 
     # -- the view contract ------------------------------------------------------------------
     def update(self, new: Events, old: Events) -> None:
@@ -97,6 +99,7 @@ class MatchRecognizeView(View):
             part.rows.append(event)
             plan.prev_holder.rows = part.rows
         follow, var_of, exits, preds = nfa.follow, nfa.var_of, nfa.exits, plan.preds
+        tracked = self._tracked
         now = self.ctx.now() if plan.interval is not None else 0
         nxt_entries: list[_Entry] = []
         ends: list[_Entry] = []
@@ -117,6 +120,9 @@ class MatchRecognizeView(View):
                         continue
                 nb = binds.copy()
                 nb[vi] = event
+                if tracked and vi in tracked:
+                    slot = tracked[vi]
+                    nb[slot] = nb[slot] + (event,)
                 ne = _Entry(p, en.begin, en.btime, nb, (p, event, en.path, seq), seq)
                 if exits[p]:
                     ends.append(ne)
@@ -124,14 +130,16 @@ class MatchRecognizeView(View):
                     nxt_entries.append(ne)
             if failed and terminated is not None and exits[en.pos]:
                 terminated.add(en.begin)
-        nvars = len(nfa.variables)
+        blank = self._blank
         for p in nfa.starts:
             vi = var_of[p]
             pred = preds[vi]
-            binds = [None] * nvars
+            binds = blank.copy()
             binds[vi] = event
             if pred is not None and pred(binds) is not True:
                 continue
+            if tracked and vi in tracked:
+                binds[tracked[vi]] = (event,)
             ne = _Entry(p, seq, now, binds, (p, event, None, seq), seq)
             if exits[p]:
                 ends.append(ne)
@@ -291,14 +299,16 @@ class MatchRecognizeView(View):
             return []
         nfa, preds = self.plan.nfa, self.plan.preds
         follow, var_of = nfa.follow, nfa.var_of
-        nvars = len(nfa.variables)
+        tracked = self._tracked
         states: list[_Entry] = []
         first = nodes[0]
         for p in nfa.starts:
             vi = var_of[p]
-            binds = [None] * nvars
+            binds = self._blank.copy()
             binds[vi] = first[1]
             if preds[vi] is None or preds[vi](binds) is True:
+                if vi in tracked:
+                    binds[tracked[vi]] = (first[1],)
                 states.append(_Entry(p, first[3], btime, binds, (p, first[1], None, first[3]), first[3]))
         for node in nodes[1:]:
             ev, seq = node[1], node[3]
@@ -313,6 +323,8 @@ class MatchRecognizeView(View):
                     if ok:
                         nb = st.binds.copy()
                         nb[vi] = ev
+                        if vi in tracked:
+                            nb[tracked[vi]] = nb[tracked[vi]] + (ev,)
                         nxt.append(_Entry(p, st.begin, btime, nb, (p, ev, st.path, seq), seq))
             states = nxt
         return [st for st in states if follow[st.pos]]

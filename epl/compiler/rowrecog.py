@@ -151,6 +151,7 @@ class _RowRecogServices:
         self.nvars = nvars
         self.group_vars = group_vars
         self.prev_depth = 0
+        self.tracked: dict[int, int] = {}    # group variable -> binds slot of its rows so far
         self.subqueries = getattr(base, "subqueries", [])
 
     def __getattr__(self, name: str) -> Any:
@@ -162,6 +163,20 @@ class _RowRecogServices:
     def special_function(self, node: A.Call, scope: Scope) -> Optional[Compiled]:
         if node.name.lower() == "prev" and self.holder is not None:
             return self._prev(node, scope)
+        if node.name == _GROUP_AT:      # `B[1].price` in a define: the partial match's rows of B
+            vi, idx, rest = (a.value for a in node.args)
+            slot = self.tracked.setdefault(vi, self.nvars + len(self.tracked))
+            et = scope.streams[vi].event_type
+            getter = et.getter(rest) if rest else None
+            if rest and et.property_type(rest) is None:
+                raise _fail(scope, f"Failed to resolve property '{rest}' of variable '{scope.streams[vi].alias}'", node)
+
+            def group_at(eps: Any, _s=slot, _i=idx, _g=getter) -> Any:
+                rows = eps[_s]
+                if _i >= len(rows):
+                    return None
+                return _g(rows[_i].underlying) if _g is not None else rows[_i]
+            return Compiled(group_at, et.property_type(rest) if rest else PropertyType(EPLType.EVENT, event_type=et))
         if node.name == _VAR_EVENT:     # a variable's own event in a define (`typeof(A)`)
             i = node.args[0].value
             return Compiled(lambda eps, _i=i: eps[_i], PropertyType(EPLType.EVENT, event_type=scope.streams[i].event_type))
@@ -188,14 +203,14 @@ class _RowRecogServices:
                 raise _fail(scope, "Prev function requires an integer index parameter", node)
             n = c.constant
         self.prev_depth = max(self.prev_depth, n)
-        holder, nvars, fn = self.holder, self.nvars, inner.fn
+        holder, nvars, fn, tracked = self.holder, self.nvars, inner.fn, self.tracked
 
         def prev(eps: Any) -> Any:
             rows = holder.rows
             i = len(rows) - 1 - n
             if i < 0:
                 return None
-            return fn([rows[i]] * nvars)
+            return fn([rows[i]] * nvars + [()] * len(tracked))
         return Compiled(prev, inner.type)
 
 
@@ -293,15 +308,25 @@ _AGGS = {
 _VAR_EVENT = "rowrecog$event"
 
 
-def _var_events(node: Any, variables: list[str]) -> Any:
+_GROUP_AT = "rowrecog$groupat"
+
+
+def _var_events(node: Any, variables: list[str], groups: Any = ()) -> Any:
     """A define with each bare variable name (`A`, not `A.price`) as a call reading that
-    variable's event."""
+    variable's event, and each indexed group variable (`B[1].price`) as a call reading the
+    partial match's rows of that variable."""
     if isinstance(node, A.Property) and len(node.path) == 1 and node.path[0].index is None \
             and node.path[0].key is None and node.path[0].name in variables:
         return A.Call(_VAR_EVENT, (A.Literal(variables.index(node.path[0].name), A.LiteralKind.INT),),
                       span=node.span)
+    if isinstance(node, A.Property) and node.path[0].index is not None and node.path[0].key is None \
+            and node.path[0].name in groups:
+        rest = ".".join(seg.name + (f"[{seg.index}]" if seg.index is not None else "") for seg in node.path[1:])
+        return A.Call(_GROUP_AT, (A.Literal(variables.index(node.path[0].name), A.LiteralKind.INT),
+                                  A.Literal(node.path[0].index, A.LiteralKind.INT),
+                                  A.Literal(rest, A.LiteralKind.STRING)), span=node.span)
     if isinstance(node, tuple):
-        out = tuple(_var_events(x, variables) for x in node)
+        out = tuple(_var_events(x, variables, groups) for x in node)
         return out if any(a is not b for a, b in zip(out, node)) else node
     if not isinstance(node, A.Node) or not dataclasses.is_dataclass(node):
         return node
@@ -309,7 +334,7 @@ def _var_events(node: Any, variables: list[str]) -> Any:
     for f in dataclasses.fields(node):
         v = getattr(node, f.name)
         if isinstance(v, (A.Node, tuple)):
-            nv = _var_events(v, variables)
+            nv = _var_events(v, variables, groups)
             if nv is not v:
                 changes[f.name] = nv
     return dataclasses.replace(node, **changes) if changes else node
@@ -374,7 +399,7 @@ def compile_match_recognize(mr: A.MatchRecognize, info: StreamInfo, scope: Scope
         # an unqualified property in a define reads the event of the variable it defines
         try:
             preds[variables.index(d.name)] = compile_predicate(
-                _var_events(d.expr, variables), _first_wins(define_scope, variables.index(d.name)))
+                _var_events(d.expr, variables, group_vars), _first_wins(define_scope, variables.index(d.name)))
         except EPLValidationError as e:
             raise EPLValidationError(
                 f"Failed to validate condition expression for variable '{d.name}': {e.message}",
@@ -458,6 +483,7 @@ def compile_match_recognize(mr: A.MatchRecognize, info: StreamInfo, scope: Scope
                         out_type=out_type, all_matches=mr.all_matches, skip=_SKIP[mr.skip],
                         interval=interval, or_terminated=mr.or_terminated,
                         prev_depth=services.prev_depth, interval_months=months,
+                        tracked=tuple(sorted(services.tracked.items())),
                         prev_holder=holder if services.prev_depth else None)
     return MatchRecognizeFactory(plan), out_type
 
