@@ -30,8 +30,38 @@ _SKIP = {None: PAST_LAST_ROW, A.SkipMode.PAST_LAST_ROW: PAST_LAST_ROW,
 def _fail(scope: Scope, message: str, node: Any = None) -> EPLValidationError:
     span = getattr(node, "span", None)
     if span is not None and span.line:
-        message = f"{message} at line {span.line} column {span.column}"
+        return EPLValidationError(f"{message} at line {span.line} column {span.column}", scope.epl,
+                                  span.line, span.column)
     return EPLValidationError(message, scope.epl)
+
+
+def _visible(nfa: Any, vi: int) -> set[int]:
+    """The variables a define of variable `vi` may name: itself and those that can match
+    before it in a match."""
+    back: dict[int, list[int]] = {}
+    for q, fs in enumerate(nfa.follow):
+        for p in fs:
+            back.setdefault(p, []).append(q)
+    seen: set[int] = set()
+    stack = [p for p, v in enumerate(nfa.var_of) if v == vi]
+    while stack:
+        for q in back.get(stack.pop(), ()):
+            if q not in seen:
+                seen.add(q)
+                stack.append(q)
+    return {nfa.var_of[q] for q in seen} | {vi}
+
+
+def _properties(node: Any, inside_aggregation: bool = False):
+    """(Property, inside an aggregation call) pairs of an expression."""
+    from engine.aggregation import is_aggregation
+    if isinstance(node, A.Property):
+        yield node, inside_aggregation
+        return
+    agg = inside_aggregation or (isinstance(node, A.Call) and is_aggregation(node.name.lower()) and not (
+        node.name.lower() in ("max", "min") and len(node.args) >= 2))
+    for c in children(node):
+        yield from _properties(c, agg)
 
 
 # -- the pattern ----------------------------------------------------------------------------
@@ -231,7 +261,10 @@ class _MeasureAggregations:
         args = [a for a in node.args if not isinstance(a, A.NamedArg)]
         used = sorted(_referenced(args, set(self.variables)))
         groups = [v for v in used if v in self.group_vars]
-        if len(groups) != 1 or len(used) != len(groups) and False:
+        if not groups:
+            raise _fail(scope, "Aggregation functions in the measure-clause must refer to one or more "
+                        "properties of exactly one group variable returning multiple events", node)
+        if len(groups) > 1:
             raise _fail(scope, "Aggregation functions in the measure-clause must only refer to "
                         "properties of exactly one group variable returning multiple events", node)
         if lname not in _AGGS or len(args) != 1:
@@ -393,6 +426,14 @@ def compile_match_recognize(mr: A.MatchRecognize, info: StreamInfo, scope: Scope
         seen.add(d.name)
         if d.name not in variables:
             raise _fail(scope, f"Variable '{d.name}' does not occur in pattern", d)
+        own = variables.index(d.name)
+        visible = _visible(nfa, own)
+        for prop, _ in _properties(d.expr):
+            first = prop.path[0].name
+            if first in variables and variables.index(first) not in visible and (len(prop.path) > 1 or prop.path[0].index is not None):
+                raise _fail(scope, f"Failed to validate condition expression for variable '{d.name}': "
+                            f"Failed to validate match-recognize define expression '{expr_text(d.expr)}': "
+                            f"Failed to find a stream named '{first}' (did you mean '{d.name}'?)", prop)
         if _contains_aggregation(d.expr):
             raise _fail(scope, f"Failed to validate condition expression for variable '{d.name}': "
                         "An aggregate function may not appear in a DEFINE clause", d.expr)
@@ -427,10 +468,24 @@ def compile_match_recognize(mr: A.MatchRecognize, info: StreamInfo, scope: Scope
         if m.alias is None:
             raise _fail(scope, "The measures clause requires that each expression utilizes the "
                         "AS keyword to assign a column name", m)
+        for prop, in_agg in _properties(m.expr):
+            first = prop.path[0]
+            text = prop.dotted
+            if len(prop.path) > 1 and first.name in group_vars and first.index is None and not in_agg:
+                raise _fail(scope, f"Failed to validate match-recognize measure expression '{expr_text(m.expr)}': "
+                            f"Failed to resolve property '{text}' (property '{first.name}' is an indexed "
+                            "property and requires an index or enumeration method to access values)", prop)
+            if len(prop.path) > 1 and first.name not in variables and not in_agg and \
+                    match_type.property_type(text) is None and first.name != "context" and \
+                    not (scope.variables is not None and scope.variables.has(first.name)):
+                raise _fail(scope, f"Failed to validate match-recognize measure expression '{expr_text(m.expr)}': "
+                            f"Failed to resolve property '{text}' to a stream or nested property in a stream", prop)
         try:
             c = compile_expr(m.expr, measure_scope)
         except EPLValidationError as e:
-            raise EPLValidationError(f"Failed to validate measure clause expression "
+            if e.message.startswith("Aggregation functions in the measure-clause"):
+                raise
+            raise EPLValidationError(f"Failed to validate match-recognize measure expression "
                                      f"'{expr_text(m.expr)}': {e.message}", scope.epl) from None
         if m.alias in out_props:
             raise _fail(scope, f"Column name '{m.alias}' appears more than once in the measures clause", m)

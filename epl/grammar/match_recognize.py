@@ -8,7 +8,8 @@ from ..ast import (
     RowQuantifier, RowQuantKind, RowVar, SkipMode,
 )
 from ..lexer import tokens  # noqa: F401
-from ._support import fail, span
+from ..errors import EPLSyntaxError
+from ._support import STATE, fail, span
 
 
 def p_match_recognize(p):
@@ -67,7 +68,11 @@ def p_mr_skip_opt(p):
         fail(p, 3, "expecting 'skip'")
     mode = _SKIPS.get(tuple(w.lower() for w in p[4]))
     if mode is None:
-        fail(p, 4, "expecting 'past last row', 'to next row' or 'to current row'")
+        sp = span(p)
+        raise EPLSyntaxError("Match-recognize AFTER clause must be either AFTER MATCH SKIP TO LAST "
+                             "ROW or AFTER MATCH SKIP TO NEXT ROW or AFTER MATCH SKIP TO CURRENT ROW "
+                             f"at line {sp.line} column {sp.column}", STATE.text, sp.line, sp.column,
+                             near=None, expected="'past last row', 'to next row' or 'to current row'")
     p[0] = mode
 
 

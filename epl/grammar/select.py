@@ -112,8 +112,9 @@ def p_from_clause_list(p):
 
 
 def p_from_clause_match_recognize(p):
-    "from_clause : stream match_recognize"
-    p[0] = FromClause((p[1],), (), span(p), p[2])
+    "from_clause : stream_list match_recognize"
+    # several streams parse so that the compiler can say joins are not allowed
+    p[0] = FromClause(tuple(p[1]), (), span(p), p[2])
 
 
 def p_from_clause_joins(p):

@@ -116,7 +116,7 @@ class StatementPrinter(RowRecogPrinter, PatternPrinter):
 
     def _s_FromClause(self, f: A.FromClause) -> str:
         if f.match_recognize is not None:
-            return self.node(f.streams[0]) + " " + self._s_MatchRecognize(f.match_recognize)
+            return ", ".join(self.node(s) for s in f.streams) + " " + self._s_MatchRecognize(f.match_recognize)
         if not f.joins:
             return ", ".join(self.node(s) for s in f.streams)
         text = self.node(f.streams[0])
