@@ -234,6 +234,19 @@ class _RowRecogServices:
             n = c.constant
         self.prev_depth = max(self.prev_depth, n)
         holder, nvars, fn, tracked = self.holder, self.nvars, inner.fn, self.tracked
+        arg = node.args[0]
+        if isinstance(arg, A.Property) and len(arg.path) > 1 and \
+                all(seg.index is None and seg.key is None for seg in arg.path) and \
+                scope.stream_by_alias(arg.path[0].name) is not None:
+            # `prev(B.price)`: one property read on the earlier row
+            et = scope.stream_by_alias(arg.path[0].name).event_type
+            getter = et.getter(".".join(seg.name for seg in arg.path[1:]))
+
+            def prev_property(eps: Any) -> Any:
+                rows = holder.rows
+                i = len(rows) - 1 - n
+                return getter(rows[i].underlying) if i >= 0 else None
+            return Compiled(prev_property, inner.type)
 
         def prev(eps: Any) -> Any:
             rows = holder.rows
@@ -505,10 +518,11 @@ def compile_match_recognize(mr: A.MatchRecognize, info: StreamInfo, scope: Scope
         single = Scope(streams=[StreamInfo(0, et, info.alias, info.type_name)],
                        functions=scope.functions, variables=scope.variables, epl=scope.epl,
                        services=scope.services)
-        kfns = tuple(compile_expr(e, single).fn for e in mr.partition_by)
+        compiled = [compile_expr(e, single) for e in mr.partition_by]
+        kfns = tuple(c.fn for c in compiled)
         if len(kfns) == 1:
             k0 = kfns[0]
-            key_of = lambda bean, _k=k0: _k((bean,))  # noqa: E731
+            key_of = compiled[0].on_bean or (lambda bean, _k=k0: _k((bean,)))  # noqa: E731
         else:
             key_of = lambda bean, _k=kfns: tuple(f((bean,)) for f in _k)  # noqa: E731
 
