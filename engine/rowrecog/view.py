@@ -220,16 +220,22 @@ class MatchRecognizeView(View):
         now = self.ctx.now()
         rows: list = []
         nxt: Optional[float] = None
+        due_parts = []
         for key, part in list(self.partitions.items()):
             if not part.pending:
                 continue
             due = [e for e in part.pending if plan.due(e.btime) <= now]
             if due:
-                part.pending = [e for e in part.pending if plan.due(e.btime) > now]
-                taken = rank(due, plan.nfa.greedy, plan.all_matches, plan.skip)
-                for m in taken:
-                    rows.append(self._row(m))
-                part.pending = self._skip_pending(part.pending, taken)
+                due_parts.append((min(e.btime for e in due), key, part, due))
+        # partitions in the order their due matches began (Esper's schedule is by time)
+        due_parts.sort(key=lambda d: d[0])
+        for _, key, part, due in due_parts:
+            part.pending = [e for e in part.pending if plan.due(e.btime) > now]
+            taken = rank(due, plan.nfa.greedy, plan.all_matches, plan.skip)
+            for m in taken:
+                rows.append(self._row(m))
+            part.pending = self._skip_pending(part.pending, taken)
+        for key, part in list(self.partitions.items()):
             for e in part.pending:
                 d = plan.due(e.btime)
                 if nxt is None or d < nxt:
