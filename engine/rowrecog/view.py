@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator, Optional
 
 from views.base import Events, View
 
-from .plan import PAST_LAST_ROW, TO_CURRENT_ROW, TO_NEXT_ROW, RowRecogPlan
+from .plan import PAST_LAST_ROW, TO_NEXT_ROW, RowRecogPlan
 from .rank import rank
 
 
@@ -168,8 +168,7 @@ class MatchRecognizeView(View):
         if skip == TO_NEXT_ROW:
             cutoff = max(m.begin for m in taken)
             return [e for e in entries if e.begin > cutoff]
-        cutoff = max(m.end for m in taken)
-        return [e for e in entries if e.begin >= cutoff]
+        return entries      # to current row: every partial match goes on (Esper)
 
     def _skip_pending(self, pending: list[_Entry], taken: list[_Entry]) -> list[_Entry]:
         skip = self.plan.skip

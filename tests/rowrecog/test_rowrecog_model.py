@@ -157,7 +157,7 @@ def reference(pattern_text, defines, rows, all_matches, skip, window=None):
         for n in range(len(prow)):
             cands = []
             for b in range(n + 1):
-                if (b < cutoff) if skip == "to current row" else (b <= cutoff):
+                if b <= cutoff:
                     continue
                 seen = set()
                 if window is not None and prow[b]["n"] <= prow[n]["n"] - window:
@@ -184,8 +184,6 @@ def reference(pattern_text, defines, rows, all_matches, skip, window=None):
                 cutoff = n
             elif skip == "to next row":
                 cutoff = max(cutoff, max(m[0] for m in taken))
-            else:
-                cutoff = max(cutoff, n)
             out.append((prow[n]["n"], [(prow, m) for m in taken], automaton, variables))
     return sorted(out, key=lambda x: x[0])
 

@@ -243,3 +243,48 @@ def test_select_list_where_and_insert_into_over_measures():
     r.send(("x", 10, "S"), ("x", 8, "S"), ("x", 5, "S"), ("x", 6, "S"), ("x", 10, "T"), ("x", 9, "T"), ("x", 11, "T"))
     assert got == [{"sym": "S", "drop": 5}]
     assert [rows for _, rows in r.pop()] == [[{"sym": "S", "drop": 5}], [{"sym": "T", "drop": 1}]]
+
+
+def test_financial_data_set_all_matches_skip_to_current_row():
+    """Esper's data set: with `to current row` no partial match is dropped, so matches of
+    several first rows end at the same row, and again at the next rows."""
+    r = Run("@name('s0') select * from SupportRecogBean match_recognize (measures A.theString as beginA, "
+            "last(Z.theString) as lastZ all matches after match skip to current row pattern (A W+ X+ Y+ Z+) "
+            "define W as W.value < prev(W.value), X as X.value > prev(X.value), "
+            "Y as Y.value < prev(Y.value), Z as Z.value > prev(Z.value))", ["beginA", "lastZ"])
+    values = [8, 8, 8, 6, 3, 7, 6, 2, 6, 2, 9, 9, 8, 5, 0, 9, 2, 0, 2, 3, 8, 5, 9, 9, 4, 7, 2, 8, 0, 4, 4, 7, 8,
+              6, 4, 5, 1, 7, 5, 8, 6, 6, 0, 6, 8, 4, 3, 8, 2, 5, 3, 3, 9, 8, 5, 5, 9, 7, 3, 3]
+    r.send(*[(f"E{i + 1}", v) for i, v in enumerate(values)])
+    got = {label: sorted(a for a, _ in rows) for label, rows in r.pop()}
+    assert got == {"E9": ["E3", "E4"], "E11": ["E6", "E7"], "E19": ["E12", "E13", "E14"],
+                   "E20": ["E12", "E13", "E14"], "E21": ["E12", "E13", "E14"], "E23": ["E16", "E17"],
+                   "E28": ["E24"], "E30": ["E26"], "E38": ["E33", "E34"], "E40": ["E36"], "E48": ["E42"],
+                   "E50": ["E45", "E46"]}
+
+
+def test_data_set_with_prev_and_a_variable_without_define():
+    cols = ["a", "b", "c0", "d", "e0", "e1", "f0", "f1"]
+    r = Run("@name('s0') select * from SupportRecogBean#keepall MATCH_RECOGNIZE (MEASURES A.theString AS a, "
+            "B.theString AS b, C[0].theString AS c0, D.theString AS d, E[0].theString AS e0, "
+            "E[1].theString AS e1, F[0].theString AS f0, F[1].theString AS f1 ALL MATCHES "
+            "after match skip to current row PATTERN (A B C* D E* F+) DEFINE /* A is always true */ "
+            "B AS (B.value < PREV (B.value)), C AS (C.value <= PREV (C.value)), D AS (D.value < PREV (D.value)), "
+            "E AS (E.value >= PREV (E.value)), F AS (F.value >= PREV (F.value) and F.value > A.value))", cols)
+    r.send(("E1", 100), ("E2", 98), ("E3", 75), ("E4", 61), ("E5", 50), ("E6", 49), ("E7", 64), ("E8", 78), ("E9", 84))
+    got = {label: sorted(rows, key=repr) for label, rows in r.pop()}
+    n = None
+    assert got == {
+        "E7": [("E4", "E5", n, "E6", n, n, "E7", n)],
+        "E8": sorted([("E3", "E4", "E5", "E6", "E7", n, "E8", n), ("E4", "E5", n, "E6", "E7", n, "E8", n),
+                      ("E4", "E5", n, "E6", n, n, "E7", "E8")], key=repr),
+        "E9": sorted([("E3", "E4", "E5", "E6", "E7", n, "E8", "E9"), ("E3", "E4", "E5", "E6", "E7", "E8", "E9", n),
+                      ("E4", "E5", n, "E6", "E7", "E8", "E9", n), ("E4", "E5", n, "E6", "E7", n, "E8", "E9"),
+                      ("E4", "E5", n, "E6", n, n, "E7", "E8")], key=repr)}
+
+
+def test_measures_call_methods_on_group_variables():
+    r = Run("@name('s0') select * from SupportRecogBean match_recognize (measures A as a, A.theString as id, "
+            "100 + B.size() as val pattern (A B*) interval 1 minute define A as (A.value = 1), B as (B.value = 2))",
+            ["id", "val"])
+    r.send(("E1", 1), ("E2", 2), 120_000)
+    assert r.pop() == [("t=120000", [("E1", 101)])]
