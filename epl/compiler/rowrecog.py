@@ -525,6 +525,10 @@ def compile_match_recognize(mr: A.MatchRecognize, info: StreamInfo, scope: Scope
             key_of = compiled[0].on_bean or (lambda bean, _k=k0: _k((bean,)))  # noqa: E731
         else:
             key_of = lambda bean, _k=kfns: tuple(f((bean,)) for f in _k)  # noqa: E731
+        if any(c.type.kind in (EPLType.ARRAY, EPLType.OBJECT, EPLType.MAP) for c in compiled):
+            # arrays (and values that may be lists) partition by their contents
+            raw = key_of
+            key_of = lambda bean, _r=raw: _hashable(_r(bean))  # noqa: E731
 
     interval = None
     months = 0
@@ -555,6 +559,14 @@ def compile_match_recognize(mr: A.MatchRecognize, info: StreamInfo, scope: Scope
                         tracked=tuple(sorted(services.tracked.items())),
                         prev_holder=holder if services.prev_depth else None)
     return MatchRecognizeFactory(plan), out_type
+
+
+def _hashable(v: Any) -> Any:
+    if isinstance(v, (list, tuple)):
+        return tuple(_hashable(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _hashable(x)) for k, x in v.items()))
+    return v
 
 
 def _first_wins(scope: Scope, own: int) -> Scope:

@@ -288,3 +288,17 @@ def test_measures_call_methods_on_group_variables():
             ["id", "val"])
     r.send(("E1", 1), ("E2", 2), 120_000)
     assert r.pop() == [("t=120000", [("E1", 101)])]
+
+
+def test_partition_by_an_array_and_by_several_values():
+    from engine import Engine
+    e = Engine(time="simulated")
+    e.epl("create schema WithArray(id string, array int[], value int)")
+    s = e.epl("select * from WithArray match_recognize (partition by array measures A.id as a, B.id as b "
+              "pattern (A B) define A as A.value = 1, B as B.value = 2)")
+    got = []
+    s.add_listener(lambda new, old: got.extend((b.get("a"), b.get("b")) for b in new))
+    for id_, arr, v in [("E1", [1, 2], 1), ("E2", [1], 1), ("E3", None, 1), ("E4", [], 1),
+                        ("E10", [1, 2], 2), ("E11", [], 2), ("E12", [1], 2), ("E13", None, 2)]:
+        e.send({"id": id_, "array": arr, "value": v}, "WithArray")
+    assert got == [("E1", "E10"), ("E4", "E11"), ("E2", "E12"), ("E3", "E13")]
