@@ -113,3 +113,9 @@ def _matcher(engine, stmt):
     """The statement's matcher: the last view of its stream's chain."""
     [instance] = stmt._instances
     return instance.views[0][-1]
+
+
+def test_public_names():
+    import engine.rowrecog as rr
+    assert sorted(rr.__all__) == ["MatchRecognizeFactory", "MatchRecognizeView", "PrevHolder", "RowNFA",
+                                  "RowRecogPlan"]
