@@ -10,7 +10,6 @@ interval after their first row has passed (a timer through the statement's sched
 `or terminated`, until the partial match that produced them can go no further."""
 from __future__ import annotations
 
-from collections import deque
 from typing import Any, Callable, Iterator, Optional
 
 from views.base import Events, View
@@ -39,7 +38,8 @@ class _Partition:
     def __init__(self, prev_depth: int) -> None:
         self.entries: list[_Entry] = []
         self.pending: list[_Entry] = []       # matches held for `interval`
-        self.rows: Optional[deque] = deque(maxlen=prev_depth + 1) if prev_depth else None
+        # the partition's latest rows for `prev`: a short list (a deque costs ~600 bytes)
+        self.rows: Optional[list] = [] if prev_depth else None
 
 
 def _contains(path: Optional[tuple], event: Any) -> bool:
@@ -95,9 +95,12 @@ class MatchRecognizeView(View):
         self.seq = seq = self.seq + 1
         if part is None:
             part = _Partition(plan.prev_depth)
-        if part.rows is not None:
-            part.rows.append(event)
-            plan.prev_holder.rows = part.rows
+        prows = part.rows
+        if prows is not None:
+            prows.append(event)
+            if len(prows) > plan.prev_depth + 1:
+                del prows[0]
+            plan.prev_holder.rows = prows
         follow, var_of, exits, preds = nfa.follow, nfa.var_of, nfa.exits, plan.preds
         tracked = self._tracked
         now = self.ctx.now() if plan.interval is not None else 0
