@@ -16,13 +16,13 @@ from .. import ast as A
 from ..ast.walk import children
 from ..errors import EPLValidationError
 from .aggregations import AggregationCollector
-from .annotations import has, priority, statement_name
+from .annotations import has, hints, priority, statement_name
 from .compiled import Compiled
 from .expressions import compile_expr, compile_predicate, expr_text
 from .filters import compile_filter
 from .result import CompiledStatement
 from .scope import Scope, StreamInfo
-from .views import compile_views
+from .views import compile_views, derived_stream
 
 _SELECTORS = {None: "istream", A.StreamSelector.ISTREAM: "istream",
               A.StreamSelector.IRSTREAM: "irstream", A.StreamSelector.RSTREAM: "rstream"}
@@ -86,8 +86,11 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
 
     # streams: filters and views
     stream_plans = []
-    for info, spec in zip(streams, stream_specs):
-        views = compile_views(spec.views, info, scope)
+    union_hint = "retain-union" in hints(node.annotations)
+    for info, spec in zip(list(streams), stream_specs):
+        views = compile_views(spec.views, info, scope,
+                              retain_union=union_hint or getattr(spec, "retain_union", False))
+        streams[info.index] = derived_stream(views, info)
         nw = engine.services.get("named_windows")
         if isinstance(spec, A.FilterStream) and nw is not None and nw.get(info.type_name) is not None:
             stream_plans.append(nw.consumer_stream(info, spec, views, scope))

@@ -50,8 +50,10 @@ def view_arg(node: A.Expr, scope: Scope) -> ViewArg:
     return ViewArg(descending=descending, **kwargs)
 
 
-def compile_views(specs: Sequence[A.ViewSpec], stream: StreamInfo, scope: Scope) -> tuple:
-    """Validate the view chain of one stream and build its factories."""
+def compile_views(specs: Sequence[A.ViewSpec], stream: StreamInfo, scope: Scope, *,
+                  retain_union: bool = False) -> tuple:
+    """Validate the view chain of one stream and build its factories; `retain_union` for a
+    stream declared `retain-union` (or under `@hint('retain-union')`)."""
     from views.registry import create_factories
     if not specs:
         return ()
@@ -77,6 +79,16 @@ def compile_views(specs: Sequence[A.ViewSpec], stream: StreamInfo, scope: Scope)
                 raise EPLValidationError(f"Error in view '{spec.name}': {e.message}", scope.epl) from None
         compiled.append((spec.name.lower(), args))
     try:
-        return tuple(create_factories(compiled))
+        return tuple(create_factories(compiled, retain_union=retain_union))
     except ViewParameterError as e:
         raise EPLValidationError(str(e), scope.epl) from None
+
+
+def derived_stream(views: tuple, stream: StreamInfo) -> StreamInfo:
+    """The stream as the rest of the statement sees it: a derived-value view at the end of
+    the chain (`#uni(price)`) replaces the event type with its own."""
+    from views.registry import output_type
+    t = output_type(views)
+    if t is None:
+        return stream
+    return StreamInfo(stream.index, t, stream.alias, stream.type_name)

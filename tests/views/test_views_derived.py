@@ -1,0 +1,158 @@
+"""Derived-value views (`#size`, `#uni`, `#linest`, `#correl`, `#weighted_avg`) through EPL:
+their event type and posting rule as Esper documents them, and their statistics against
+naive formulas over the window contents."""
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from engine import Engine
+from epl.errors import EPLValidationError
+
+
+def _engine(epl: str):
+    e = Engine(time="simulated")
+    e.epl("create schema T(symbol string, price double, volume long)")
+    stmt = e.epl(epl)
+    calls = []
+    stmt.add_listener(lambda new, old: calls.append(([x.to_dict() for x in new or []],
+                                                      [x.to_dict() for x in old or []])))
+    return e, stmt, calls
+
+
+def _send(e, *rows):
+    for sym, price, vol in rows:
+        e.send({"symbol": sym, "price": price, "volume": vol}, "T")
+
+
+def test_size_posts_the_count_and_the_prior_count():
+    e, stmt, calls = _engine("select irstream * from T#length(2)#size()")
+    _send(e, ("A", 1.0, 1), ("B", 2.0, 2), ("C", 3.0, 3))
+    # the window is full at the third event: size unchanged, nothing posted
+    assert calls == [([{"size": 1}], [{"size": 0}]), ([{"size": 2}], [{"size": 1}])]
+    assert [r["size"] for r in stmt] == [2]
+
+
+def test_size_with_additional_property_and_old_syntax():
+    e, stmt, calls = _engine("select irstream size, symbol from T.win:time(1 sec).std:size(symbol)")
+    _send(e, ("A", 1.0, 1))
+    e.advance_time(1000)
+    assert calls == [([{"size": 1, "symbol": "A"}], [{"size": 0, "symbol": None}]),
+                     ([{"size": 0, "symbol": "A"}], [{"size": 1, "symbol": "A"}])]
+
+
+def test_uni_properties_and_additional_property():
+    e, stmt, calls = _engine("select irstream * from T#length(3)#uni(price, symbol)")
+    _send(e, ("A", 1.0, 1), ("B", 2.0, 2))
+    new, old = calls[-1]
+    assert new == [{"datapoints": 2, "total": 3.0, "average": 1.5, "variance": 0.5,
+                    "stddev": math.sqrt(0.5), "stddevpa": 0.5, "symbol": "B"}]
+    assert old[0]["datapoints"] == 1 and old[0]["symbol"] == "A"
+    first_old = calls[0][1][0]
+    assert first_old["datapoints"] == 0 and first_old["total"] == 0.0 and math.isnan(first_old["average"])
+
+
+def test_grouped_derived_view_adds_the_group_columns():
+    e, stmt, calls = _engine("select irstream * from T.std:groupwin(symbol).win:length(2).stat:uni(price)")
+    _send(e, ("A", 1.0, 1), ("B", 5.0, 1), ("A", 3.0, 1))
+    assert [(n[0]["symbol"], n[0]["average"], o[0]["symbol"], o[0]["datapoints"]) for n, o in calls] == \
+        [("A", 1.0, "A", 0), ("B", 5.0, "B", 0), ("A", 2.0, "A", 1)]
+    assert sorted((r["symbol"], r["datapoints"]) for r in stmt) == [("A", 2), ("B", 1)]
+
+
+def test_linest_correl_weighted_avg_property_names():
+    e, stmt, _ = _engine("select * from T#keepall#linest(price, volume)")
+    assert set(stmt.event_type.property_names) >= {
+        "slope", "YIntercept", "XAverage", "XStandardDeviationPop", "XStandardDeviationSample",
+        "XSum", "XVariance", "YAverage", "YStandardDeviationPop", "YStandardDeviationSample",
+        "YSum", "YVariance", "dataPoints", "n", "sumX", "sumXSq", "sumXY", "sumY", "sumYSq"}
+    _send(e, ("A", 1.0, 10), ("A", 2.0, 20))
+    row = next(iter(stmt))
+    assert row["slope"] == pytest.approx(0.1) and row["YIntercept"] == pytest.approx(0.0)
+    e, stmt, _ = _engine("select correlation from T#keepall#correl(price, volume)")
+    _send(e, ("A", 1.0, 10), ("A", 2.0, 20))
+    assert next(iter(stmt))["correlation"] == pytest.approx(1.0)
+    e, stmt, _ = _engine("select average from T#keepall#weighted_avg(price, volume)")
+    _send(e, ("A", 1.0, 1), ("A", 4.0, 2))
+    assert next(iter(stmt))["average"] == pytest.approx(3.0)
+
+
+def test_derived_view_errors():
+    with pytest.raises(EPLValidationError, match="uni"):
+        _engine("select * from T#uni(symbol)")
+    with pytest.raises(EPLValidationError, match="last view"):
+        _engine("select * from T#uni(price)#length(3)")
+    with pytest.raises(EPLValidationError):
+        _engine("select price from T#uni(price)")      # the stream now carries statistics
+
+
+def _close(a, b):
+    if isinstance(a, float) and math.isnan(a):
+        return isinstance(b, float) and math.isnan(b)
+    return b == pytest.approx(a, rel=1e-6, abs=1e-6)
+
+
+def _model(window):
+    xs = [p for _, p, _ in window]
+    ws = [v for _, _, v in window]
+    n = len(xs)
+    mean = sum(xs) / n if n else math.nan
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n >= 2 else math.nan
+    pop = math.sqrt(sum((x - mean) ** 2 for x in xs) / n) if n else math.nan
+    sw = sum(ws)
+    return {"datapoints": n, "total": float(sum(xs)), "average": mean, "variance": var,
+            "stddev": math.sqrt(var) if n >= 2 else math.nan, "stddevpa": pop,
+            "wavg": sum(x * w for x, w in zip(xs, ws)) / sw if sw else math.nan}
+
+
+rows = st.lists(st.tuples(st.sampled_from("AB"), st.integers(-50, 50).map(float),
+                          st.integers(0, 5)), max_size=30)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 5), rows)
+def test_uni_and_weighted_avg_match_naive_statistics(n, data):
+    e, _, uni = _engine(f"select irstream * from T#length({n})#uni(price)")
+    stmt2 = e.epl(f"select irstream average from T#length({n})#weighted_avg(price, volume)")
+    wavg = []
+    stmt2.add_listener(lambda new, old: wavg.append((new[0]["average"], old[0]["average"])))
+    window: list = []
+    prior = _model(window)
+    for i, row in enumerate(data):
+        _send(e, row)
+        window = (window + [row])[-n:]
+        m = _model(window)
+        new, old = uni[i]
+        for k in ("datapoints", "total", "average", "variance", "stddev", "stddevpa"):
+            assert _close(m[k], new[0][k]), (k, m[k], new[0][k])
+            assert _close(prior[k], old[0][k])
+        assert _close(m["wavg"], wavg[i][0]) and _close(prior["wavg"], wavg[i][1])
+        prior = m
+
+
+@settings(max_examples=120, deadline=None)
+@given(rows)
+def test_linest_and_correl_match_naive_formulas(data):
+    e, stmt, _ = _engine("select * from T#length(4)#linest(price, volume)")
+    corr = e.epl("select correlation from T#length(4)#correl(volume, price)")
+    window: list = []
+    for row in data:
+        _send(e, row)
+        window = (window + [row])[-4:]
+        ys = [r[1] for r in window]
+        xs = [float(r[2]) for r in window]
+        n = len(xs)
+        mx, my = sum(xs) / n, sum(ys) / n
+        sxx = sum((x - mx) ** 2 for x in xs)
+        syy = sum((y - my) ** 2 for y in ys)
+        sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+        got = next(iter(stmt))
+        assert got["dataPoints"] == n and _close(mx, got["XAverage"]) and _close(my, got["YAverage"])
+        assert _close(sum(xs), got["sumX"]) and _close(sum(x * y for x, y in zip(xs, ys)), got["sumXY"])
+        if sxx > 1e-9:
+            assert _close(sxy / sxx, got["slope"]) and _close(my - sxy / sxx * mx, got["YIntercept"])
+        c = next(iter(corr))["correlation"]
+        if sxx > 1e-9 and syy > 1e-9:
+            assert _close(sxy / math.sqrt(sxx * syy), c)

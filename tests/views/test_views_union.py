@@ -1,0 +1,105 @@
+"""`retain-union` (and `@hint('retain-union')`): an event stays while any data window holds
+it; the default intersection posts its remove stream in Esper's order."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from engine import Engine
+
+
+def _engine(epl: str):
+    e = Engine(time="simulated")
+    e.epl("create schema T(k string, v int)")
+    stmt = e.epl(epl)
+    calls = []
+    stmt.add_listener(lambda new, old: calls.append(([x["v"] for x in new or []], [x["v"] for x in old or []])))
+    return e, stmt, calls
+
+
+def test_union_of_unique_and_time():
+    e, stmt, calls = _engine("select irstream v from T#unique(k)#time(10 sec) retain-union")
+    e.send({"k": "a", "v": 1}, "T")
+    e.advance_time(1000)
+    e.send({"k": "a", "v": 2}, "T")      # unique lets 1 go, time still holds it
+    e.advance_time(10_000)               # time lets 1 go: the last holder
+    e.advance_time(11_000)               # 2 expires from time, unique still holds it
+    assert calls == [([1], []), ([2], []), ([], [1])]
+    assert [r["v"] for r in stmt] == [2]
+
+
+def test_union_by_hint():
+    e, stmt, calls = _engine("@hint('retain-union') select irstream v from T#length(1)#unique(k)")
+    e.send({"k": "a", "v": 1}, "T")
+    e.send({"k": "b", "v": 2}, "T")      # length lets 1 go; unique holds it
+    e.send({"k": "a", "v": 3}, "T")      # unique lets 1 go: gone; length lets 2 go: unique holds it
+    assert calls == [([1], []), ([2], []), ([3], [1])]
+
+
+def test_intersection_remove_order_is_window_by_window():
+    e, stmt, calls = _engine("select irstream v from T#length(2)#unique(k)")
+    for k, v in [("a", 1), ("b", 2), ("b", 3)]:
+        e.send({"k": k, "v": v}, "T")
+    # length pushes 1 out, unique pushes 2 out: posted in chain order
+    assert calls[-1] == ([3], [1, 2])
+    e, stmt, calls = _engine("select irstream v from T#unique(k)#length(2)")
+    for k, v in [("a", 1), ("b", 2), ("b", 3)]:
+        e.send({"k": k, "v": v}, "T")
+    assert calls[-1] == ([3], [2, 1])
+
+
+def test_sort_window_in_an_intersection_reports_the_pushed_out_arrival():
+    e, stmt, calls = _engine("select irstream v from T#sort(1, v)#time(10 sec)")
+    e.send({"k": "a", "v": 5}, "T")
+    e.send({"k": "a", "v": 7}, "T")      # sorts after the one kept: in and out at once
+    assert calls == [([5], []), ([7], [7])]
+    assert [r["v"] for r in stmt] == [5]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 4), st.lists(st.sampled_from("abcd"), max_size=40))
+def test_union_of_length_and_unique_matches_a_model(n, keys):
+    e, stmt, calls = _engine(f"select irstream v from T#length({n})#unique(k) retain-union")
+    length: list[int] = []
+    unique: dict[str, int] = {}
+    expected = []
+    for v, k in enumerate(keys):
+        before = set(length) | set(unique.values())
+        length = (length + [v])[-n:]
+        unique[k] = v
+        after = set(length) | set(unique.values())
+        expected.append(([v], sorted(before - after)))
+        e.send({"k": k, "v": v}, "T")
+        assert sorted(r["v"] for r in stmt) == sorted(after)
+    assert [(new, sorted(old)) for new, old in calls] == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 4), st.lists(st.one_of(st.sampled_from("abcd"), st.integers(1, 6)), max_size=40))
+def test_union_and_intersection_of_unique_and_time_match_a_model(n, ops):
+    """Each window's contents computed naively; union and intersection of those."""
+    eu, su, cu = _engine("select irstream v from T#unique(k)#time(3 sec) retain-union")
+    ei, si, ci = _engine("select irstream v from T#unique(k)#time(3 sec)")
+    now, v = 0, 0
+    sent: list[tuple[int, str, int]] = []       # (arrival, key, v)
+    for op in ops:
+        if isinstance(op, int):
+            now += op * 500
+            for eng in (eu, ei):
+                eng.advance_time(now)
+        else:
+            v += 1
+            sent.append((now, op, v))
+            for eng in (eu, ei):
+                eng.send({"k": op, "v": v}, "T")
+        in_time = {x[2] for x in sent if x[0] + 3000 > now}
+        latest = {}
+        for x in sent:
+            latest[x[1]] = x[2]
+        in_unique = set(latest.values())
+        assert sorted(r["v"] for r in su) == sorted(in_time | in_unique)
+        assert sorted(r["v"] for r in si) == sorted(in_time & in_unique)
+    # every event went in once and, for the union, left once when the last window let it go
+    posted_new = [x for new, _ in cu for x in new]
+    posted_old = [x for _, old in cu for x in old]
+    assert posted_new == list(range(1, v + 1))
+    assert len(posted_old) == len(set(posted_old))
