@@ -215,32 +215,29 @@ class RowPerGroupFirst:
 
 
 class RowPerGroupLastUnordered:
-    """`output last` without order by (Esper's non-buffered helper, its default): groups in
-    order of first touch. Remove-stream rows are kept per group and delivered again at later
-    outputs until the group is touched again: Esper 9 never clears them, and we follow it."""
+    """`output last` without order by (Esper's non-buffered helper, its default): the groups
+    touched in the batch in order of first touch, each with its current row (a group whose
+    aggregation ended gets fresh aggregates) and, as remove stream, its row before the batch."""
 
     __slots__ = ("p", "reps", "old")
 
     def __init__(self, p: Any, process: Callable) -> None:
         self.p = p
         self.reps: dict = {}
-        self.old: dict = {}
+        self.old: list = []
 
     def add(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
         _apply(self.p, self.reps, new, old, self._prior)
 
     def _prior(self, k: Any, rows: list) -> None:
-        if rows:
-            self.old[k] = rows[0]
+        self.old += rows
 
     def flush(self) -> tuple[Rows, Rows]:
         p = self.p
-        reps = self.reps
-        if p.aggs.reclaim:
-            reps = {k: e for k, e in reps.items() if k in p.aggs.groups}
-        new_rows = finish(p, keyed_groups(p, list(reps.items()))) if p.want_new else None
-        self.reps = {}
-        return new_rows, finish(p, list(self.old.values()))
+        new_rows = finish(p, keyed_groups(p, list(self.reps.items()))) if p.want_new else None
+        old_rows = finish(p, self.old)
+        self.reps, self.old = {}, []
+        return new_rows, old_rows
 
 
 class RowPerGroupAllUnordered:

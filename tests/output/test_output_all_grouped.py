@@ -189,3 +189,17 @@ def test_rollup_output_first_with_having(join):
     _send(e, "E1", 1, 90)
     rows = [("E1", 1, 300)]
     assert calls.pop() == (rows, rows)
+
+
+@pytest.mark.parametrize("join", [False, True])
+def test_row_per_group_output_last_keeps_groups_whose_rows_expired(join):
+    src = "MarketData#time(5.5 sec), SupportBean#keepall where theString=symbol" if join \
+        else "MarketData#time(5.5 sec)"
+    out = _run_market(f"select irstream symbol, sum(price) from {src} group by symbol "
+                      f"output last every 1 seconds", join)
+    assert out[2200] == [([("IBM", 75.0), ("YAH", 1.0)], [("IBM", 25.0), ("YAH", None)])]
+    assert out[3200] == [([], [])]
+    assert out[6200] == [([("IBM", 72.0), ("YAH", 7.0)], [("IBM", 97.0), ("YAH", 6.0)])]
+    # MSFT's only event left at 6300: its group is output with a fresh sum
+    assert sorted(out[7200][0][0], key=str) == [("IBM", 48.0), ("MSFT", None), ("YAH", 6.0)]
+    assert sorted(out[7200][0][1], key=str) == [("IBM", 72.0), ("MSFT", 9.0), ("YAH", 7.0)]
