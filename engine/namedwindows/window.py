@@ -6,6 +6,7 @@ Inserts, deletes and updates all go through the chain's first view as `update(ne
 whatever leaves the chain's end is what consumers and the `create window` statement see."""
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from engine.bean import EventBean
@@ -14,6 +15,8 @@ from filterindex.spec import FilterSpec
 
 if TYPE_CHECKING:
     from engine.statement import Statement
+
+log = logging.getLogger(__name__)
 
 
 class NamedWindow:
@@ -37,6 +40,7 @@ class NamedWindow:
         self._engine: Any = None
         self._statement: Optional["Statement"] = None
         self._ctx: Any = None
+        self.indexes: dict[str, Any] = {}     # `create index`: name -> WindowIndex
 
     # -- lifecycle (the `create window` statement's start and stop) -------------------------
     def start(self, engine: Any, statement: "Statement", ctx: Any = None,
@@ -100,6 +104,26 @@ class NamedWindow:
     def snapshot(self) -> list[EventBean]:
         return list(self)
 
+    # -- indexes (`create index`) ------------------------------------------------------------
+    def add_index(self, index: Any) -> None:
+        index.add(list(self))
+        self.indexes[index.name] = index
+
+    def remove_index(self, name: str) -> None:
+        self.indexes.pop(name, None)
+
+    def _unique_ok(self, new: list[EventBean], old: Optional[list] = None) -> bool:
+        """False (and a logged warning, as the insert is refused) when `new` would break a
+        unique index."""
+        from .index import UniqueIndexViolation
+        for idx in self.indexes.values():
+            try:
+                idx.check(new, old)
+            except UniqueIndexViolation as e:
+                log.warning("Named window '%s': %s; change ignored", self.name, e)
+                return False
+        return True
+
     # -- changes -------------------------------------------------------------------------------
     def insert(self, events: list[EventBean]) -> None:
         if self._first is not None and events:
@@ -107,7 +131,25 @@ class NamedWindow:
                 events = [e for e in events if self.insert_filter(e)]
                 if not events:
                     return
+            if self.indexes:
+                accepted: list[EventBean] = []
+                for e in events:
+                    if self._unique_ok([e]) and self._unique_ok_batch(accepted, e):
+                        accepted.append(e)
+                events = accepted
+                if not events:
+                    return
             self._first.update(events, None)
+
+    def _unique_ok_batch(self, before: list[EventBean], e: EventBean) -> bool:
+        """`e` does not repeat a unique key of the events inserted before it in one batch."""
+        for idx in self.indexes.values():
+            if idx.unique and any(idx.key(b) == idx.key(e) for b in before):
+                log.warning("Named window '%s': Unique index violation, index '%s' is a unique "
+                            "index and key '%s' already exists; change ignored",
+                            self.name, idx.name, idx.key(e))
+                return False
+        return True
 
     def delete(self, events: list[EventBean]) -> None:
         if self._first is not None and events:
@@ -116,6 +158,8 @@ class NamedWindow:
     def replace(self, new: list[EventBean], old: list[EventBean]) -> None:
         """Updated events: `new[i]` takes the place of `old[i]`."""
         if self._first is not None and (new or old):
+            if self.indexes and new and not self._unique_ok(new, old):
+                return
             self._first.update(new or None, old or None)
 
     def merge(self, new: list[EventBean], old: list[EventBean]) -> None:
@@ -138,7 +182,14 @@ class NamedWindow:
 
     def lookup(self, columns: tuple, key: tuple) -> Optional[list[EventBean]]:
         """Rows by column values when an index can answer (None: scan)."""
+        for idx in self.indexes.values():
+            if idx.columns == tuple(columns):
+                return idx.get(key)
         return None
+
+    def index_columns(self) -> list[tuple]:
+        """The column tuples an equality lookup can use (one per index)."""
+        return [idx.columns for idx in self.indexes.values()]
 
     # -- consumers ----------------------------------------------------------------------------
     def attach(self, handle: Any) -> "_Attachment":
@@ -152,6 +203,12 @@ class NamedWindow:
         return _Attachment(self, handle)
 
     def _changed(self, new: Optional[list], old: Optional[list]) -> None:
+        if self.indexes:
+            for idx in self.indexes.values():
+                if old:
+                    idx.remove(old)
+                if new:
+                    idx.add(new)
         for h in tuple(self.consumers):
             h.target.update(new, old)
         if self.shared_consumers:

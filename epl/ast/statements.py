@@ -267,6 +267,27 @@ class CreateTable(Statement):
 
 
 @dataclass(frozen=True, slots=True)
+class IndexColumn:
+    """One column of `create index`: the property and the index kind ('hash' or 'btree')."""
+
+    name: str
+    kind: str = "hash"
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CreateIndex(Statement):
+    """`create [unique] index name on window_or_table (col [hash|btree], ...)`."""
+
+    name: str
+    target: str
+    columns: tuple[IndexColumn, ...]
+    unique: bool = False
+    annotations: tuple[Annotation, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class CreateVariable(Statement):
     """`create [constant] variable type name [= expr]`."""
 

@@ -355,8 +355,10 @@ def _insert_into(ins: Optional[A.InsertInto], engine: Any, out_type: EventType, 
         return None, []
     selector = _SELECTORS[ins.selector]
     target = engine.types.find(ins.stream_name)
-    cols = list(ins.columns) if ins.columns else list(out_type.property_names if passthrough else names)
-    src = list(out_type.property_names) if passthrough else names
+    # `select *, expr as y`: the wildcard's properties and the new columns (all of out_type)
+    whole = passthrough or (not ins.columns and len(out_type.property_names) > len(names))
+    cols = list(ins.columns) if ins.columns else list(out_type.property_names if whole else names)
+    src = list(out_type.property_names) if whole else names
     if ins.columns and len(ins.columns) != len(src):
         raise EPLValidationError(
             f"Number of supplied values in the select or values clause does not match insert-into clause", text)

@@ -1,7 +1,9 @@
-"""Grammar of `create schema`, `create window`, `create table` and `create variable`."""
+"""Grammar of `create schema`, `create window`, `create table`, `create index` and
+`create variable`."""
 from __future__ import annotations
 
-from ..ast import Call, ColumnDef, CreateSchema, CreateTable, CreateVariable, CreateWindow, TypeRef
+from ..ast import (Call, ColumnDef, CreateIndex, CreateSchema, CreateTable, CreateVariable, CreateWindow,
+                   IndexColumn, TypeRef)
 from ..lexer import tokens  # noqa: F401
 from ._support import fail, span
 
@@ -190,3 +192,36 @@ def p_variable_init(p):
     """variable_init : empty
                      | EQ expr"""
     p[0] = p[2] if len(p) == 3 else None
+
+
+# -- create index -----------------------------------------------------------------------------
+
+def p_create_index(p):
+    """create_index : CREATE IDENT IDENT ON IDENT LPAREN index_columns RPAREN
+                    | CREATE IDENT IDENT IDENT ON IDENT LPAREN index_columns RPAREN"""
+    if len(p) == 9:
+        if p[2].lower() != "index":
+            fail(p, 2, "please check the create statement, expecting 'index'")
+        unique, name, target, cols = False, p[3], p[5], p[7]
+    else:
+        if p[2].lower() != "unique" or p[3].lower() != "index":
+            fail(p, 2, "please check the create index statement, expecting 'unique index'")
+        unique, name, target, cols = True, p[4], p[6], p[8]
+    p[0] = CreateIndex(name, target, tuple(cols), unique, span=span(p))
+
+
+def p_index_columns(p):
+    """index_columns : index_column
+                     | index_columns COMMA index_column"""
+    p[0] = [p[1]] if len(p) == 2 else p[1] + [p[3]]
+
+
+def p_index_column(p):
+    """index_column : name
+                    | name IDENT"""
+    kind = "hash"
+    if len(p) == 3:
+        kind = p[2].lower()
+        if kind not in ("hash", "btree"):
+            fail(p, 2, "please check the create index statement, expecting 'hash' or 'btree'")
+    p[0] = IndexColumn(p[1], kind, span(p))

@@ -44,6 +44,7 @@ def p_statement_body(p):
                       | create_schema
                       | create_window
                       | create_table
+                      | create_index
                       | create_variable
                       | create_context
                       | update_stmt

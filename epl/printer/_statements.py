@@ -245,6 +245,13 @@ class StatementPrinter(PatternPrinter):
         return " ".join(self.prefix(t) + ["create table " + name(t.name, False) +
                                           self.column_defs(t.columns)])
 
+    def _s_CreateIndex(self, i: A.CreateIndex) -> str:
+        cols = ", ".join(name(c.name, False) + ("" if c.kind == "hash" else " " + c.kind)
+                         for c in i.columns)
+        head = "create unique index" if i.unique else "create index"
+        return " ".join(self.prefix(i) + [head, name(i.name, False), "on",
+                                          f"{name(i.target, False)}({cols})"])
+
     def _s_CreateVariable(self, v: A.CreateVariable) -> str:
         out = self.prefix(v)
         out.append("create constant variable" if v.constant else "create variable")

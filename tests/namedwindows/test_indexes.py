@@ -1,0 +1,103 @@
+"""`create [unique] index` on named windows and tables: validation, on-action lookups through
+the index with the same results as a scan, unique indexes refusing a second row per key."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from engine import Engine
+from epl import parse
+from epl.errors import EPLValidationError
+
+
+def _engine():
+    e = Engine(time="simulated")
+    e.epl("create schema SB(theString string, intPrimitive int)")
+    e.epl("create schema S0(id int, p00 string)")
+    e.epl("create window W#keepall as SB")
+    e.epl("insert into W select * from SB")
+    return e
+
+
+def _rows(e, q="select * from W"):
+    return sorted((r["theString"], r["intPrimitive"]) for r in e.execute_query(q))
+
+
+def test_create_index_parses_and_prints_back():
+    for text in ("create index I1 on W(theString)", "create unique index I2 on W(theString, intPrimitive btree)",
+                 "create index I3 on W(theString, intPrimitive btree)"):
+        from epl.printer import to_epl
+        assert to_epl(parse(text)) == text
+
+
+def test_validation_messages():
+    e = _engine()
+    with pytest.raises(EPLValidationError, match="A named window or table by name 'Nope' does not exist"):
+        e.epl("create index I1 on Nope(theString)")
+    with pytest.raises(EPLValidationError, match="Property named 'xyz' not found"):
+        e.epl("create index I1 on W(xyz)")
+    e.epl("create index I1 on W(theString)")
+    with pytest.raises(EPLValidationError, match="An index by name 'I1' already exists"):
+        e.epl("create index I1 on W(intPrimitive)")
+    e.send({"theString": "E1", "intPrimitive": 1}, "SB")
+    e.send({"theString": "E1", "intPrimitive": 2}, "SB")
+    with pytest.raises(EPLValidationError, match="Unique index violation, index 'U1' is a unique index and key 'E1' already exists"):
+        e.epl("create unique index U1 on W(theString)")
+
+
+def test_unique_index_refuses_a_second_row_per_key_and_frees_it_on_delete():
+    e = _engine()
+    e.epl("create unique index U1 on W(theString)")
+    e.epl("on S0 delete from W where theString = p00")
+    e.send({"theString": "E1", "intPrimitive": 1}, "SB")
+    e.send({"theString": "E1", "intPrimitive": 2}, "SB")       # refused
+    e.send({"theString": "E2", "intPrimitive": 3}, "SB")
+    assert _rows(e) == [("E1", 1), ("E2", 3)]
+    e.send({"id": 0, "p00": "E1"}, "S0")
+    e.send({"theString": "E1", "intPrimitive": 4}, "SB")
+    assert _rows(e) == [("E1", 4), ("E2", 3)]
+
+
+def test_destroying_the_index_statement_drops_the_index():
+    e = _engine()
+    s = e.epl("create unique index U1 on W(theString)")
+    s.destroy()
+    e.send({"theString": "E1", "intPrimitive": 1}, "SB")
+    e.send({"theString": "E1", "intPrimitive": 2}, "SB")
+    assert _rows(e) == [("E1", 1), ("E1", 2)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["ins", "del", "upd", "merge"]), st.sampled_from("abc"),
+                          st.integers(0, 3)), max_size=30))
+def test_on_actions_through_an_index_match_a_scan(ops):
+    """The same statements with and without `create index`: the same window contents."""
+    engines = []
+    for with_index in (False, True):
+        e = _engine()
+        if with_index:
+            e.epl("create index I1 on W(theString hash, intPrimitive btree)")
+            e.epl("create index I2 on W(theString)")
+        e.epl("create schema D(s string, i int)")
+        e.epl("create schema U(s string, i int)")
+        e.epl("create schema M(s string, i int)")
+        e.epl("on D delete from W where theString = s and intPrimitive = i")
+        e.epl("on U update W set intPrimitive = intPrimitive + 10 where theString = s")
+        e.epl("on M merge W where theString = s when matched then delete "
+              "when not matched then insert select s as theString, i as intPrimitive")
+        engines.append(e)
+    for op, s, i in ops:
+        for e in engines:
+            if op == "ins":
+                e.send({"theString": s, "intPrimitive": i}, "SB")
+            else:
+                e.send({"s": s, "i": i}, {"del": "D", "upd": "U", "merge": "M"}[op])
+        assert _rows(engines[0]) == _rows(engines[1])
+
+
+def test_index_on_a_table():
+    e = Engine(time="simulated")
+    e.epl("create table T(k string primary key, v int)")
+    e.epl("create index TI on T(v btree)")
+    with pytest.raises(EPLValidationError, match="Property named 'zz' not found"):
+        e.epl("create index TJ on T(zz)")
