@@ -1,5 +1,7 @@
-"""`#linest(y, x [, expr ...])`: linear regression of y on x over the events the parent holds,
-with Esper's property names (slope, YIntercept, XAverage, ..., sumXY, sumYSq)."""
+"""`#linest(x, y [, expr ...])`: linear regression of y on x over the events the parent holds,
+with Esper's property names (slope, YIntercept, XAverage, ..., sumXY, sumYSq). As Esper's
+regression suite shows, the first expression is X: `#linest(price, volume)` over (70, 1000)
+and (70.5, 1500) has slope 1000 and YIntercept -69000."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,7 +27,7 @@ class LinestView(DerivedView):
 
     def __init__(self, factory: "LinestViewFactory") -> None:
         super().__init__(factory.event_type, factory.extras)
-        self._y, self._x = factory.y, factory.x
+        self._x, self._y = factory.x, factory.y
         self._m = Moments()
 
     def _point(self, e: EventBean) -> Any:
@@ -57,12 +59,12 @@ class LinestView(DerivedView):
 
 @dataclass(frozen=True)
 class LinestViewFactory(DerivedFactory):
-    y: Callable[[EventBean], Any] = lambda bean: None
     x: Callable[[EventBean], Any] = lambda bean: None
+    y: Callable[[EventBean], Any] = lambda bean: None
 
     @classmethod
     def from_args(cls, view: str, args: Sequence[ViewArg]) -> "LinestViewFactory":
-        check_count(view, args, 2, None, "two numeric expressions (y and x) and optional "
+        check_count(view, args, 2, None, "two numeric expressions (x and y) and optional "
                                          "additional properties")
         check_number(view, args[0])
         check_number(view, args[1])

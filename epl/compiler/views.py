@@ -73,6 +73,12 @@ def compile_views(specs: Sequence[A.ViewSpec], stream: StreamInfo, scope: Scope,
                               variables=single.variables, epl=single.epl, services=single.services,
                               builtins_holder=_Values())
         for a in spec.args:
+            if isinstance(a, A.Wildcard):
+                # `#uni(price, *)`: every property of the event as an additional property
+                for prop, ptype in stream.event_type.properties.items():
+                    args.append(ViewArg(prop, evaluate=lambda bean, _p=prop: bean.get(_p),
+                                        result_type=ptype))
+                continue
             try:
                 args.append(view_arg(a, arg_scope))
             except EPLValidationError as e:

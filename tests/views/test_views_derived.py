@@ -70,7 +70,7 @@ def test_linest_correl_weighted_avg_property_names():
         "YSum", "YVariance", "dataPoints", "n", "sumX", "sumXSq", "sumXY", "sumY", "sumYSq"}
     _send(e, ("A", 1.0, 10), ("A", 2.0, 20))
     row = next(iter(stmt))
-    assert row["slope"] == pytest.approx(0.1) and row["YIntercept"] == pytest.approx(0.0)
+    assert row["slope"] == pytest.approx(10.0) and row["YIntercept"] == pytest.approx(0.0)
     e, stmt, _ = _engine("select correlation from T#keepall#correl(price, volume)")
     _send(e, ("A", 1.0, 10), ("A", 2.0, 20))
     assert next(iter(stmt))["correlation"] == pytest.approx(1.0)
@@ -141,8 +141,8 @@ def test_linest_and_correl_match_naive_formulas(data):
     for row in data:
         _send(e, row)
         window = (window + [row])[-4:]
-        ys = [r[1] for r in window]
-        xs = [float(r[2]) for r in window]
+        xs = [r[1] for r in window]              # the first expression is X
+        ys = [float(r[2]) for r in window]
         n = len(xs)
         mx, my = sum(xs) / n, sum(ys) / n
         sxx = sum((x - mx) ** 2 for x in xs)
@@ -156,3 +156,65 @@ def test_linest_and_correl_match_naive_formulas(data):
         c = next(iter(corr))["correlation"]
         if sxx > 1e-9 and syy > 1e-9:
             assert _close(sxy / math.sqrt(sxx * syy), c)
+
+
+MD = [(70.0, 1000), (70.5, 1500), (70.1, 1200), (70.25, 1000)]
+
+
+def test_statistics_equal_esper_bit_for_bit():
+    """Values from Esper's regression suite (exact doubles)."""
+    e = Engine(time="simulated")
+    e.epl("create schema MD(price double, volume long)")
+    lin = e.epl("select irstream * from MD#linest(price, volume)")
+    lin3 = e.epl("select irstream * from MD#length(3)#linest(price, volume)")
+    cor = e.epl("select irstream * from MD#correl(price, volume)")
+    cor3 = e.epl("select irstream * from MD#length(3)#correl(price, volume)")
+    for price, volume in MD[:3]:
+        e.send({"price": price, "volume": volume}, "MD")
+    r = next(iter(lin))
+    assert (r["slope"], r["YIntercept"]) == (928.571428587354, -63952.38095349892)
+    assert next(iter(cor))["correlation"] == 0.9762210399358
+    e.send({"price": 70.25, "volume": 1000}, "MD")
+    r = next(iter(lin))
+    assert (r["slope"], r["YIntercept"]) == (854.6255506976092, -58830.39647835589)
+    r = next(iter(lin3))
+    assert (r["slope"], r["YIntercept"]) == (877.5510204634593, -60443.8775549068)
+    assert next(iter(cor))["correlation"] == 0.7865410694065471
+    assert next(iter(cor3))["correlation"] == 0.7046340397673054
+
+
+def test_weighted_avg_equals_esper():
+    e = Engine(time="simulated")
+    e.epl("create schema MD(price double, volume long, feed string)")
+    s = e.epl("select irstream * from MD#length(3)#weighted_avg(price, volume, feed)")
+    calls = []
+    s.add_listener(lambda n, o: calls.append((n[0]["average"], n[0]["feed"], o[0]["average"], o[0]["feed"])))
+    for price, volume, feed in [(10, 1000, "f1"), (11, 2000, "f2"), (10.5, 1500, "f3"), (9.5, 600, "f4")]:
+        e.send({"price": float(price), "volume": volume, "feed": feed}, "MD")
+    assert calls[0][0] == 10.0 and math.isnan(calls[0][2]) and calls[0][3] is None
+    assert [c[0] for c in calls[1:]] == [10.666666666666666, 10.61111111111111, 10.597560975609756]
+    assert [c[1] for c in calls] == ["f1", "f2", "f3", "f4"]
+
+
+def test_size_without_parentheses_and_additional_properties():
+    e = Engine(time="simulated")
+    e.epl("create schema MD(symbol string, feed string)")
+    s = e.epl("select irstream size from MD#size")
+    t = e.epl("select size, symbol, feed from MD#size(symbol, feed)")
+    got_s, got_t = [], []
+    s.add_listener(lambda n, o: got_s.append((n[0]["size"], o[0]["size"])))
+    t.add_listener(lambda n, o: got_t.append(n[0].to_dict()))
+    for _ in range(2):
+        e.send({"symbol": "DELL", "feed": "feed1"}, "MD")
+    assert got_s == [(1, 0), (2, 1)]
+    assert got_t == [{"size": 1, "symbol": "DELL", "feed": "feed1"}, {"size": 2, "symbol": "DELL", "feed": "feed1"}]
+
+
+def test_wildcard_as_additional_properties():
+    e = Engine(time="simulated")
+    e.epl("create schema SB(theString string, intPrimitive int)")
+    s = e.epl("select * from SB#length(3)#uni(intPrimitive, *)")
+    got = []
+    s.add_listener(lambda n, o: got.append(n[0].to_dict()))
+    e.send({"theString": "E1", "intPrimitive": 1}, "SB")
+    assert got[0]["average"] == 1.0 and got[0]["theString"] == "E1" and got[0]["intPrimitive"] == 1
