@@ -255,6 +255,7 @@ class CreateWindow(Statement):
     annotations: tuple[Annotation, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False)
     context: Optional[str] = None           # `context X create window ...`: one per partition
+    retain_union: bool = False              # `create window W#a#b retain-union as ...`
 
 
 @dataclass(frozen=True, slots=True)

@@ -131,7 +131,7 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
     table_source = infra is not None and infra.is_table
 
     filt = compile_filter(spec.event_filter.filter, sub, inner)
-    views = compile_views(spec.views, sub, inner)
+    views = compile_views(spec.views, sub, inner, retain_union=getattr(spec, "retain_union", False))
     accept = None
     if infra is not None:
         if views and (table_source or any(getattr(f, "is_data_window", False) for f in views)):

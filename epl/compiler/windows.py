@@ -71,7 +71,7 @@ def compile_create_window(node: A.CreateWindow, engine: Any, text: str) -> Compi
     event_type = EventType(node.name, Representation.MAP, props)
     stream = StreamInfo(0, event_type, None, node.name)
     scope = base_scope(engine, [stream], text)
-    views = compile_views(node.views, stream, scope)
+    views = compile_views(node.views, stream, scope, retain_union=node.retain_union)
     if not views:
         from views.keepall import KeepAllWindowFactory
         views = (KeepAllWindowFactory(),)

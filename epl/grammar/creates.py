@@ -94,11 +94,19 @@ def p_type_ref(p):
 # -- create window ----------------------------------------------------------------------------
 
 def p_create_window(p):
-    """create_window : CREATE WINDOW IDENT views_opt window_model window_insert
-                     | CREATE WINDOW IDENT views_opt AS window_model window_insert
-                     | CREATE WINDOW IDENT views_opt AS window_columns window_insert"""
+    """create_window : CREATE WINDOW IDENT window_views window_model window_insert
+                     | CREATE WINDOW IDENT window_views AS window_model window_insert
+                     | CREATE WINDOW IDENT window_views AS window_columns window_insert"""
     source, insert = p[len(p) - 2], p[len(p) - 1]
-    p[0] = CreateWindow(p[3], p[4], span=span(p), **source, **insert)
+    views, union = p[4]
+    p[0] = CreateWindow(p[3], views, span=span(p), retain_union=union, **source, **insert)
+
+
+def p_window_views(p):
+    """window_views : views_opt
+                    | views_opt RETAIN_UNION
+                    | views_opt RETAIN_INTERSECTION"""
+    p[0] = (p[1], len(p) == 3 and p[2].lower() == "retain-union")
 
 
 def p_window_model_type(p):

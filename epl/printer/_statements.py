@@ -228,7 +228,8 @@ class StatementPrinter(PatternPrinter):
 
     def _s_CreateWindow(self, w: A.CreateWindow) -> str:
         out = self.prefix(w)
-        out.append("create window " + name(w.name, False) + self.views(w.views) + " as")
+        out.append("create window " + name(w.name, False) + self.views(w.views) +
+                   (" retain-union" if w.retain_union else "") + " as")
         if w.as_type is None:
             out.append(self.column_defs(w.columns))
         elif w.select is not None:

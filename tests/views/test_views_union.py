@@ -103,3 +103,82 @@ def test_union_and_intersection_of_unique_and_time_match_a_model(n, ops):
     posted_old = [x for _, old in cu for x in old]
     assert posted_new == list(range(1, v + 1))
     assert len(posted_old) == len(set(posted_old))
+
+
+def _bean_engine(epl: str, pre=()):
+    e = Engine(time="simulated")
+    e.epl("create schema SupportBean(theString string, intPrimitive int, intBoxed int, doublePrimitive double)")
+    e.epl("create schema SupportBean_S0(id int, p00 string)")
+    for p in pre:
+        e.epl(p)
+    stmt = e.epl(epl)
+    calls = []
+    stmt.add_listener(lambda n, o: calls.append(([x.get("theString") for x in n or []],
+                                                  [x.get("theString") for x in o or []])))
+    return e, stmt, calls
+
+
+def _sb(e, s, i, b=None, d=None):
+    e.send({"theString": s, "intPrimitive": i, "intBoxed": b, "doublePrimitive": d}, "SupportBean")
+
+
+GROUPED = [("E1", 1, 10), ("E2", 2, 10), ("E3", 1, 20), ("E4", 1, 30), ("E5", 2, 10), ("E6", 1, 20),
+           ("E7", 1, 10), ("E8", 2, 10)]
+
+
+def test_union_and_intersection_per_group_as_esper():
+    e, _, calls = _bean_engine("select irstream theString from SupportBean#groupwin(intPrimitive)"
+                               "#length(2)#unique(intBoxed) retain-union")
+    for row in GROUPED:
+        _sb(e, *row)
+    assert [o for _, o in calls] == [[], [], [], [], [], ["E3"], ["E1"], ["E2"]]
+    e, _, calls = _bean_engine("select irstream theString from SupportBean#groupwin(intPrimitive)"
+                               "#length(2)#unique(intBoxed) retain-intersection")
+    for row in GROUPED:
+        _sb(e, *row)
+    assert [o for _, o in calls] == [[], [], [], ["E1"], ["E2"], ["E3"], ["E4"], ["E5"]]
+
+
+def test_union_and_intersection_before_a_derived_view():
+    for retain, total in (("retain-union", 170.0), ("", 20.0)):
+        e, stmt, _ = _bean_engine(f"select * from SupportBean#unique(intPrimitive)#unique(intBoxed)"
+                                  f"#uni(doublePrimitive) {retain}")
+        for s, i, b, d in [("E1", 1, 10, 100.0), ("E2", 2, 20, 50.0), ("E3", 1, 20, 20.0)]:
+            _sb(e, s, i, b, d)
+        assert [r["total"] for r in stmt] == [total]
+
+
+def test_union_with_a_batch_window():
+    e, stmt, calls = _bean_engine("select irstream theString from SupportBean#length_batch(3)"
+                                  "#unique(intPrimitive) retain-union")
+    for i, k in enumerate([1, 2, 3, 4, 4, 4, 5, 6, 7], start=1):
+        _sb(e, f"E{i}", k)
+    assert calls[-1] == (["E9"], ["E4", "E5"])
+    assert sorted(r["theString"] for r in stmt) == ["E1", "E2", "E3", "E6", "E7", "E8", "E9"]
+
+
+def test_named_window_declared_retain_union():
+    e, stmt, calls = _bean_engine("select irstream * from W", [
+        "create window W#firstunique(theString)#firstlength(3) retain-union as SupportBean",
+        "insert into W select * from SupportBean",
+        "on SupportBean_S0 delete from W where theString = p00"])
+    _sb(e, "E1", 1)
+    _sb(e, "E1", 99)
+    _sb(e, "E2", 2)
+    e.send({"id": 1, "p00": "E1"}, "SupportBean_S0")
+    _sb(e, "E1", 3)
+    assert calls == [(["E1"], []), (["E1"], []), (["E2"], []), ([], ["E1", "E1"]), (["E1"], [])]
+    assert sorted((r["theString"], r["intPrimitive"]) for r in stmt) == [("E1", 3), ("E2", 2)]
+
+
+def test_subquery_over_a_union():
+    e, _, _ = _bean_engine("select * from SupportBean")
+    s = e.epl("select * from SupportBean_S0 where p00 in "
+              "(select theString from SupportBean#length(2)#unique(intPrimitive) retain-union)")
+    hits = []
+    s.add_listener(lambda n, o: hits.append(n[0]["p00"]))
+    for x, i in [("E1", 1), ("E2", 2), ("E3", 3), ("E4", 2), ("E5", 1)]:
+        _sb(e, x, i)
+    for p in ["E1", "E2", "E3", "E4", "E5"]:
+        e.send({"id": 1, "p00": p}, "SupportBean_S0")
+    assert hits == ["E3", "E4", "E5"]
