@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Iterator, Sequence
+from typing import Any, Callable, ClassVar, Iterator, Optional, Sequence
 
 from sortedcontainers import SortedList
 
@@ -18,17 +18,21 @@ from .base import Events, View, ViewArg, ViewContext
 class TimeOrderWindow(View):
     """Esper's time-order window. An event with timestamp ts is kept while now < ts + period
     and leaves at the instant ts + period; events leave in timestamp order, equal timestamps
-    in arrival order. An event that arrives already expired (ts + period < now) is posted as
+    in arrival order. An event that arrives already expired (ts + period <= now) is posted as
     both new and old in the same update. One callback is scheduled, for the earliest expiry,
     and moved earlier when an event with an older timestamp arrives."""
 
     __slots__ = ("_ctx", "_period", "_ts", "_sorted", "_entries", "_seq", "_handle", "_handle_at",
-                 "_expire_cb")
+                 "_expire_cb", "_expiry")
 
-    def __init__(self, ctx: ViewContext, period: int, ts: Callable[[EventBean], Any]) -> None:
+    def __init__(self, ctx: ViewContext, period: int, ts: Callable[[EventBean], Any],
+                 add_period: Optional[Callable[[int], int]] = None) -> None:
         super().__init__()
         self._ctx = ctx
         self._period = period
+        # when an event with timestamp ts leaves: ts + period, or by the calendar (`1 month`)
+        self._expiry: Callable[[Any], Any] = add_period if add_period is not None \
+            else (lambda ts, _p=period: ts + _p)
         self._ts = ts
         self._sorted = SortedList()                 # (timestamp, arrival, bean)
         self._entries: dict[int, tuple] = {}        # id(bean) -> entry, for removals
@@ -48,10 +52,11 @@ class TimeOrderWindow(View):
                         removed = []
                     removed.append(e)
         if new:
-            cutoff = self._ctx.now() - self._period
+            now = self._ctx.now()
+            expiry = self._expiry
             for e in new:
                 ts = self._ts(e)
-                if ts is None or ts < cutoff:
+                if ts is None or expiry(ts) <= now:
                     if removed is None:
                         removed = []
                     removed.append(e)
@@ -66,7 +71,7 @@ class TimeOrderWindow(View):
     def _reschedule(self) -> None:
         if not self._sorted:
             return
-        due = self._sorted[0][0] + self._period
+        due = self._expiry(self._sorted[0][0])
         if self._handle is not None:
             if self._handle_at <= due:
                 return
@@ -76,10 +81,11 @@ class TimeOrderWindow(View):
 
     def _expire(self) -> None:
         self._handle = None
-        horizon = self._ctx.now() - self._period   # timestamps at or before it have expired
+        now = self._ctx.now()
+        expiry = self._expiry
         srt = self._sorted
         out = []
-        while srt and srt[0][0] <= horizon:
+        while srt and expiry(srt[0][0]) <= now:
             e = srt.pop(0)[2]
             del self._entries[id(e)]
             out.append(e)
@@ -122,15 +128,17 @@ def _timestamp(view: str, arg: ViewArg) -> Callable[[EventBean], Any]:
 class TimeOrderWindowFactory:
     ts: Callable[[EventBean], Any]
     period_msec: float
+    add_period: Optional[Callable[[int], int]] = None
     is_data_window: ClassVar[bool] = True
 
     @classmethod
     def from_args(cls, view: str, args: Sequence[ViewArg]) -> "TimeOrderWindowFactory":
         check_count(view, args, 2, 2, "two parameters (a timestamp expression and a time period)")
-        return cls(_timestamp(view, args[0]), period_msec(view, args[1]))
+        return cls(_timestamp(view, args[0]), period_msec(view, args[1]),
+                   getattr(args[1], "add_period", None))
 
     def make(self, ctx: ViewContext) -> TimeOrderWindow:
-        return TimeOrderWindow(ctx, to_units(self.period_msec, ctx), self.ts)
+        return TimeOrderWindow(ctx, to_units(self.period_msec, ctx), self.ts, self.add_period)
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,7 @@ def view_arg(node: A.Expr, scope: Scope) -> ViewArg:
         return run
 
     kwargs: dict[str, Any] = dict(
+        add_period=calendar_period(node, scope),
         text=expr_text(node) + (" desc" if descending else ""),
         value=c.constant if c.is_constant else NOT_CONSTANT,
         is_time_period=c.is_time_period,
@@ -98,3 +99,39 @@ def derived_stream(views: tuple, stream: StreamInfo) -> StreamInfo:
     if t is None:
         return stream
     return StreamInfo(stream.index, t, stream.alias, stream.type_name)
+
+
+def calendar_period(node: A.Expr, scope: Scope) -> Any:
+    """`f(t)`: t plus a time period with month or year parts, by the calendar (UTC); None for
+    other arguments."""
+    while isinstance(node, A.Parens):
+        node = node.inner
+    if not isinstance(node, A.TimePeriod) or not any(
+            u in (A.TimeUnit.MONTH, A.TimeUnit.YEAR) for _, u in node.parts):
+        return None
+    months = 0
+    fixed = 0.0
+    for amount, unit in node.parts:
+        c = compile_expr(amount, scope)
+        if not c.is_constant or not isinstance(c.constant, (int, float)):
+            return None
+        if unit is A.TimeUnit.YEAR:
+            months += int(c.constant) * 12
+        elif unit is A.TimeUnit.MONTH:
+            months += int(c.constant)
+        else:
+            fixed += c.constant * A.TIME_UNIT_MSEC[unit]
+    return lambda t, _m=months, _f=fixed: _add_months(t, _m) + int(_f)
+
+
+def _add_months(t: int, months: int) -> int:
+    """Milliseconds since the epoch plus calendar months in UTC; the day of month is kept,
+    or the month's last day when it has fewer days (as Java's Calendar.add)."""
+    import calendar
+    import datetime as dt
+    d = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc) + dt.timedelta(milliseconds=t)
+    m = d.month - 1 + months
+    year, month = d.year + m // 12, m % 12 + 1
+    day = min(d.day, calendar.monthrange(year, month)[1])
+    moved = d.replace(year=year, month=month, day=day)
+    return int((moved - dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)) / dt.timedelta(milliseconds=1))

@@ -23,10 +23,11 @@ def test_events_leave_in_timestamp_order():
     e.send({"id": 1, "ts": 20_000}, "T")
     e.send({"id": 2, "ts": 15_000}, "T")     # older: leaves first, at 25 sec
     e.send({"id": 3, "ts": 5_000}, "T")      # already expired: new and old at once
+    e.send({"id": 4, "ts": 10_000}, "T")     # expires exactly now: new and old as well
     assert [r["id"] for r in stmt] == [2, 1]
     e.advance_time(25_000)
     e.advance_time(30_000)
-    assert calls == [([1], []), ([2], []), ([3], [3]), ([], [2]), ([], [1])]
+    assert calls == [([1], []), ([2], []), ([3], [3]), ([4], [4]), ([], [2]), ([], [1])]
 
 
 def test_both_syntaxes_and_timetolive():
@@ -39,7 +40,8 @@ def test_both_syntaxes_and_timetolive():
     e.send({"id": 2, "ts": 2000}, "T")
     e.advance_time(2500)
     e.advance_time(3000)
-    assert calls == [([1], []), ([2], []), ([], [2]), ([], [1])]
+    e.send({"id": 3, "ts": 3000}, "T")       # its time is now: in and out at once (Esper)
+    assert calls == [([1], []), ([2], []), ([], [2]), ([], [1]), ([3], [3])]
 
 
 def test_time_order_needs_a_timestamp_and_period():
@@ -77,3 +79,21 @@ def test_time_order_matches_a_sorted_list_model(ops):
                 expected.append(([], [g[1] for g in gone]))
         assert [r["id"] for r in stmt] == [h[1] for h in sorted(held)]
     assert calls == expected
+
+
+def test_month_scoped_period_follows_the_calendar():
+    import datetime as dt
+
+    def ms(s):
+        return int(dt.datetime.fromisoformat(s).replace(tzinfo=dt.timezone.utc).timestamp() * 1000)
+    e = Engine(time="simulated")
+    e.advance_time(ms("2002-02-01T09:00:00"))
+    e.epl("create schema T(id string, ts long)")
+    got = []
+    e.epl("select rstream * from T#time_order(ts, 1 month)").add_listener(
+        lambda n, o: got.append([x["id"] for x in n or ()]))
+    e.send({"id": "E1", "ts": ms("2002-02-01T09:00:00")}, "T")
+    e.advance_time(ms("2002-03-01T09:00:00") - 1)       # February 2002 has 28 days
+    assert got == []
+    e.advance_time(ms("2002-03-01T09:00:00"))
+    assert got == [["E1"]]
