@@ -112,18 +112,6 @@ class NamedWindow:
     def remove_index(self, name: str) -> None:
         self.indexes.pop(name, None)
 
-    def _unique_ok(self, new: list[EventBean], old: Optional[list] = None) -> bool:
-        """False (and a logged warning, as the insert is refused) when `new` would break a
-        unique index."""
-        from .index import UniqueIndexViolation
-        for idx in self.indexes.values():
-            try:
-                idx.check(new, old)
-            except UniqueIndexViolation as e:
-                log.warning("Named window '%s': %s; change ignored", self.name, e)
-                return False
-        return True
-
     # -- changes -------------------------------------------------------------------------------
     def insert(self, events: list[EventBean]) -> None:
         if self._first is not None and events:
@@ -131,25 +119,7 @@ class NamedWindow:
                 events = [e for e in events if self.insert_filter(e)]
                 if not events:
                     return
-            if self.indexes:
-                accepted: list[EventBean] = []
-                for e in events:
-                    if self._unique_ok([e]) and self._unique_ok_batch(accepted, e):
-                        accepted.append(e)
-                events = accepted
-                if not events:
-                    return
             self._first.update(events, None)
-
-    def _unique_ok_batch(self, before: list[EventBean], e: EventBean) -> bool:
-        """`e` does not repeat a unique key of the events inserted before it in one batch."""
-        for idx in self.indexes.values():
-            if idx.unique and any(idx.key(b) == idx.key(e) for b in before):
-                log.warning("Named window '%s': Unique index violation, index '%s' is a unique "
-                            "index and key '%s' already exists; change ignored",
-                            self.name, idx.name, idx.key(e))
-                return False
-        return True
 
     def delete(self, events: list[EventBean]) -> None:
         if self._first is not None and events:
@@ -158,8 +128,6 @@ class NamedWindow:
     def replace(self, new: list[EventBean], old: list[EventBean]) -> None:
         """Updated events: `new[i]` takes the place of `old[i]`."""
         if self._first is not None and (new or old):
-            if self.indexes and new and not self._unique_ok(new, old):
-                return
             self._first.update(new or None, old or None)
 
     def merge(self, new: list[EventBean], old: list[EventBean]) -> None:
@@ -187,6 +155,23 @@ class NamedWindow:
                 return idx.get(key)
         return None
 
+    def _update_indexes(self, new: Optional[list], old: Optional[list]) -> None:
+        """Indexes follow what leaves and enters the data window (as Esper's, after the data
+        window: a #unique window replacing a row under a unique key is no violation). A second
+        row under a unique index's key is reported as Esper reports it; the row stays, as the
+        data window already holds it."""
+        from .index import UniqueIndexViolation
+        for idx in self.indexes.values():
+            if old:
+                idx.remove(old)
+            if new:
+                for e in new:
+                    try:
+                        idx.check([e])
+                    except UniqueIndexViolation as exc:
+                        log.warning("Named window '%s': %s", self.name, exc)
+                    idx.add([e])
+
     def index_columns(self) -> list[tuple]:
         """The column tuples an equality lookup can use (one per index)."""
         return [idx.columns for idx in self.indexes.values()]
@@ -204,11 +189,7 @@ class NamedWindow:
 
     def _changed(self, new: Optional[list], old: Optional[list]) -> None:
         if self.indexes:
-            for idx in self.indexes.values():
-                if old:
-                    idx.remove(old)
-                if new:
-                    idx.add(new)
+            self._update_indexes(new, old)
         for h in tuple(self.consumers):
             h.target.update(new, old)
         if self.shared_consumers:
