@@ -182,3 +182,37 @@ def test_subquery_over_a_union():
     for p in ["E1", "E2", "E3", "E4", "E5"]:
         e.send({"id": 1, "p00": p}, "SupportBean_S0")
     assert hits == ["E3", "E4", "E5"]
+
+
+def test_intersection_of_two_sort_windows_as_esper():
+    e, stmt, calls = _bean_engine("select irstream theString from SupportBean#sort(2, intPrimitive)"
+                                  "#sort(2, intBoxed) retain-intersection")
+    for s, i, b in [("E1", 1, 10), ("E2", 2, 9), ("E3", 0, 0), ("E4", -1, -1), ("E5", 1, 1), ("E6", 0, 0)]:
+        _sb(e, s, i, b)
+    assert [(n, sorted(o)) for n, o in calls] == [
+        (["E1"], []), (["E2"], []), (["E3"], ["E1", "E2"]), (["E4"], []), (["E5"], ["E5"]), (["E6"], ["E3"])]
+    assert sorted(r["theString"] for r in stmt) == ["E4", "E6"]
+
+
+def test_named_window_intersection_with_on_delete_and_expiry():
+    e, stmt, calls = _bean_engine("select irstream * from W", [
+        "create window W#time(10 sec)#unique(intPrimitive) retain-intersection as select * from SupportBean",
+        "insert into W select * from SupportBean",
+        "on SupportBean_S0 delete from W where intBoxed = id"])
+    e.advance_time(1000)
+    _sb(e, "E1", 1, 10)
+    e.advance_time(2000)
+    _sb(e, "E2", 2, 20)
+    e.send({"id": 20, "p00": ""}, "SupportBean_S0")
+    e.advance_time(3000)
+    _sb(e, "E3", 3, 30)
+    _sb(e, "E4", 3, 40)
+    e.advance_time(4000)
+    _sb(e, "E5", 4, 50)
+    _sb(e, "E6", 4, 50)
+    e.send({"id": 20, "p00": ""}, "SupportBean_S0")
+    e.send({"id": 50, "p00": ""}, "SupportBean_S0")
+    e.advance_time(11000)
+    e.advance_time(13000)
+    assert calls == [(["E1"], []), (["E2"], []), ([], ["E2"]), (["E3"], []), (["E4"], ["E3"]),
+                     (["E5"], []), (["E6"], ["E5"]), ([], ["E6"]), ([], ["E1"]), ([], ["E4"])]
