@@ -16,6 +16,7 @@ from .firsttime import FirstTimeWindowFactory
 from .firstunique import FirstUniqueWindowFactory
 from .groupwin import GroupWinFactory
 from .intersection import IntersectionFactory
+from .intersection_batch import IntersectionBatchFactory
 from .union import UnionFactory
 from .interval import IntervalWindowFactory
 from .keepall import KeepAllWindowFactory
@@ -114,8 +115,8 @@ def output_type(factories: Sequence[Any]) -> Any:
     return None
 
 
-# Batch windows decide when their contents leave as a whole; Esper gives them special
-# intersection rules we do not offer, so chains with them stay chains.
+# Batch windows decide when their contents leave as a whole: with other data windows they
+# form Esper's batch intersection (intersection_batch.py); two of them cannot be combined.
 _BATCH_VIEWS = ("LengthBatch", "TimeBatch", "TimeLengthBatch", "ExtTimedBatch", "ExprBatch", "TimeAccum")
 
 
@@ -127,11 +128,16 @@ def _combine(factories: list, retain_union: bool) -> list:
         factories, tail = factories[:-1], factories[-1:]
     windows = [f for f in factories if getattr(f, "is_data_window", False)
                and not isinstance(f, GroupWinFactory)]
-    if len(windows) < 2 or len(windows) != len(factories) or \
-            (not retain_union and any(type(f).__name__.startswith(_BATCH_VIEWS) for f in windows)):
+    if len(windows) < 2 or len(windows) != len(factories):
         return factories + tail
     if retain_union:
         return [UnionFactory(tuple(windows))] + tail
+    batches = [i for i, f in enumerate(windows) if type(f).__name__.startswith(_BATCH_VIEWS)]
+    if len(batches) > 1:
+        raise ViewParameterError("Failed to validate data window declaration: Cannot combined "
+                                 "multiple batch data windows into an intersection")
+    if batches:
+        return [IntersectionBatchFactory(tuple(windows), batches[0])] + tail
     return [IntersectionFactory(tuple(windows))] + tail
 
 
