@@ -286,6 +286,7 @@ class CreateIndex(Statement):
     unique: bool = False
     annotations: tuple[Annotation, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False)
+    context: Optional[str] = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,17 +18,26 @@ def compile_create_index(node: A.CreateIndex, engine: Any, text: str) -> Compile
     target = svc.get(node.target)
     if target is None:
         raise EPLValidationError(f"A named window or table by name '{node.target}' does not exist", text)
-    if getattr(target, "context", None) is not None:
-        raise EPLValidationError(f"Named window or table '{node.target}' is declared with context "
-                                 f"'{target.context}': create the index within that context", text)
+    declared = getattr(target, "context", None)
+    if declared is not None:
+        # Esper's wording; an index on a context-declared window or table is not supported here
+        raise EPLValidationError(f"{target.kind} by name '{node.target}' has been declared for "
+                                 f"context '{declared}' and can only be used within the same "
+                                 f"context", text)
+    if target.is_table and not getattr(target, "primary_keys", ()):
+        raise EPLValidationError("Tables without primary key column(s) do not allow creating an index", text)
     props = target.event_type.property_names
     seen: set[str] = set()
     for c in node.columns:
         if c.name not in props:
             raise EPLValidationError(f"Property named '{c.name}' not found", text)
-        if c.name in seen:
-            raise EPLValidationError(f"Property named '{c.name}' has been declared more than once", text)
+        if c.name in seen:   # Esper's wording, "then" included
+            raise EPLValidationError(f"Property named '{c.name}' has been declared more then once", text)
         seen.add(c.name)
+        if c.kind not in ("hash", "btree"):
+            raise EPLValidationError(f"Unrecognized advanced-type index '{c.kind}'", text)
+    if node.unique and any(c.kind == "btree" for c in node.columns):
+        raise EPLValidationError("Combination of unique index with btree (range) is not supported", text)
     indexes = _indexes(target)
     if node.name in indexes:
         raise EPLValidationError(f"An index by name '{node.name}' already exists", text)

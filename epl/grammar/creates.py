@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..ast import (Call, ColumnDef, CreateIndex, CreateSchema, CreateTable, CreateVariable, CreateWindow,
                    IndexColumn, TypeRef)
 from ..lexer import tokens  # noqa: F401
-from ._support import fail, span
+from ..errors import EPLValidationError
+from ._support import STATE, fail, span
 
 _REPRESENTATIONS = {"map", "objectarray", "json", "avro", "xml", "bean"}
 
@@ -212,8 +213,12 @@ def p_create_index(p):
             fail(p, 2, "please check the create statement, expecting 'index'")
         unique, name, target, cols = False, p[3], p[5], p[7]
     else:
-        if p[2].lower() != "unique" or p[3].lower() != "index":
-            fail(p, 2, "please check the create index statement, expecting 'unique index'")
+        if p[3].lower() != "index":
+            fail(p, 3, "please check the create index statement, expecting 'index'")
+        if p[2].lower() != "unique":
+            # valid syntax Esper rejects when validating, with this message
+            raise EPLValidationError(f"Invalid keyword '{p[2]}' in create-index encountered, "
+                                     f"expected 'unique'", STATE.text)
         unique, name, target, cols = True, p[4], p[6], p[8]
     p[0] = CreateIndex(name, target, tuple(cols), unique, span=span(p))
 
@@ -227,9 +232,5 @@ def p_index_columns(p):
 def p_index_column(p):
     """index_column : name
                     | name IDENT"""
-    kind = "hash"
-    if len(p) == 3:
-        kind = p[2].lower()
-        if kind not in ("hash", "btree"):
-            fail(p, 2, "please check the create index statement, expecting 'hash' or 'btree'")
-    p[0] = IndexColumn(p[1], kind, span(p))
+    # the kind is checked when compiling ("Unrecognized advanced-type index ...")
+    p[0] = IndexColumn(p[1], p[2].lower() if len(p) == 3 else "hash", span(p))

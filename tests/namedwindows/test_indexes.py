@@ -109,3 +109,31 @@ def test_index_on_a_table():
     e.epl("create index TI on T(v btree)")
     with pytest.raises(EPLValidationError, match="Property named 'zz' not found"):
         e.epl("create index TJ on T(zz)")
+
+
+@pytest.mark.parametrize("epl, message", [
+    ("create index IndexTwo on W(theString, theString)",
+     "Property named 'theString' has been declared more then once"),
+    ("create index IndexTwo on W(theString bubu, intPrimitive)", "Unrecognized advanced-type index 'bubu'"),
+    ("create gugu index IndexTwo on W(intPrimitive)",
+     "Invalid keyword 'gugu' in create-index encountered, expected 'unique'"),
+    ("create unique index IndexTwo on W(intPrimitive btree)",
+     "Combination of unique index with btree (range) is not supported"),
+])
+def test_esper_messages(epl, message):
+    e = _engine()
+    with pytest.raises(EPLValidationError) as info:
+        e.epl(epl)
+    assert message in str(info.value)
+
+
+def test_index_on_context_declared_window_and_keyless_table():
+    e = _engine()
+    e.epl("create context C1 initiated by SB terminated after 5 sec")
+    e.epl("context C1 create window Wc#keepall as (f1 string, f2 int)")
+    with pytest.raises(EPLValidationError, match="Named window by name 'Wc' has been declared for context 'C1' "
+                                                 "and can only be used within the same context"):
+        e.epl("create unique index I2 on Wc(f1)")
+    e.epl("create table MyTable (p0 string, sumint sum(int))")
+    with pytest.raises(EPLValidationError, match="Tables without primary key column"):
+        e.epl("create index MyIndex on MyTable(p0)")
