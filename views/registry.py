@@ -95,6 +95,9 @@ def create_factories(specs: Sequence[tuple[str, list[ViewArg]]], *,
                 f"Error in view '{view}': a derived-value view (such as size or uni) must be the "
                 f"last view of a stream")
         if cls is GroupWinFactory:
+            if retain_union and any(_view_name(n) == "groupwin" for n, _ in specs[i + 1:]):
+                raise ViewParameterError("Failed to validate data window declaration: Multiple "
+                                         "groupwin-declarations are not supported")
             sub = create_factories(specs[i + 1:], retain_union=retain_union)
             out.append(GroupWinFactory.from_args(view, list(args), sub))
             return _combine(out, retain_union)

@@ -34,8 +34,9 @@ class _Tap:
 
 class UnionWindow(View):
     """Keeps, per event, how many member windows hold it (in arrival order, for iteration).
-    Every arriving event is posted as new; events whose last holder let them go in the same
-    update are posted as old, member by member in chain order."""
+    Every arriving event a window took is posted as new (with only first-kind windows, one they
+    all refused is not posted); events whose last holder let them go in the same update are
+    posted as old, member by member in chain order."""
 
     __slots__ = ("_members", "_taps", "_busy", "_holders", "_events", "_asym", "_keeping")
 
@@ -97,12 +98,12 @@ class UnionWindow(View):
                         if id(e) in arrived:
                             holders[id(e)] = holders.get(id(e), 0) + 1
                             self._events[id(e)] = e
+                taken = set(self._holders)
                 for t in self._taps:
                     self._release(t.old, out)
-                # an event no member took (a first-unique duplicate) leaves as it arrives
-                for e in new:
-                    if id(e) not in self._holders and not any(x is e for x in out):
-                        out.append(e)
+                # an event every window refused (first-kind windows only) is not posted at all
+                if not self._keeping:
+                    new = [e for e in new if id(e) in taken] or None
         finally:
             self._busy = False
         if new or out:

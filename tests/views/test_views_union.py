@@ -216,3 +216,22 @@ def test_named_window_intersection_with_on_delete_and_expiry():
     e.advance_time(13000)
     assert calls == [(["E1"], []), (["E2"], []), ([], ["E2"]), (["E3"], []), (["E4"], ["E3"]),
                      (["E5"], []), (["E6"], ["E5"]), ([], ["E6"]), ([], ["E1"]), ([], ["E4"])]
+
+
+def test_union_of_first_kind_windows_posts_nothing_for_a_refused_event():
+    for views in ("#firstlength(3)#firstunique(theString)", "#firstunique(theString)#firstlength(3)"):
+        e, stmt, calls = _bean_engine(f"select irstream theString, intPrimitive from SupportBean{views} retain-union")
+        for s, i in [("E1", 1), ("E1", 2), ("E2", 1), ("E2", 3), ("E3", 3), ("E3", 4)]:
+            _sb(e, s, i)
+        assert calls == [(["E1"], []), (["E1"], []), (["E2"], []), (["E3"], [])]
+        assert sorted((r["theString"], r["intPrimitive"]) for r in stmt) == [
+            ("E1", 1), ("E1", 2), ("E2", 1), ("E3", 3)]
+
+
+def test_union_of_two_sort_windows():
+    e, stmt, calls = _bean_engine("select irstream theString from SupportBean#sort(2, intPrimitive)"
+                                  "#sort(2, intBoxed) retain-union")
+    for s, i, b in [("E1", 1, 10), ("E2", 2, 9), ("E3", 0, 0), ("E4", -1, -1), ("E5", 1, 1), ("E6", 0, 0)]:
+        _sb(e, s, i, b)
+    assert [(n, sorted(o)) for n, o in calls] == [
+        (["E1"], []), (["E2"], []), (["E3"], []), (["E4"], ["E1", "E2"]), (["E5"], ["E5"]), (["E6"], ["E3"])]
