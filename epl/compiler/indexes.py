@@ -19,8 +19,7 @@ def compile_create_index(node: A.CreateIndex, engine: Any, text: str) -> Compile
     if target is None:
         raise EPLValidationError(f"A named window or table by name '{node.target}' does not exist", text)
     declared = getattr(target, "context", None)
-    if declared is not None:
-        # Esper's wording; an index on a context-declared window or table is not supported here
+    if declared is not None and node.context != declared:
         raise EPLValidationError(f"{target.kind} by name '{node.target}' has been declared for "
                                  f"context '{declared}' and can only be used within the same "
                                  f"context", text)
@@ -41,6 +40,8 @@ def compile_create_index(node: A.CreateIndex, engine: Any, text: str) -> Compile
     indexes = _indexes(target)
     if node.name in indexes:
         raise EPLValidationError(f"An index by name '{node.name}' already exists", text)
+    # per-partition windows of a context keep no index of their own: their lookups scan, with
+    # the same results
     index = WindowIndex(node.name, [c.name for c in node.columns], [c.kind for c in node.columns],
                         node.unique)
     probe = WindowIndex(node.name, index.columns, index.kinds, node.unique)
@@ -52,13 +53,13 @@ def compile_create_index(node: A.CreateIndex, engine: Any, text: str) -> Compile
         probe.add([row])
 
     def add() -> None:
-        if hasattr(target, "add_index"):
+        if hasattr(target, "add_index") and declared is None:
             target.add_index(index)
         else:                       # a table: its rows are looked up by primary key only
             indexes[node.name] = index
 
     def remove() -> None:
-        if hasattr(target, "remove_index"):
+        if hasattr(target, "remove_index") and declared is None:
             target.remove_index(node.name)
         else:
             indexes.pop(node.name, None)

@@ -137,3 +137,10 @@ def test_index_on_context_declared_window_and_keyless_table():
     e.epl("create table MyTable (p0 string, sumint sum(int))")
     with pytest.raises(EPLValidationError, match="Tables without primary key column"):
         e.epl("create index MyIndex on MyTable(p0)")
+
+
+def test_index_within_the_declaring_context_is_accepted():
+    e = _engine()
+    e.epl("create context C1 initiated by SB terminated after 5 sec")
+    e.epl("context C1 create window Wc#keepall as (f1 string, f2 int)")
+    e.epl("context C1 create index I3 on Wc(f1)")
