@@ -218,3 +218,17 @@ def test_wildcard_as_additional_properties():
     s.add_listener(lambda n, o: got.append(n[0].to_dict()))
     e.send({"theString": "E1", "intPrimitive": 1}, "SB")
     assert got[0]["average"] == 1.0 and got[0]["theString"] == "E1" and got[0]["intPrimitive"] == 1
+
+
+def test_derived_views_in_subqueries():
+    e = Engine(time="simulated")
+    e.epl("create schema SB(theString string, intPrimitive int)")
+    e.epl("create schema S0(id int)")
+    s = e.epl("select (select size from SB#length(2)#size()) as sz, "
+              "(select average from SB#length(2)#uni(intPrimitive)) as av from S0")
+    got = []
+    s.add_listener(lambda n, o: got.append((n[0]["sz"], n[0]["av"])))
+    for i in (1, 2, 3):
+        e.send({"theString": "x", "intPrimitive": i}, "SB")
+        e.send({"id": 1}, "S0")
+    assert got == [(1, 1.0), (2, 1.5), (2, 2.5)]
