@@ -56,7 +56,7 @@ class StreamHandle:
     def __init__(self, target: Any, statement: "Statement", stream_index: int) -> None:
         self.target = target
         self.statement = statement
-        self.order = statement._order_key
+        self.order = statement._match_key
         self.drop = statement.drop
         self.stream_index = stream_index
 

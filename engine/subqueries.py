@@ -91,7 +91,7 @@ class SubqueryHandle:
     def __init__(self, target: Any, statement: Any) -> None:
         self.target = target
         self.statement = statement
-        key = tuple(statement._order_key)
+        key = tuple(statement._match_key)
         self.order = key[:-1] + (key[-1] - 0.5,)
         self.drop = False
 

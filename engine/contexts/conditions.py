@@ -21,10 +21,11 @@ Fire = Callable[[dict, list], None]
 class _ControllerStatement:
     """Stands in for a statement where runtime services expect one (schedules, patterns)."""
 
-    __slots__ = ("_order_key", "drop", "annotations", "name")
+    __slots__ = ("_order_key", "_match_key", "drop", "annotations", "name")
 
     def __init__(self, order: tuple, name: str) -> None:
         self._order_key = order
+        self._match_key = order
         self.drop = False
         self.annotations = ()
         self.name = name

@@ -304,7 +304,7 @@ class _TriggerHandle:
     def __init__(self, instance: OnInstance) -> None:
         self.instance = instance
         self.statement = instance.statement
-        self.order = instance.statement._order_key
+        self.order = instance.statement._match_key
         self.drop = instance.statement.drop
 
     def on_event(self, bean: EventBean) -> None:

@@ -30,7 +30,7 @@ class PatternRun:
         self.index = self.engine._filters
         self.ctx = instance.ctx
         self.statement = instance.statement
-        self.order = self.statement._order_key
+        self.order = self.statement._match_key
         self.drop = self.statement.drop
         self.handle = handle
         self.match_type = plan.match_type

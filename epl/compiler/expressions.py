@@ -66,11 +66,27 @@ def _literal(node: A.Literal, scope: Scope) -> Compiled:
 @compiles(A.TimePeriod)
 def _time_period(node: A.TimePeriod, scope: Scope) -> Compiled:
     total: float = 0
-    for amount, unit in node.parts:
-        c = compile_expr(amount, scope)
-        if not c.is_constant or not isinstance(c.constant, (int, float)):
+    parts = [(compile_expr(amount, scope), A.TIME_UNIT_MSEC[unit]) for amount, unit in node.parts]
+    if not all(c.is_constant for c, _ in parts):
+        # a variable (or other expression) as an amount: the length is read when used
+        for c, _ in parts:
+            if not c.is_constant and not (c.type.is_numeric or c.type.kind is EPLType.OBJECT):
+                raise scope.fail("Time period amounts must be numeric")
+        fns = tuple((c.fn, unit) for c, unit in parts)
+
+        def length(eps, _fns=fns):
+            t: float = 0
+            for fn, unit in _fns:
+                v = fn(eps)
+                if v is None:
+                    return None
+                t += v * unit
+            return int(t) if isinstance(t, float) and t.is_integer() else t
+        return Compiled(length, T.DOUBLE, is_time_period=True)
+    for c, unit in parts:
+        if not isinstance(c.constant, (int, float)):
             raise scope.fail("Time period amounts must be numeric constants")
-        total += c.constant * A.TIME_UNIT_MSEC[unit]
+        total += c.constant * unit
     if isinstance(total, float) and total.is_integer():
         total = int(total)
     return constant(total, T.DOUBLE, is_time_period=True)
@@ -83,6 +99,11 @@ def _parens(node: A.Parens, scope: Scope) -> Compiled:
 
 @compiles(A.Property)
 def _property(node: A.Property, scope: Scope) -> Compiled:
+    if len(node.path) == 2:
+        from .tables import unkeyed_table_column
+        t = unkeyed_table_column(node, scope)
+        if t is not None:
+            return t
     r = scope.resolve(node)
     if r.kind == "stream":
         stream = scope.streams[r.index]

@@ -1,0 +1,53 @@
+"""A variable as the amount of a time period (`output last every secs seconds`): the length is
+read again whenever the next interval starts, as Esper's time-period computations do."""
+from __future__ import annotations
+
+import pytest
+
+from engine import Engine
+from epl.errors import EPLValidationError
+from recording import Rec
+
+
+def _engine():
+    e = Engine(time="simulated")
+    e.advance_time(0)
+    e.epl("create schema T(v int)")
+    return e
+
+
+def test_output_every_variable_seconds_follows_the_variable():
+    e = _engine()
+    e.epl("create variable int secs = 2")
+    rec = Rec(e.epl("select count(*) as c from T output last every secs seconds"))
+    e.advance_time(500)
+    e.send({"v": 1}, "T")                  # intervals from 500: 2500, 4500, ...
+    e.advance_time(2499)
+    assert rec.pop() == []
+    e.advance_time(2500)
+    assert rec.pop() == [[{"c": 1}]]
+    e.set_variable("secs", 1)     # the interval under way keeps its length, the next is 1 s
+    e.send({"v": 2}, "T")
+    e.advance_time(4500)
+    assert rec.pop() == [[{"c": 2}]]
+    e.send({"v": 3}, "T")
+    e.advance_time(5500)
+    assert rec.pop() == [[{"c": 3}]]
+
+
+def test_output_every_variable_period_in_a_sum_of_units():
+    e = _engine()
+    e.epl("create variable int mins = 1")
+    rec = Rec(e.epl("select count(*) as c from T output every mins minutes 30 seconds"))
+    e.send({"v": 1}, "T")
+    e.advance_time(89_999)
+    assert rec.pop() == []
+    e.advance_time(90_000)
+    assert rec.pop() == [[{"c": 1}]]
+
+
+def test_time_period_amount_must_be_numeric():
+    e = _engine()
+    e.epl("create variable string s = 'x'")
+    with pytest.raises(EPLValidationError):
+        e.epl("select count(*) from T output every s seconds")
