@@ -214,8 +214,11 @@ class RowPerGroupFirst:
 
 class RowPerGroupLastUnordered:
     """`output last` without order by (Esper's non-buffered helper, its default): groups in
-    order of first touch. Remove-stream rows are kept per group and delivered again at later
-    outputs until the group is touched again: Esper 9 never clears them, and we follow it."""
+    order of first touch. A group whose events all left is output with its aggregates as
+    they are now (null sums). Remove-stream rows are kept per group and delivered again at
+    later outputs until the group is touched again (its row then moves to the end), or until
+    its emptied aggregation row is reclaimed: Esper 9 drops a reclaimed group from both at
+    the next update after the one that emptied it."""
 
     __slots__ = ("p", "reps", "old")
 
@@ -225,17 +228,23 @@ class RowPerGroupLastUnordered:
         self.old: dict = {}
 
     def add(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
+        groups = self.p.aggs.groups
+        if self.p.aggs.reclaim:
+            for store in (self.reps, self.old):
+                gone = [k for k in store if k not in groups]
+                for k in gone:
+                    del store[k]
         _apply(self.p, self.reps, new, old, self._prior)
 
     def _prior(self, k: Any, rows: list) -> None:
         if rows:
+            # a group touched again moves behind the others (what Esper 9 delivers)
+            self.old.pop(k, None)
             self.old[k] = rows[0]
 
     def flush(self) -> tuple[Rows, Rows]:
         p = self.p
         reps = self.reps
-        if p.aggs.reclaim:
-            reps = {k: e for k, e in reps.items() if k in p.aggs.groups}
         new_rows = finish(p, keyed_groups(p, list(reps.items()))) if p.want_new else None
         self.reps = {}
         return new_rows, finish(p, list(self.old.values()))

@@ -278,7 +278,12 @@ def plan_outer(n: int, joins: Sequence[Optional[A.OuterJoin]], where: Optional[P
                 raise scope.fail(
                     f"Outer join on-clause '{expr_text(c.node)}' refers to stream "
                     f"'{later.alias or later.type_name}', which is joined later in the from clause")
-        on_filters.append(tuple(c.pred for c in conds))
+        preds = tuple(c.pred for c in conds)
+        if j is not None and j.on is None and k > 1:
+            # without an on-clause stream k hangs off stream k-1 (Esper's outer join graph):
+            # it is reached through that stream's event, none when that stream has none
+            preds += (lambda row, _p=k - 1: row[_p] is not None,)
+        on_filters.append(preds)
         extend.append(plan_access(k, frozenset(range(k)), conds, registry, scope)[0])
         best = None
         for e in range(k):
