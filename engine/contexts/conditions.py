@@ -116,13 +116,18 @@ class PatternCondition:
 
     plan: Any
     inclusive: bool = False
+    provided: tuple = ()        # tags the start condition provides (bindings, in this order)
 
     def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> _Token:
         order = first_order() if start else last_order()
         inst = _PatternInstance(runtime.engine, order, narrow)
         release = runtime.track_pattern(inst, order)
+        initial = None
+        if self.provided and bindings is not None:
+            initial = {a: b for a, b in zip(self.provided, bindings) if b is not None}
         try:
-            run = inst.run = self.plan.start(inst, _PatternHandle(fire, self.inclusive and start, order))
+            run = inst.run = self.plan.start(inst, _PatternHandle(fire, self.inclusive and start, order),
+                                             initial)
         except Exception:
             release()
             raise

@@ -107,11 +107,8 @@ class JoinExecutor:
             else OuterJoin(strategy, self.indexes, self.stores)
         self.unidirectional = frozenset(plan.unidirectional)
         # Esper computes a unidirectional join's aggregation per triggering event: the
-        # processor starts afresh each time (under output rate limiting, when the limiter
-        # processes the update: see output/tap.py)
-        self._reset_each = plan.per_trigger and hasattr(self.processor, "per_trigger")
-        if self._reset_each:
-            self.processor.per_trigger = True
+        # processor starts afresh each time
+        self._reset_each = plan.per_trigger and hasattr(self.processor, "reset")
         self.stream_sinks = [JoinStreamSink(self, i) for i in range(n)]
         self.shared_streams = _shared_streams(plan)
         # the streams' views schedule through it: same-instant callbacks, one join
@@ -194,7 +191,9 @@ class JoinExecutor:
         if not new_rows and not old_rows:
             return
         processor = self.processor
-        if self._reset_each and processor.process.__name__ != "_hand_over":
+        if self._reset_each:
+            # output limiters apply an update's aggregation as it is delivered: a reset here
+            # holds for them too
             processor.reset()
         nr, orows = processor.process(list(new_rows.values()), list(old_rows.values()))
         self.output.deliver(nr, orows)

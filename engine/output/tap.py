@@ -47,7 +47,5 @@ def tap(processor: Any) -> Callable[[Sequence[Eps], Sequence[Eps]], tuple]:
     process = original.process
 
     def run(new: Sequence[Eps], old: Sequence[Eps]) -> tuple:
-        if getattr(processor, "per_trigger", False):
-            processor.reset()       # a unidirectional join's update: see JoinExecutor.flush
         return process(processor, new, old)
     return run

@@ -49,7 +49,7 @@ class PatternRun:
         self.starting = False
 
     # -- lifecycle -----------------------------------------------------------------------
-    def start(self) -> "PatternRun":
+    def start(self, initial: Optional[dict] = None) -> "PatternRun":
         if self.batching:
             flusher = _FlushHandle(self)
             for et in self.plan.event_types:
@@ -57,7 +57,7 @@ class PatternRun:
         self.starting = True
         try:
             top = self.top = self.plan.root.make(self, self)
-            top.start({})
+            top.start(dict(initial) if initial else {})
         finally:
             self.starting = False
         return self

@@ -90,7 +90,7 @@ class _Base:
     """Shared plumbing: evaluating rows with having/order-by against the right context."""
 
     kind = "base"
-    __slots__ = ("select", "shaper", "want_old", "want_new", "ctx", "aggs", "per_trigger")
+    __slots__ = ("select", "shaper", "want_old", "want_new", "ctx", "aggs")
 
     def __init__(self, select: SelectEvaluator, shaper: RowShaper, want_new: bool, want_old: bool,
                  ctx: Optional[AggregationContext] = None, aggs: Optional[AggregationRows] = None) -> None:
@@ -100,9 +100,6 @@ class _Base:
         self.want_old = want_old
         self.ctx = ctx
         self.aggs = aggs
-        # a unidirectional join's processor: aggregation starts afresh for each triggering
-        # event (Esper clears it for every join result); set by the join
-        self.per_trigger = False
 
     def _rows(self, eps_list: Sequence[Eps], row_for: Optional[Callable[[Eps], Any]] = None) -> Rows:
         """Rows for events; `row_for(eps)` points the aggregation context first (grouped)."""

@@ -304,6 +304,7 @@ class ContextCondition(Node):
     after: Optional[Expr] = None
     now: bool = False
     inclusive: bool = False          # `@inclusive` on pattern conditions
+    distinct: tuple[Expr, ...] = ()  # `initiated by distinct(expr, ...) Type as a`
     span: Span = field(default=NO_SPAN, compare=False)
 
 

@@ -1,0 +1,72 @@
+"""Context behaviours from Esper's regression tests: a keyed partition's terminating event is
+not counted by it; an end pattern reads the initiating pattern's tags; `initiated by
+distinct(...)`; initiated-by contexts without a terminating condition."""
+from __future__ import annotations
+
+from engine import Engine
+
+
+def _engine():
+    e = Engine(time="simulated")
+    e.advance_time(0)
+    e.epl("create schema SB(theString string, intPrimitive int)")
+    e.epl("create schema S0(id int)")
+    e.epl("create schema S1(id int)")
+    return e
+
+
+def _rows(stmt):
+    out = []
+    stmt.add_listener(lambda new, old: out.append([b.to_dict() for b in new or ()]))
+    return out
+
+
+def _sb(e, s, v):
+    e.send({"theString": s, "intPrimitive": v}, "SB")
+
+
+def test_keyed_terminating_event_is_not_counted():
+    e = _engine()
+    e.epl("create context P partition by theString from SB terminated by SB(intPrimitive < 0)")
+    rows = _rows(e.epl("context P select context.key1 as k, count(*) as c, sum(intPrimitive) as s "
+                       "from SB output last when terminated"))
+    for s, v in (("A", 1), ("B", 2), ("A", 3), ("A", -1), ("A", 5), ("B", -2), ("A", -3)):
+        _sb(e, s, v)
+    assert rows == [[{"k": "A", "c": 2, "s": 4}], [{"k": "B", "c": 1, "s": 2}],
+                    [{"k": "A", "c": 1, "s": 5}]]
+
+
+def test_end_pattern_reads_the_initiating_patterns_tags():
+    e = _engine()
+    e.epl("create context C initiated by pattern [every s0=S0] terminated by pattern [S1(id = s0.id)]")
+    rows = _rows(e.epl("context C select context.s0.id as ctxid, count(*) as c from SB"))
+    e.send({"id": 1}, "S0")
+    _sb(e, "E1", 10)
+    e.send({"id": 2}, "S0")
+    e.send({"id": 1}, "S1")
+    _sb(e, "E2", 20)
+    e.send({"id": 2}, "S1")
+    _sb(e, "E3", 30)
+    assert rows == [[{"ctxid": 1, "c": 1}], [{"ctxid": 2, "c": 1}]]
+
+
+def test_initiated_by_distinct_starts_one_partition_per_running_value():
+    e = _engine()
+    e.epl("create context C initiated by distinct(a.theString) SB as a terminated by S1(id = a.intPrimitive)")
+    rows = _rows(e.epl("context C select context.a.theString as k, count(*) as c from SB"))
+    _sb(e, "A", 1)
+    _sb(e, "A", 2)           # A runs: no second partition
+    e.send({"id": 1}, "S1")   # A's partition ends
+    _sb(e, "A", 3)           # a new one
+    assert rows == [[{"k": "A", "c": 1}], [{"k": "A", "c": 2}], [{"k": "A", "c": 1}]]
+
+
+def test_initiated_without_terminating_condition_never_ends():
+    e = _engine()
+    e.epl("create context C initiated by S0 as s0")
+    rows = _rows(e.epl("context C select context.s0.id as k, count(*) as c from SB"))
+    e.send({"id": 1}, "S0")
+    _sb(e, "x", 1)
+    e.send({"id": 2}, "S0")
+    _sb(e, "x", 1)
+    assert rows == [[{"k": 1, "c": 1}], [{"k": 1, "c": 2}, {"k": 2, "c": 1}]]
