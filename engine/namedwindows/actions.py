@@ -229,6 +229,7 @@ class OnPlan:
     passthrough: bool = False
     selector: str = "istream"
     insert_into: Any = None
+    subqueries: tuple = ()           # subquery window plans (engine/subqueries.py)
 
     def instantiate(self, engine: Any, statement: "Statement") -> list:
         inst = OnInstance(engine, statement, self)
@@ -246,8 +247,14 @@ class OnInstance:
         self.plan = plan
         self.ctx = StatementContext(engine, statement, statement._order_key)
         self.registration: Any = None
+        self.bindings: Any = None
+        self.subqueries: Any = None
 
     def start(self) -> None:
+        if self.plan.subqueries:
+            # subquery streams see an event before the trigger does (their handles sort first)
+            self.subqueries = self.engine.services["subqueries"].instantiate(self, self.plan.subqueries)
+            self.subqueries.start()
         handle = _TriggerHandle(self)
         if self.plan.trigger_pattern is not None:
             self.registration = self.plan.trigger_pattern.start(self, handle)
@@ -255,6 +262,9 @@ class OnInstance:
             self.registration = self.engine._filters.add(self.plan.trigger_filter.bind(None), handle)
 
     def stop(self) -> None:
+        subs, self.subqueries = self.subqueries, None
+        if subs is not None:
+            subs.stop()
         reg, self.registration = self.registration, None
         if reg is None:
             return
@@ -278,6 +288,8 @@ class OnInstance:
         self.engine = runtime
 
     def fire(self, trigger: EventBean) -> None:
+        if self.subqueries is not None:
+            self.subqueries.activate()
         new, old = self.plan.action.run(trigger, self.engine)
         if new or old:
             self.statement._emit(new, old)
