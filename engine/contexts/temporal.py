@@ -124,6 +124,9 @@ class OverlappingController(_Temporal):
     def _initiated(self, props: dict, events: list) -> None:
         if self.stopped:
             return
+        if isinstance(self.spec.start, CrontabCondition):
+            # a crontab initiates a partition at each of its occurrences, overlapping ones too
+            self.start_token = self.spec.start.arm(self.runtime, self._narrow, None, self._initiated, True)
         key = None
         if self.spec.distinct is not None and events:
             key = self.spec.distinct(events[0])

@@ -76,7 +76,8 @@ class OnSelectAction:
 
     def run(self, trigger: EventBean, engine: Any) -> tuple:
         matched = self.matcher.find(trigger)
-        rows = self.rows_plan.rows([(trigger, b) for b in matched])
+        # Esper processes every trigger: an aggregate over no matching rows still has its row
+        rows = self.rows_plan.rows([(trigger, b) for b in matched], empty_aggregate=True)
         if self.and_delete and matched:
             self.matcher.target.delete(matched)
         return rows or None, None

@@ -12,6 +12,7 @@ def _engine():
     e.epl("create schema SB(theString string, intPrimitive int)")
     e.epl("create schema S0(id int)")
     e.epl("create schema S1(id int)")
+    e.epl("create schema S0x(p00 string)")
     return e
 
 
@@ -70,3 +71,28 @@ def test_initiated_without_terminating_condition_never_ends():
     e.send({"id": 2}, "S0")
     _sb(e, "x", 1)
     assert rows == [[{"k": 1, "c": 1}], [{"k": 1, "c": 2}, {"k": 2, "c": 1}]]
+
+
+def test_overlapping_crontab_initiated_partitions_all_run():
+    e = _engine()
+    e.epl("create context C initiated by (*, *, *, *, *) terminated after 150 sec")
+    rows = _rows(e.epl("context C select context.startTime as st, count(*) as c from SB"))
+    for t in (60_000, 120_000, 180_000, 240_000):
+        e.advance_time(t)
+        _sb(e, "a", 1)
+    assert rows == [[{"st": 60_000, "c": 1}],
+                    [{"st": 60_000, "c": 2}, {"st": 120_000, "c": 1}],
+                    [{"st": 60_000, "c": 3}, {"st": 120_000, "c": 2}, {"st": 180_000, "c": 1}],
+                    [{"st": 120_000, "c": 3}, {"st": 180_000, "c": 2}, {"st": 240_000, "c": 1}]]
+
+
+def test_partitioned_on_select_aggregate_over_an_empty_partition():
+    e = _engine()
+    e.epl("create context P partition by theString from SB, p00 from S0x")
+    e.epl("context P create window W#keepall as SB")
+    e.epl("context P insert into W select * from SB")
+    rows = _rows(e.epl("context P on S0x select count(*) as c, sum(intPrimitive) as s from W"))
+    e.send({"p00": "zz"}, "S0x")
+    _sb(e, "k", 1)
+    e.send({"p00": "k"}, "S0x")
+    assert rows == [[{"c": 0, "s": None}], [{"c": 1, "s": 1}]]
