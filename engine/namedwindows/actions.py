@@ -201,6 +201,7 @@ class OnSetAction:
     service: Any
     assigns: tuple[tuple[str, Fn, Callable[[Any], Any]], ...]   # (variable, value fn, check)
     out_type: Any
+    holder: Any = None       # in a context: the partition the statement runs in (its variables)
 
     def run(self, trigger: Optional[EventBean], engine: Any) -> tuple:
         svc = self.service
@@ -212,7 +213,7 @@ class OnSetAction:
                 values[name] = check(fn(eps))
         finally:
             svc.overlay = None
-        svc.write(values)
+        svc.write(values, self.holder.properties if self.holder is not None else None)
         return [EventBean(self.out_type, dict(values))], None
 
 

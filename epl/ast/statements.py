@@ -275,6 +275,7 @@ class CreateVariable(Statement):
     initial: Optional[Expr] = None
     constant: bool = False
     annotations: tuple[Annotation, ...] = ()
+    context: Optional[str] = None      # `context C create variable ...`: a value per partition
     span: Span = field(default=NO_SPAN, compare=False)
 
 

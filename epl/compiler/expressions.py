@@ -92,6 +92,23 @@ def _time_period(node: A.TimePeriod, scope: Scope) -> Compiled:
     return constant(total, T.DOUBLE, is_time_period=True)
 
 
+def _context_variable_holder(name: str, scope: Scope) -> Any:
+    """For a variable declared with a context: the holder of the statement's partition (the
+    statement must run in that context, Esper's rule); None for other variables."""
+    context_of = getattr(scope.variables, "context_of", None)
+    declared = context_of(name) if context_of is not None else None
+    if declared is None:
+        return None
+    engine = getattr(scope.services, "engine", None)
+    contexts = engine.services.get("contexts") if engine is not None else None
+    definition = contexts.get(declared) if contexts is not None else None
+    if scope.context_holder is None or definition is None or \
+            scope.context_type is not definition.context_type:
+        raise scope.fail(f"Variable '{name}' defined for use with context '{declared}' can only be "
+                         f"accessed within that context")
+    return scope.context_holder
+
+
 @compiles(A.Parens)
 def _parens(node: A.Parens, scope: Scope) -> Compiled:
     return compile_expr(node.inner, scope)
@@ -131,7 +148,8 @@ def _property(node: A.Property, scope: Scope) -> Compiled:
         holder = scope.builtins_holder
         return Compiled(lambda eps, _h=holder, _n=r.name: _h.values.get(_n), r.type)
     if r.kind == "variable":
-        var = scope.variables.reader(r.name)
+        holder = _context_variable_holder(r.name, scope)
+        var = scope.variables.reader(r.name) if holder is None else scope.variables.reader(r.name, holder)
         if r.path:
             path = r.path.split(".")
 

@@ -331,6 +331,8 @@ def _on_set(action: A.OnSet, trigger: StreamInfo, engine: Any, text: str, contex
         if svc.is_constant(name):
             raise EPLValidationError(f"Variable by name '{name}' is declared constant and may not be assigned a new value", text)
         t = svc.type_of(name)
+        from .expressions import _context_variable_holder
+        _context_variable_holder(name, scope)       # a context variable: only in its context
         c = compile_expr(a.value, scope)
         if not assignable(t, c.type):
             raise EPLValidationError(f"Variable '{name}' of declared type {t} cannot be assigned a "
@@ -338,7 +340,8 @@ def _on_set(action: A.OnSet, trigger: StreamInfo, engine: Any, text: str, contex
         assigns.append((name, c.fn, lambda v, _n=name, _t=t: check_value(_n, _t, _widen(v, _t))))
         props[name] = t
     out_type = EventType("on_set_out", Representation.MAP, props)
-    return OnSetAction(svc, tuple(assigns), out_type), out_type
+    holder = context.holder if context is not None else None
+    return OnSetAction(svc, tuple(assigns), out_type, holder), out_type
 
 
 def _widen(v: Any, t: PropertyType) -> Any:

@@ -1,5 +1,6 @@
-"""A variable as the amount of a time period (`output last every secs seconds`): the length is
-read again whenever the next interval starts, as Esper's time-period computations do."""
+"""Variables as time-period amounts (`output last every secs seconds`, read again whenever the
+next interval starts, as Esper's time-period computations do) and variables declared with a
+context (`context C create variable`: a value per partition)."""
 from __future__ import annotations
 
 import pytest
@@ -51,3 +52,22 @@ def test_time_period_amount_must_be_numeric():
     e.epl("create variable string s = 'x'")
     with pytest.raises(EPLValidationError):
         e.epl("select count(*) from T output every s seconds")
+
+
+def test_context_variable_has_a_value_per_partition():
+    e = Engine(time="simulated")
+    e.epl("create schema SB(k string, v int)")
+    e.epl("create schema S0(k string, n int)")
+    e.epl("create context P partition by k from SB, k from S0")
+    e.epl("context P create variable int total = 10")
+    e.epl("context P on S0 set total = total + n")
+    rec = Rec(e.epl("context P select context.key1 as k, total as t from SB"))
+    e.send({"k": "a", "v": 1}, "SB")
+    e.send({"k": "a", "n": 5}, "S0")
+    e.send({"k": "a", "v": 1}, "SB")
+    e.send({"k": "b", "v": 1}, "SB")
+    e.send({"k": "b", "n": 1}, "S0")
+    e.send({"k": "b", "n": 1}, "S0")
+    e.send({"k": "b", "v": 1}, "SB")
+    assert rec.pop() == [[{"k": "a", "t": 10}], [{"k": "a", "t": 15}], [{"k": "b", "t": 10}],
+                         [{"k": "b", "t": 12}]]
