@@ -90,6 +90,8 @@ class _PatternInstance:
         """Move the run's filters; its schedules (in the ContextRuntime's slots) have moved."""
         if self.run is not None:
             self.run.relocate(runtime)
+        # its schedules (in the ContextRuntime's slots) moved shifted by the clocks' gap
+        self.ctx.offset += runtime._scheduler.now - self.ctx._scheduler.now
         self.ctx._scheduler = runtime._scheduler
         self.engine = runtime
 

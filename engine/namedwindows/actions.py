@@ -302,14 +302,8 @@ class OnInstance:
 
 def move_schedules(ctx: Any, runtime: Any) -> None:
     """Move the callbacks scheduled in a statement context's slots (the slot and the ones
-    nested under it) to `runtime`'s scheduler, keeping their due times."""
-    old, new = ctx._scheduler, runtime._scheduler
-    if old is new:
-        return
-    key = tuple(ctx.slot)
-    n = len(key)
-    new.adopt(old.extract(lambda slot: isinstance(slot, tuple) and slot[:n] == key))
-    ctx._scheduler = new
+    nested under it) to `runtime`'s scheduler, shifted by the gap between the clocks."""
+    ctx.shift_to(runtime._scheduler)
 
 
 class _TriggerHandle:
