@@ -96,3 +96,19 @@ def test_partitioned_on_select_aggregate_over_an_empty_partition():
     _sb(e, "k", 1)
     e.send({"p00": "k"}, "S0x")
     assert rows == [[{"c": 0, "s": None}], [{"c": 1, "s": 1}]]
+
+
+def test_keyed_partition_narrows_subqueries_over_listed_types_only():
+    e = _engine()
+    e.epl("create schema Other(theString string, v int)")
+    e.epl("create context P partition by theString from SB, p00 from S0x")
+    rows = _rows(e.epl("context P select context.key1 as k, "
+                       "(select sum(intPrimitive) from SB#keepall) as s, "
+                       "(select sum(v) from Other#keepall) as o from S0x"))
+    _sb(e, "a", 1)
+    _sb(e, "b", 10)
+    e.send({"theString": "a", "v": 100}, "Other")
+    _sb(e, "a", 2)
+    e.send({"p00": "a"}, "S0x")
+    e.send({"p00": "b"}, "S0x")
+    assert rows == [[{"k": "a", "s": 3, "o": 100}], [{"k": "b", "s": 10, "o": 100}]]
