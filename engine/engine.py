@@ -136,11 +136,12 @@ class Engine:
     def _create(self, node: Any, text: str, name: Optional[str]) -> Statement:
         from epl.compiler import compile_statement
         compiled = compile_statement(node, self, text)
-        from epl.compiler.dispatch import dispatch_phase
+        from epl.compiler.dispatch import dispatch_phase, filter_tier
         stmt_name = name or compiled.name or f"stmt-{len(self._statements)}"
         stmt = Statement(self, stmt_name, text, compiled.kind, next(self._order),
                          priority=compiled.priority, drop=compiled.drop, plan=compiled.plan,
-                         annotations=compiled.annotations, phase=dispatch_phase(node, self))
+                         annotations=compiled.annotations, phase=dispatch_phase(node, self),
+                         tier=filter_tier(node, self))
         registered: list[Callable[[], None]] = []
         try:
             for action, undo in compiled.on_create:

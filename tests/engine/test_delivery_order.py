@@ -245,4 +245,15 @@ def test_consumers_of_an_insert_into_stream():
         "@name('Lplain') select id from X",
         "@name('Lplain2') select id from X(id > 0)")
     engine.send({"id": 1, "p00": "A"}, "S0")
-    assert [c[0] for c in calls] == ["Lins", "Lplain", "Lplain2", "Lpat", "Lself"]
+    # the filtered consumer before the plain one (Esper's filter tree: index entries before
+    # the type's root), the pattern and the self-join last
+    assert [c[0] for c in calls] == ["Lins", "Lplain2", "Lplain", "Lpat", "Lself"]
+
+
+def test_filtered_statements_take_an_event_before_plain_ones():
+    engine, calls = _order_engine(
+        "@name('Lplain') select id from S0",
+        "@name('Lfilt') select id from S0(id > 0)",
+        "@name('Lplain2') select id from S0")
+    engine.send({"id": 1, "p00": "A"}, "S0")
+    assert [c[0] for c in calls] == ["Lfilt", "Lplain", "Lplain2"]
