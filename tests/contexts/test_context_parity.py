@@ -112,3 +112,18 @@ def test_keyed_partition_narrows_subqueries_over_listed_types_only():
     e.send({"p00": "a"}, "S0x")
     e.send({"p00": "b"}, "S0x")
     assert rows == [[{"k": "a", "s": 3, "o": 100}], [{"k": "b", "s": 10, "o": 100}]]
+
+
+def test_output_snapshot_when_terminated_in_an_overlapping_context():
+    e = _engine()
+    e.epl("create context C initiated by S0 as s0 terminated by S1(id = s0.id)")
+    rows = _rows(e.epl("context C select context.s0.id as k, sum(intPrimitive) as s from SB "
+                       "output snapshot when terminated"))
+    e.send({"id": 1}, "S0")
+    _sb(e, "x", 1)
+    e.send({"id": 2}, "S0")
+    _sb(e, "x", 2)
+    e.send({"id": 1}, "S1")
+    _sb(e, "x", 3)
+    e.send({"id": 2}, "S1")
+    assert rows == [[{"k": 1, "s": 3}], [{"k": 2, "s": 5}]]
