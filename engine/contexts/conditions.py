@@ -164,8 +164,13 @@ class AfterCondition:
     """`after <time period>` (from the partition's start)."""
 
     msec: int
+    length: Optional[Callable[[], Any]] = None     # a variable's time period, read when armed
 
     def next_time(self, now: int) -> int:
+        if self.length is not None:
+            v = self.length()
+            ms = int(round(v)) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0
+            return now + max(0, ms)
         return now + self.msec
 
     def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> Any:

@@ -332,6 +332,9 @@ def _condition(cond: A.ContextCondition, engine: Any, text: str, provided: list[
         return CrontabCondition(_crontab(cond.crontab, engine, text))
     if cond.after is not None:
         c = compile_expr(cond.after, base_scope(engine, [], text))
+        if not c.is_constant and c.is_time_period:
+            # a variable amount (`after secs seconds`): read when the condition is armed
+            return AfterCondition(0, lambda _f=c.fn: _f(()))
         if not c.is_constant or not isinstance(c.constant, (int, float)):
             raise EPLValidationError("The 'after' condition needs a constant time period", text)
         ms = c.constant if c.is_time_period else c.constant * 1000

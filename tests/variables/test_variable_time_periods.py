@@ -71,3 +71,23 @@ def test_context_variable_has_a_value_per_partition():
     e.send({"k": "b", "v": 1}, "SB")
     assert rec.pop() == [[{"k": "a", "t": 10}], [{"k": "a", "t": 15}], [{"k": "b", "t": 10}],
                          [{"k": "b", "t": 12}]]
+
+
+def test_variable_time_period_in_a_context_end_condition_and_a_pattern():
+    e = _engine()
+    e.epl("create variable int secs = 5")
+    e.epl("create context C start T(v = 1) end after secs seconds")
+    rec = Rec(e.epl("context C select count(*) as c from T"))
+    e.send({"v": 1}, "T")
+    e.advance_time(4_999)
+    e.send({"v": 0}, "T")
+    e.advance_time(5_000)                   # ended: the next T(v=1) starts one
+    e.send({"v": 0}, "T")
+    e.set_variable("secs", 1)
+    e.send({"v": 1}, "T")
+    e.advance_time(6_000)
+    e.send({"v": 0}, "T")
+    assert rec.pop() == [[{"c": 1}], [{"c": 2}], [{"c": 1}]]
+    pat = Rec(e.epl("select count(*) as c from pattern [every timer:interval(secs seconds)]"))
+    e.advance_time(7_000)
+    assert pat.pop() == [[{"c": 1}]]
