@@ -10,10 +10,10 @@ import time as _time
 from typing import Any
 
 
-def add_spark_command(subparsers: Any) -> argparse.ArgumentParser:
-    """Add `spark` to the `epl` command's subparsers."""
+def add_spark_command(subparsers: Any, parent: Any = None) -> argparse.ArgumentParser:
+    """Add `spark` to the `epl` command's subparsers (`parent`: options every command has)."""
     p = subparsers.add_parser(
-        "spark", help="replay statements over a Parquet/CSV/JSON file on Spark, partitioned by a key",
+        "spark", parents=[parent] if parent is not None else [], help="replay statements over a Parquet/CSV/JSON file on Spark, partitioned by a key",
         description="Run EPL statements over a data file on Spark, one engine per partition of "
                     "the key, on application time taken from the data.")
     p.add_argument("statements", help="EPL module file (statements separated by ';')")
