@@ -16,65 +16,10 @@ import sys
 from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence
 
+from .cli_input import InputError, deploy_file, read_text
 from .replay_clock import DEFAULT_FLUSH_MS, LATE_POLICIES, STEPPINGS
 
 USAGE_ERROR = 2
-
-
-class InputError(Exception):
-    """An error in a file the user gave: printed as is (it starts with FILE:LINE)."""
-
-
-# -- statements --------------------------------------------------------------------------------
-def read_text(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except OSError as e:
-        raise InputError(f"{path}: cannot read: {e.strerror or e}") from e
-    except UnicodeDecodeError as e:
-        raise InputError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from e
-
-
-def _offset_line(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
-
-
-def deploy_file(engine: Any, path: str) -> list[Any]:
-    """Every statement of an EPL module file, created in order; an error names the file, the
-    line (and column) in it."""
-    from epl import parse_module
-    from epl.errors import EPLError
-    text = read_text(path)
-    try:
-        module = parse_module(text)
-    except EPLError as e:
-        raise InputError(_located(path, e.line, e.column, e.message)) from e
-    created = []
-    pos = 0
-    for stmt_text in module.texts:
-        start = text.find(stmt_text, pos)
-        start = pos if start < 0 else start
-        pos = start + len(stmt_text)
-        first_line = _offset_line(text, start)
-        first_col = start - (text.rfind("\n", 0, start) + 1) + 1
-        try:
-            created.append(engine.epl(stmt_text))
-        except EPLError as e:
-            if e.line is not None:
-                line = first_line + e.line - 1
-                col = (first_col + e.column - 1 if e.line == 1 else e.column) if e.column else None
-            else:
-                line, col = first_line, None
-            raise InputError(_located(path, line, col, e.message)) from e
-        except Exception as e:  # an engine error about a statement (a duplicate name, ...)
-            raise InputError(_located(path, first_line, None, f"{type(e).__name__}: {e}")) from e
-    return created
-
-
-def _located(path: str, line: Optional[int], col: Optional[int], message: str) -> str:
-    where = path if line is None else f"{path}:{line}" + (f":{col}" if col else "")
-    return f"{where}: {message}"
 
 
 # -- epl check ---------------------------------------------------------------------------------
@@ -337,11 +282,20 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(func=_cmd_replay)
     try:
         from pipeline.cli import add_spark_command
-    except ImportError:
-        pass
+    except ImportError as e:
+        # without the spark extra `epl spark` still exists, to say what to install
+        reason = str(e)
+        missing = sub.add_parser("spark", parents=[common], add_help=False,
+                                 help="replay statements on Spark (needs the 'spark' extra)")
+        missing.add_argument("rest", nargs=argparse.REMAINDER)
+        missing.set_defaults(func=lambda args: _needs_extra(reason))
     else:
         add_spark_command(sub, common)
     return p
+
+
+def _needs_extra(reason: str) -> int:
+    raise InputError(f"epl spark: {reason}")
 
 
 def _quiet_stdout() -> None:

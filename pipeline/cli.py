@@ -1,9 +1,16 @@
 """`epl spark STATEMENTS.epl DATA --type T --time-column ts --key k [--master URL] [--out P]`:
-batch replay on Spark from the command line, with our own progress line (Spark's is off)."""
+batch replay on Spark from the command line, with our own progress line (Spark's is off).
+
+Before Spark starts: the statements are compiled (errors as FILE:LINE:COL), the input is
+checked against the declared event type (the first bad row named as FILE:LINE or FILE: row
+N, with its column and value), and pyspark and a Java runtime must be there (else a hint
+how to install them); all of these exit with status 2."""
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
 import threading
 import time as _time
@@ -31,6 +38,11 @@ def add_spark_command(subparsers: Any, parent: Any = None) -> argparse.ArgumentP
     p.add_argument("--end-time", type=int, default=None, help="advance to this after the last event (default: last event + flush)")
     p.add_argument("--sequence-column", default=None, help="column ordering events of equal time (default: input order)")
     p.add_argument("--check", action="store_true", help="only print which statements are partitionable, and why")
+    p.add_argument("--check-input", action=argparse.BooleanOptionalAction, default=True,
+                   help="check every row against the declared event type before starting Spark (default: on)")
+    p.add_argument("--stepping", choices=("span", "jump"), default="span",
+                   help="span: every scheduled instant fires at its own time (default, as epl run); "
+                        "jump: Esper's advanceTime")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress line on stderr (default: when stderr is a terminal)")
     p.set_defaults(func=run_spark_command)
@@ -82,11 +94,51 @@ class _Progress:
                 return
 
 
+JAVA_HINT = ("Spark needs a Java runtime (17 or newer) and none was found: run `make java`, or "
+             "`apt-get install openjdk-17-jre-headless` (as root), or set JAVA_HOME")
+PYSPARK_HINT = "epl spark needs the 'spark' extra: pip install 'epl-engine[spark]'"
+
+
+def java_available() -> bool:
+    home = os.environ.get("JAVA_HOME")
+    if home and os.path.exists(os.path.join(home, "bin", "java")):
+        return True
+    return shutil.which("java") is not None
+
+
+def _preflight(args: argparse.Namespace) -> str:
+    """Everything that can be checked without Spark; returns the module text."""
+    from engine import Engine
+    from engine.cli_input import InputError, deploy_file, read_text
+
+    module = read_text(args.statements)
+    engine = Engine(time="simulated")
+    try:
+        deploy_file(engine, args.statements)
+        event_type = engine.types.find(args.event_type)
+    finally:
+        engine.close()
+    if args.check:
+        return module
+    if args.check_input:
+        from .input_check import BadInput, check_input
+        try:
+            check_input(args.data, event_type, args.time_column, args.key, args.format)
+        except BadInput as e:
+            raise InputError(str(e)) from None
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        raise InputError(PYSPARK_HINT) from None
+    if not java_available():
+        raise InputError(f"epl spark: {JAVA_HINT}")
+    return module
+
+
 def run_spark_command(args: argparse.Namespace) -> int:
     from .partitioning import check_partitionable
 
-    with open(args.statements) as f:
-        module = f.read()
+    module = _preflight(args)
     if args.check:
         verdicts = check_partitionable(module, args.key)
         for v in verdicts:
@@ -99,7 +151,13 @@ def run_spark_command(args: argparse.Namespace) -> int:
 
     progress = args.progress if args.progress is not None else sys.stderr.isatty()
     owned = SparkSession.getActiveSession() is None   # a caller's session is left running
-    spark = spark_session(args.master, app_name="epl spark")
+    try:
+        spark = spark_session(args.master, app_name="epl spark")
+    except Exception as e:
+        if "JAVA_GATEWAY_EXITED" in str(e) or "Java gateway" in str(e):
+            from engine.cli_input import InputError
+            raise InputError(f"epl spark: the Java gateway did not start. {JAVA_HINT}") from None
+        raise
     started = _time.monotonic()                       # the rate leaves out the session start
     try:
         with _Progress(spark.sparkContext, progress):
@@ -108,7 +166,8 @@ def run_spark_command(args: argparse.Namespace) -> int:
                     args.data, module, event_type=args.event_type, time_column=args.time_column,
                     key=args.key, spark=spark, allow_single_partition=args.allow_single_partition,
                     partitions=args.partitions, start_time=args.start_time, end_time=args.end_time,
-                    sequence_column=args.sequence_column, format=args.format)
+                    sequence_column=args.sequence_column, format=args.format,
+                    stepping=args.stepping)
             except ValueError as e:
                 print(f"epl spark: {e}".replace("allow_single_partition=True", "--allow-single-partition"), file=sys.stderr)
                 return 2

@@ -150,3 +150,17 @@ def test_progress_bar_when_asked(tmp_path):
     assert "100%" in done.stderr and "500 events" in done.stderr
     quiet = run_epl("run", "s.epl", "e.jsonl", "--time-field", "ts", cwd=tmp_path)
     assert quiet.stderr == ""   # stderr is not a terminal here
+
+
+def test_without_the_spark_extra(tmp_path):
+    code = ("import sys; sys.modules['pyspark'] = None\n"
+            "from engine.cli import main\n"
+            "sys.exit(main(['spark', 'a.epl', 'd.jsonl', '--type', 'T']))\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "pip install 'epl-engine[spark]'" in done.stderr
+    _no_traceback(done)
+    code = "import sys; sys.modules['pyspark'] = None\nimport pipeline\n"
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 1 and "'spark' extra" in done.stderr

@@ -11,7 +11,7 @@ import pytest
 
 from cli_support import SAMPLES, delivery_rows, pipeline_rows, run_epl
 
-pytest.importorskip("pyarrow", reason="the pipeline needs the 'spark' extra: pip install 'epl-engine[spark]'")
+pytest.importorskip("pipeline", reason="the pipeline needs the 'spark' extra")
 
 from engine import Engine  # noqa: E402
 from pipeline import run_local  # noqa: E402
