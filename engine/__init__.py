@@ -1,5 +1,6 @@
 """epl-engine runtime: the engine, statements, events and their types."""
 from .bean import EventBean as EventBean
+from .deployment import Deployment as Deployment
 from .engine import Engine as Engine
 from .epl_types import EPLType as EPLType, PropertyType as PropertyType
 from .errors import (
@@ -12,6 +13,6 @@ from .event_types import EventType as EventType, EventTypeRegistry as EventTypeR
 from .statement import Statement as Statement, StatementState as StatementState
 
 __all__ = [
-    "Engine", "Statement", "StatementState", "EventBean", "EventType", "EventTypeRegistry",
+    "Engine", "Statement", "Deployment", "StatementState", "EventBean", "EventType", "EventTypeRegistry",
     "EPLType", "PropertyType", "EngineError", "EventTypeError", "StatementStateError", "TimeError",
 ]

@@ -16,8 +16,10 @@ from filterindex import STALE, FilterIndex
 
 from . import epl_types as T
 from .bean import EventBean
+from .deployment import Deployment
 from .errors import EventTypeError, TimeError
 from .event_types import EventType, EventTypeRegistry, Representation
+from .frames import dataframe_records, is_dataframe
 from .instance import RowHandle
 from .scheduler import Scheduler
 from .signals import EngineSignals
@@ -40,10 +42,12 @@ class Engine:
 
     def __init__(self, time: str = "system", *, resolution_ms: int = 100,
                  start_time: Optional[int] = None, pattern_limit: Optional[int] = None,
-                 check_events: bool = True) -> None:
+                 check_events: bool = True, none_for_empty: bool = False) -> None:
         if time not in ("system", "simulated"):
             raise ValueError("time must be 'system' or 'simulated'")
         self.time_mode = time
+        # listeners get () for a stream with nothing; True restores the older None
+        self.none_for_empty = none_for_empty
         # map events are checked against their declared property types on send
         self.check_events = check_events
         self.types = EventTypeRegistry()
@@ -116,8 +120,9 @@ class Engine:
         with self._lock:
             return self._create(node, text, name)
 
-    def deploy(self, text: str) -> list[Statement]:
-        """Register a module of `;`-separated statements, all or none."""
+    def deploy(self, text: str) -> Deployment:
+        """Register a module of `;`-separated statements, all or none; the Deployment is a
+        sequence of its statements with `undeploy()`."""
         from epl import parse_module
         module = parse_module(text)
         created: list[Statement] = []
@@ -129,7 +134,8 @@ class Engine:
                 for s in reversed(created):
                     s.destroy()
                 raise
-        return created
+            self._deployments = getattr(self, "_deployments", 0) + 1
+            return Deployment(self._deployments, created)
 
     def _create(self, node: Any, text: str, name: Optional[str]) -> Statement:
         from epl.compiler import compile_statement
@@ -247,7 +253,10 @@ class Engine:
             et.check(bean.underlying)
 
     def send_many(self, events: Iterable[Any], type_name: Optional[str] = None) -> None:
-        """Process events in order; the same as calling send for each, with less overhead."""
+        """Process events in order; the same as calling send for each, with less overhead.
+        A pandas DataFrame is taken row by row (`engine.send_many(df, "T")`)."""
+        if is_dataframe(events):
+            events = dataframe_records(events)
         if type_name is None or self._timer is not None:
             # system time: the timer thread must get the lock between events
             for e in events:
