@@ -1,4 +1,6 @@
 """epl-engine runtime: the engine, statements, events and their types."""
+__version__ = "0.2.0"   # the package's only version number (pyproject reads it)
+
 from .bean import EventBean as EventBean
 from .deployment import Deployment as Deployment
 from .engine import Engine as Engine

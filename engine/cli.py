@@ -239,6 +239,8 @@ def _warn(message: str) -> None:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="epl", description="epl-engine command line")
     p.add_argument("--debug", action="store_true", help="print Python tracebacks for errors")
+    from . import __version__
+    p.add_argument("--version", action="version", version=f"epl-engine {__version__}")
     # also accepted after the command; SUPPRESS keeps `epl --debug run` from being reset
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
