@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench venv java clean parser-tables
+.PHONY: demo test bench venv java clean parser-tables docs dist
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -37,5 +37,15 @@ java:
 bench: java $(STAMP)
 	$(PY) -m bench
 
+# The documentation site (mkdocs-material) from docs/ into site/.
+docs: $(STAMP)
+	$(PY) -m pip install -q -e '.[docs]'
+	$(PY) -m mkdocs build --strict
+
+# A wheel and an sdist in dist/.
+dist: $(STAMP)
+	$(PY) -m pip install -q build
+	$(PY) -m build
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist site *.egg-info .pytest_cache .hypothesis

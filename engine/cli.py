@@ -282,22 +282,23 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("cases", nargs="+", help="case JSON files")
     r.add_argument("--check", action="store_true", help="compare with the case's expected output")
     r.set_defaults(func=_cmd_replay)
-    try:
-        from pipeline.cli import add_spark_command
-    except ImportError as e:
-        # without the spark extra `epl spark` still exists, to say what to install
-        reason = str(e)
-        missing = sub.add_parser("spark", parents=[common], add_help=False,
-                                 help="replay statements on Spark (needs the 'spark' extra)")
-        missing.add_argument("rest", nargs=argparse.REMAINDER)
-        missing.set_defaults(func=lambda args: _needs_extra(reason))
-    else:
-        add_spark_command(sub, common)
+    # `epl spark` parses its own options (pipeline.cli), loaded only when it runs: importing
+    # the pipeline costs pyarrow's import, which the other commands do not need
+    spark = sub.add_parser("spark", add_help=False, prefix_chars="\0",
+                           help="replay statements over a Parquet/CSV/JSON file on Spark, partitioned "
+                                "by a key (needs the 'spark' extra; epl spark --help)")
+    spark.add_argument("rest", nargs=argparse.REMAINDER)
+    spark.set_defaults(func=_cmd_spark)
     return p
 
 
-def _needs_extra(reason: str) -> int:
-    raise InputError(f"epl spark: {reason}")
+def _cmd_spark(args: argparse.Namespace) -> int:
+    try:
+        from pipeline.cli import spark_main
+    except ImportError as e:
+        raise InputError(f"epl spark: {e}") from e
+    args.debug = args.debug or "--debug" in args.rest
+    return spark_main(args.rest, debug=args.debug)
 
 
 def _quiet_stdout() -> None:
@@ -311,6 +312,8 @@ def _quiet_stdout() -> None:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(argv)
+    if not hasattr(args, "debug"):
+        args.debug = False
     try:
         return args.func(args)
     except BrokenPipeError:

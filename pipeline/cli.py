@@ -18,11 +18,27 @@ from typing import Any
 
 
 def add_spark_command(subparsers: Any, parent: Any = None) -> argparse.ArgumentParser:
-    """Add `spark` to the `epl` command's subparsers (`parent`: options every command has)."""
+    """Add `spark` to an argparse command's subparsers (`parent`: options every command has)."""
     p = subparsers.add_parser(
         "spark", parents=[parent] if parent is not None else [], help="replay statements over a Parquet/CSV/JSON file on Spark, partitioned by a key",
-        description="Run EPL statements over a data file on Spark, one engine per partition of "
-                    "the key, on application time taken from the data.")
+        description=DESCRIPTION)
+    return _add_arguments(p)
+
+
+DESCRIPTION = ("Run EPL statements over a data file on Spark, one engine per partition of the key, "
+               "on application time taken from the data.")
+
+
+def spark_main(argv: Any, debug: bool = False) -> int:
+    """`epl spark ARGS` (the `epl` command hands its arguments over)."""
+    p = argparse.ArgumentParser(prog="epl spark", description=DESCRIPTION)
+    p.add_argument("--debug", action="store_true", help="print Python tracebacks for errors")
+    args = _add_arguments(p).parse_args(list(argv))
+    args.debug = args.debug or debug
+    return args.func(args)
+
+
+def _add_arguments(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p.add_argument("statements", help="EPL module file (statements separated by ';')")
     p.add_argument("data", help="input file or directory (Parquet, CSV with header, JSON lines)")
     p.add_argument("--type", required=True, dest="event_type", help="event type of every row")
