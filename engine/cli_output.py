@@ -84,13 +84,17 @@ class Table(_Rows):
         self.held.extend(self.rows(time, statement, new, old))
 
     def close(self) -> None:
-        rows = [self.header, *self.held]
-        widths = [max(len(r[i]) for r in rows) for i in range(len(self.header))]
-        line = "  ".join("-" * w for w in widths)
-        for i, r in enumerate(rows):
-            self.out.write("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() + "\n")
-            if i == 0:
-                self.out.write(line + "\n")
+        write_table(self.out, self.header, self.held)
+
+
+def write_table(out: TextIO, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Aligned columns under a header and a rule; None is an empty cell."""
+    cells = [list(header), *([_cell(v) if not isinstance(v, str) else v for v in r] for r in rows)]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    for i, r in enumerate(cells):
+        out.write("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() + "\n")
+        if i == 0:
+            out.write("  ".join("-" * w for w in widths) + "\n")
 
 
 def make_writer(fmt: str, out: TextIO, columns: Sequence[str]) -> Writer:

@@ -45,7 +45,9 @@ def _add_arguments(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p.add_argument("--time-column", required=True, help="column with the event time (ms, timestamp or date)")
     p.add_argument("--key", required=True, help="column to partition by")
     p.add_argument("--master", default="local[*]", help="Spark master URL (default local[*])")
-    p.add_argument("--out", default=None, help="write the output here as Parquet (default: JSON lines on stdout)")
+    p.add_argument("--out", default=None, help="write the output here as Parquet (default: rows on stdout)")
+    p.add_argument("--output-format", choices=("jsonl", "csv", "table"), default="jsonl",
+                   help="rows on stdout as JSON lines (default), CSV or a table")
     p.add_argument("--format", default=None, choices=["parquet", "csv", "json"], help="input format (default: from the extension)")
     p.add_argument("--partitions", type=int, default=None, help="number of partitions (default: Spark's parallelism)")
     p.add_argument("--allow-single-partition", action="store_true",
@@ -99,6 +101,10 @@ class _Progress:
                 total += info.numTasks
                 active += info.numActiveTasks
         elapsed = _time.monotonic() - self.start
+        if total and done:
+            eta = elapsed * (total - done) / done
+            return (f"\r\033[K[spark] {done / total:4.0%} {done}/{total} tasks, {active} running, "
+                    f"{done / max(elapsed, 1e-9):,.1f} tasks/s, {elapsed:,.1f} s, ETA {eta:,.0f} s")
         return f"\r\033[K[spark] {done}/{total} tasks done, {active} running, {elapsed:,.1f} s"
 
     def _run(self) -> None:
@@ -151,6 +157,31 @@ def _preflight(args: argparse.Namespace) -> str:
     return module
 
 
+def _write_rows(df: Any, fmt: str) -> int:
+    """The output rows on stdout, in the chosen format; returns how many."""
+    import csv
+
+    from engine.cli_output import write_table
+    columns = list(df.columns)
+    n = 0
+    held: list[list[Any]] = []
+    writer = csv.writer(sys.stdout, lineterminator="\n") if fmt == "csv" else None
+    if writer is not None:
+        writer.writerow(columns)
+    for r in df.toLocalIterator():
+        d = r.asDict(recursive=True)
+        if fmt == "jsonl":
+            sys.stdout.write(json.dumps(d, default=str) + "\n")
+        elif writer is not None:
+            writer.writerow(["" if d[c] is None else d[c] for c in columns])
+        else:
+            held.append([d[c] for c in columns])
+        n += 1
+    if fmt == "table":
+        write_table(sys.stdout, columns, held)
+    return n
+
+
 def run_spark_command(args: argparse.Namespace) -> int:
     from .partitioning import check_partitionable
 
@@ -192,10 +223,7 @@ def run_spark_command(args: argparse.Namespace) -> int:
                 out.write.mode("overwrite").parquet(args.out)
                 rows = spark.read.parquet(args.out).count()
             else:
-                rows = 0
-                for r in out.orderBy("time", "statement", "seq").toLocalIterator():
-                    sys.stdout.write(json.dumps(r.asDict(recursive=True), default=str) + "\n")
-                    rows += 1
+                rows = _write_rows(out.orderBy("time", "statement", "seq"), args.output_format)
         seconds = _time.monotonic() - started
         rate = prepared.events / max(seconds, 1e-9)
         where = f" -> {args.out}" if args.out else ""

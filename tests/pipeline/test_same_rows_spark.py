@@ -62,3 +62,20 @@ def test_spark_replay_equals_epl_run(spark, tmp_path):
                   for r in (row.asDict() for row in out.collect())), key=repr)
     want = sorted(_rows_of_run(done.stdout), key=repr)
     assert got == want and want
+
+
+def test_epl_spark_output_formats(spark, tmp_path, capsys):
+    from engine.cli import main
+    data = tmp_path / "events.jsonl"
+    data.write_text("".join(json.dumps({"account": a, "amount": v, "ts": t}) + "\n"
+                            for a, v, t in [("a1", 600, 1000), ("a2", 5, 2000)]))
+    epl = tmp_path / "keyed.epl"
+    epl.write_text(KEYED)
+    args = ["spark", str(epl), str(data), "--type", "Withdrawal", "--time-column", "ts",
+            "--key", "account", "--master", "local[2]", "--no-progress"]
+    assert main(args + ["--output-format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("statement,stream,time,seq,") and "large,insert,1000,0,a1,600" in lines[1]
+    assert main(args + ["--output-format", "table"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].split()[:4] == ["statement", "stream", "time", "seq"] and set(table[1]) <= {"-", " "}
