@@ -1,5 +1,6 @@
-"""The pytest plugin of epl-engine (entry point `pytest11`, name `epl`): fixtures for testing
-statements on simulated time.
+"""The pytest plugin of epl-engine: fixtures for testing statements on simulated time. Its
+`pytest11` entry point is named after this module, so that loading it also with `-p
+engine.pytest_plugin` or a conftest's `pytest_plugins` registers it once.
 
 - `epl_engine`: an Engine on simulated time starting at 0, closed after the test.
 - `epl_recorder`: a factory, `epl_recorder(stmt_or_name, ...)` -> engine.testing.Recorder

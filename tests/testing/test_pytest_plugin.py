@@ -75,10 +75,23 @@ def test_recorder_as_dataframe(epl_engine, epl_recorder):
 
 def test_entry_point_is_declared():
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert meta["project"]["entry-points"]["pytest11"] == {"epl": "engine.pytest_plugin"}
+    # named after the module: `-p engine.pytest_plugin` and conftest's pytest_plugins then
+    # find it registered, whether or not the package is installed
+    assert meta["project"]["entry-points"]["pytest11"] == {"engine.pytest_plugin": "engine.pytest_plugin"}
 
 
-def test_a_user_test_file_with_the_plugin(tmp_path):
+def _fake_install(tmp_path: Path) -> Path:
+    """A dist-info declaring the entry point, as an installed package would."""
+    site = tmp_path / "site"
+    info = site / "epl_engine-0.0.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: epl-engine\nVersion: 0.0.0\n")
+    (info / "entry_points.txt").write_text("[pytest11]\nengine.pytest_plugin = engine.pytest_plugin\n")
+    return site
+
+
+@pytest.mark.parametrize("how", ["entry point", "entry point and -p", "-p"])
+def test_a_user_test_file_with_the_plugin(tmp_path, how):
     (tmp_path / "test_mine.py").write_text(textwrap.dedent("""
         def test_big(epl_engine, epl_recorder):
             epl_engine.epl("create schema W(account string, amount int)")
@@ -86,8 +99,10 @@ def test_a_user_test_file_with_the_plugin(tmp_path):
             epl_engine.send({"account": "x", "amount": 500}, "W")
             rec.assert_streams(new=[{"account": "y"}])
     """))
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "engine.pytest_plugin", "-p", "no:cacheprovider",
+    paths = [str(ROOT)] + ([str(_fake_install(tmp_path))] if how.startswith("entry") else [])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+    plugin = ["-p", "engine.pytest_plugin"] if how.endswith("-p") else []
+    done = subprocess.run([sys.executable, "-m", "pytest", *plugin, "-p", "no:cacheprovider",
                            "-q", "test_mine.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 1
