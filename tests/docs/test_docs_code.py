@@ -1,7 +1,8 @@
 """Every ```python block of README.md and docs/*.md runs: a page's blocks in order, in one
 namespace (later blocks build on earlier ones), from the repository root; a `test_*`
 function a block defines is run with the plugin's fixtures, as pytest would. A block whose
-first line is `# needs: spark` runs only where pyspark and a Java runtime are installed.
+first line is `# needs: spark` runs only where pyspark and a Java runtime are installed,
+`# needs: pandas` only where pandas is.
 Internal working notes stay out of docs/; every page is in the site's navigation."""
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ def test_code_blocks_run(page, monkeypatch, tmp_path):
     ran = 0
     for i, code in enumerate(blocks(page), 1):
         if code.startswith("# needs: spark") and not HAVE_SPARK:
+            continue
+        if code.startswith("# needs: pandas") and find_spec("pandas") is None:
             continue
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
