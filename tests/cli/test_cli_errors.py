@@ -164,3 +164,15 @@ def test_without_the_spark_extra(tmp_path):
     code = "import sys; sys.modules['pyspark'] = None\nimport pipeline\n"
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert done.returncode == 1 and "'spark' extra" in done.stderr
+
+
+def test_iso_times_and_version(tmp_path):
+    s, e = _files(tmp_path, SCHEMA.replace("ts long", "ts string") + "select irstream k from T#time(1 sec)",
+                  [_event(k="a", v=1, ts="2026-01-01T00:00:00Z"), _event(k="b", v=1, ts="2026-01-01T00:00:05Z")])
+    done = run_epl("run", "s.epl", "e.jsonl", "--time-field", "ts", "--format", "csv", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    rows = [line.split(",") for line in done.stdout.splitlines()[1:]]
+    assert [(int(r[0]) - 1767225600000, r[2], r[3]) for r in rows] == [
+        (0, "insert", "a"), (1000, "remove", "a"), (5000, "insert", "b"), (6000, "remove", "b")]
+    import engine
+    assert run_epl("--version").stdout.strip() == f"epl-engine {engine.__version__}"
