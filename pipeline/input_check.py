@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
@@ -50,7 +51,20 @@ def _csv_value(kind: EPLType, text: str) -> Any:
     return text
 
 
-def _rows(path: str, fmt: str, props: dict) -> Iterator[tuple[str, dict]]:
+def _csv_time(text: str) -> Any:
+    """A CSV time cell as Spark's schema inference reads it: a number or a timestamp."""
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            pass
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return text
+
+
+def _rows(path: str, fmt: str, props: dict, time_column: str) -> Iterator[tuple[str, dict]]:
     """(where, row) pairs: where is `FILE:LINE` or `FILE: row N`."""
     if fmt == "json":
         with open(path, "rb") as f:
@@ -74,7 +88,7 @@ def _rows(path: str, fmt: str, props: dict) -> Iterator[tuple[str, dict]]:
                 for k, v in row.items():
                     pt = props.get(k)
                     if pt is None or v is None:
-                        out[k] = v
+                        out[k] = _csv_time(v) if k == time_column and v else v
                         continue
                     try:
                         out[k] = _csv_value(pt.kind, v)
@@ -102,7 +116,7 @@ def check_input(path: str, event_type: Any, time_column: str, key: str,
     check = event_type.check if event_type is not None and event_type.is_map else None
     n = 0
     for file in _files(path, fmt):
-        for where, row in _rows(file, fmt, props):
+        for where, row in _rows(file, fmt, props, time_column):
             n += 1
             for col in (time_column, key):
                 if col not in row:
