@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench venv java clean parser-tables docs dist
+.PHONY: demo test bench venv java clean
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -25,17 +25,7 @@ test: java $(STAMP)
 # After a change to epl/grammar/ or the lexer's tokens: rewrite the shipped LR tables
 # (tests/epl/test_parser_tables.py fails until they fit the grammar).
 parser-tables:
-	$(PY) -m epl.build_tables
-
-# Spark needs a Java runtime: install Java 17 when there is none (apt-get, as root or via sudo).
-java:
-	@command -v java >/dev/null 2>&1 || { \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -q && \
-	  $$SUDO apt-get install -y -q --no-install-recommends openjdk-17-jre-headless; }
-
-bench: java $(STAMP)
-	$(PY) -m bench
+	$(if $(wildcard $(PY)),$(PY),$(PYTHON)) -m epl.build_tables
 
 # The documentation site (mkdocs-material) from docs/ into site/.
 docs: $(STAMP)
@@ -46,6 +36,18 @@ docs: $(STAMP)
 dist: $(STAMP)
 	$(PY) -m pip install -q build
 	$(PY) -m build
+
+.PHONY: parser-tables docs dist
+
+# Spark needs a Java runtime: install Java 17 when there is none (apt-get, as root or via sudo).
+java:
+	@command -v java >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -q && \
+	  $$SUDO apt-get install -y -q --no-install-recommends openjdk-17-jre-headless; }
+
+bench: java $(STAMP)
+	$(PY) -m bench
 
 clean:
 	rm -rf $(VENV) build dist site *.egg-info .pytest_cache .hypothesis

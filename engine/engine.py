@@ -19,9 +19,9 @@ from .bean import EventBean
 from .deployment import Deployment
 from .errors import EventTypeError, TimeError
 from .event_types import EventType, EventTypeRegistry, Representation
-from .frames import dataframe_records, is_dataframe
 from .instance import RowHandle
 from .scheduler import Scheduler
+from .frames import dataframe_records, is_dataframe
 from .signals import EngineSignals
 from .statement import Statement, StatementState
 from .time_service import TimerThread, wall_clock_ms
@@ -40,14 +40,12 @@ class Engine:
     [{'account': 'a1', 'amount': 300}]
     """
 
-    def __init__(self, time: str = "system", *, resolution_ms: int = 100,
+    def __init__(self, time: str = "system", *, resolution_ms: int = 100, none_for_empty: bool = False,
                  start_time: Optional[int] = None, pattern_limit: Optional[int] = None,
-                 check_events: bool = True, none_for_empty: bool = False) -> None:
+                 check_events: bool = True) -> None:
         if time not in ("system", "simulated"):
             raise ValueError("time must be 'system' or 'simulated'")
         self.time_mode = time
-        # listeners get () for a stream with nothing; True restores the older None
-        self.none_for_empty = none_for_empty
         # map events are checked against their declared property types on send
         self.check_events = check_events
         self.types = EventTypeRegistry()
@@ -67,6 +65,8 @@ class Engine:
         self._route_queue: deque = deque()
         self._depth = 0
         self.services: dict[str, Any] = {}   # feature services (named windows, variables, ...)
+        # listeners get () for a stream with nothing; True restores the older None
+        self.none_for_empty = none_for_empty
         _install_features(self)
         if pattern_limit is not None:
             from .patterns import set_pattern_limit
