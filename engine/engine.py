@@ -497,6 +497,12 @@ class Engine:
         from . import checkpoint as ck
         return ck.loads(source, listeners=listeners, subscribers=subscribers)
 
+    @property
+    def application_inputs(self) -> dict[str, Any]:
+        """The application-time inputs by name (e.g. to go on feeding them after `restore`)."""
+        c = self.services.get("apptime")
+        return {inp.name: inp for inp in c.inputs} if c is not None else {}
+
     # -- introspection and shutdown ------------------------------------------------------------------
     def filter_count(self) -> int:
         return self._filters.filter_count()
