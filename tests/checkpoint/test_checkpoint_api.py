@@ -182,3 +182,25 @@ def test_system_time_engine_gets_a_new_timer_on_restore() -> None:
         assert [b["k"] for b in old] == ["a"]      # the restored window expired its event
     finally:
         r.close()
+
+
+def test_isolated_services_keep_their_statements_time_and_windows() -> None:
+    def build() -> tuple[Engine, list]:
+        e = _engine()
+        e.epl("@name('iso') select irstream k from S#time(1 sec)")
+        iso = e.isolated("i1")
+        iso.add(e.statement("iso"))
+        iso.advance_time(100)
+        iso.send({"k": "x", "v": 1}, "S")
+        return e, []
+    a, out_a = build()
+    a.statement("iso").add_listener(lambda n, o: out_a.append(([b["k"] for b in n or []], [b["k"] for b in o or []])))
+    out_r: list = []
+    r = Engine.restore(build()[0].checkpoint(), listeners={
+        "iso": lambda n, o: out_r.append(([b["k"] for b in n or []], [b["k"] for b in o or []]))})
+    for eng in (a, r):
+        iso = eng.isolated("i1")
+        eng.send({"k": "main", "v": 1}, "S")       # the main engine's stream: not the isolated one
+        iso.send({"k": "y", "v": 2}, "S")
+        iso.advance_time(1_200)
+    assert out_r == out_a == [(["y"], []), ([], ["x", "y"])]
