@@ -12,6 +12,8 @@ SIGNAL_NAMES = (
     "listener_error",       # sender: engine, statement=, listener=, error=
     "cti_violation",        # sender: engine, input=, event=, action= ('dropped' | 'adjusted')
     "pattern_limit",        # sender: engine, statement=, count=, limit=
+    "evaluation_error",     # sender: engine, statement=, expression=, error= (value was null)
+    "statement_error",      # sender: engine, statement=, event=, error= (statement skipped it)
 )
 
 

@@ -10,11 +10,13 @@ from engine import epl_types as T
 from engine.bean import EventBean
 from engine.epl_types import EPLType, PropertyType
 from engine.event_types import Representation, _step
+from engine.faults import evaluation_failed
 
 from .. import ast as A
 from . import operators as O
 from .compiled import Compiled, constant
-from .functions import MATH, METHODS, SINGLE_ROW
+from . import java_math as JM
+from .functions import METHODS, SINGLE_ROW
 from .scope import Scope
 
 _COMPILERS: dict[type, Callable[[Any, Scope], Compiled]] = {}
@@ -83,6 +85,9 @@ def _parens(node: A.Parens, scope: Scope) -> Compiled:
 
 @compiles(A.Property)
 def _property(node: A.Property, scope: Scope) -> Compiled:
+    if len(node.path) == 2 and node.path[0].name == "Math" and node.path[1].name in JM.CONSTANTS \
+            and scope.stream_by_alias("Math") is None:
+        return constant(JM.CONSTANTS[node.path[1].name], T.DOUBLE)     # Math.PI, Math.E
     r = scope.resolve(node)
     if r.kind == "stream":
         stream = scope.streams[r.index]
@@ -166,10 +171,48 @@ def _arith_type(op: A.BinOp, lt: PropertyType, rt: PropertyType, scope: Scope, n
     return T.promote(lt, rt)
 
 
+_PY_OPS = {A.BinOp.ADD: lambda a, b: a + b, A.BinOp.SUB: lambda a, b: a - b,
+           A.BinOp.MUL: lambda a, b: a * b, A.BinOp.DIV: O.divide, A.BinOp.MOD: O.modulo}
+
+
+def _wrapper(t: PropertyType) -> Any:
+    """Java's overflow for an integral result type: int (byte and short widen to int) and long
+    wrap in two's complement; BigInteger and the floating types do not."""
+    if t.kind in (EPLType.INT, EPLType.SHORT, EPLType.BYTE):
+        return JM.wrap_int
+    if t.kind is EPLType.LONG:
+        return JM.wrap_long
+    return None
+
+
 def _compile_arith(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> Compiled:
+    """+ - * / % with Esper's semantics (operators.py): null in, null out; `/` is a double
+    division (x/0 is +-Infinity or NaN); int and long results wrap as Java's."""
     op = node.op
     t = _arith_type(op, l.type, r.type, scope, node)
     lf, rf = l.fn, r.fn
+    if t.kind in (EPLType.BYTE, EPLType.SHORT):
+        t = T.INT                       # Java's binary numeric promotion
+    wrap = _wrapper(t) if op is not A.BinOp.DIV else None
+    if EPLType.OBJECT in (l.type.kind, r.type.kind):
+        # an object-typed operand may hold anything: a non-number makes the result null
+        pyop = _PY_OPS[op]
+        engine = getattr(scope.services, "engine", None)
+        text = expr_text(node)
+
+        def f(eps):
+            a = lf(eps)
+            if a is None:
+                return None
+            b = rf(eps)
+            if b is None:
+                return None
+            try:
+                return pyop(a, b)
+            except (TypeError, ValueError, ArithmeticError) as exc:
+                evaluation_failed(engine, text, exc)
+                return None
+        return _fold(f, t, [l, r])
     if op is A.BinOp.ADD:
         def f(eps):
             a = lf(eps)
@@ -205,6 +248,14 @@ def _compile_arith(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> 
                 return None
             b = rf(eps)
             return None if b is None else O.modulo(a, b)
+    if wrap is not None:
+        plain = f
+        lo, hi = (JM.INT_MIN, JM.INT_MAX) if wrap is JM.wrap_int else (JM.LONG_MIN, JM.LONG_MAX)
+
+        def f(eps):
+            v = plain(eps)
+            # the common case costs one chained comparison
+            return v if v is None or lo <= v <= hi else wrap(v)
     return _fold(f, t, [l, r])
 
 
@@ -311,20 +362,57 @@ def _binary(node: A.BinaryOp, scope: Scope) -> Compiled:
         return _compile_compare(node, scope, l, r)
     lf, rf = l.fn, r.fn
     if op is A.BinOp.CONCAT:
+        for c in (l, r):
+            if c.type.kind not in (EPLType.STRING, EPLType.OBJECT) and not (c.is_constant and c.constant is None):
+                raise scope.fail(f"Implicit conversion from datatype '{_java_type_name(c.type)}' "
+                                 f"to string is not allowed")
+
         def concat(eps):
             a = lf(eps)
             if a is None:
-                return None
+                return None                 # Esper: null || 'x' is null
             b = rf(eps)
             return None if b is None else _str(a) + _str(b)
         return _fold(concat, T.STRING, [l, r])
-    bit = {A.BinOp.BAND: lambda a, b: a & b, A.BinOp.BOR: lambda a, b: a | b,
-           A.BinOp.BXOR: lambda a, b: a ^ b}[op]
+    return _compile_bitwise(node, scope, l, r)
+
+
+_BITWISE = {A.BinOp.BAND: lambda a, b: a & b, A.BinOp.BOR: lambda a, b: a | b,
+            A.BinOp.BXOR: lambda a, b: a ^ b}
+
+
+def _compile_bitwise(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> Compiled:
+    """& | ^ as Esper validates them: boolean or integral operands of one and the same type."""
+    sym = {A.BinOp.BAND: "&", A.BinOp.BOR: "|", A.BinOp.BXOR: "^"}[node.op]
+    for c in (l, r):
+        k = c.type.kind
+        if k is not EPLType.OBJECT and k is not EPLType.BOOLEAN and not c.type.is_numeric:
+            raise scope.fail(f"Invalid datatype for binary operator, "
+                             f"{_java_type_name(c.type)} is not allowed")
+    kinds = {l.type.kind, r.type.kind} - {EPLType.OBJECT}
+    if kinds & {EPLType.FLOAT, EPLType.DOUBLE, EPLType.DECIMAL}:
+        raise scope.fail(f"Invalid type for bitwise {sym} operator")
+    if len(kinds) > 1:
+        raise scope.fail(f"Bitwise expressions must be of the same type for bitwise {sym} operator")
+    bit = _BITWISE[node.op]
+    lf, rf = l.fn, r.fn
+    guarded = EPLType.OBJECT in (l.type.kind, r.type.kind)
+    engine = getattr(scope.services, "engine", None)
+    text = expr_text(node)
 
     def bitwise(eps):
         a, b = lf(eps), rf(eps)
-        return None if a is None or b is None else bit(a, b)
-    return _fold(bitwise, l.type, [l, r])
+        if a is None or b is None:
+            return None
+        if not guarded:
+            return bit(a, b)
+        try:
+            return bit(a, b)
+        except TypeError as exc:        # an object-typed operand holding a non-integer
+            evaluation_failed(engine, text, exc)
+            return None
+    t = l.type if l.type.kind is not EPLType.OBJECT else r.type
+    return _fold(bitwise, t, [l, r])
 
 
 def _str(v: Any) -> str:
@@ -340,13 +428,49 @@ def _unary(node: A.UnaryOp, scope: Scope) -> Compiled:
     if node.op is A.UnOp.NOT:
         return _fold(lambda eps: O.not3(f0(eps)), T.BOOLEAN, [c])
     if node.op is A.UnOp.NEG:
-        def neg(eps):
-            v = f0(eps)
-            return None if v is None else -v
-        return _fold(neg, c.type, [c])
+        k = c.type.kind
+        if not c.type.is_numeric and k is not EPLType.OBJECT:
+            raise scope.fail(f"Implicit conversion from datatype '{_java_type_name(c.type)}' to "
+                             f"numeric is not allowed for operator '-'")
+        wrap = _wrapper(c.type)
+        t = T.INT if k in (EPLType.BYTE, EPLType.SHORT) else c.type
+        if k is EPLType.OBJECT:
+            engine = getattr(scope.services, "engine", None)
+            text = expr_text(node)
+
+            def neg(eps):
+                v = f0(eps)
+                if v is None:
+                    return None
+                try:
+                    return -v
+                except TypeError as exc:
+                    evaluation_failed(engine, text, exc)
+                    return None
+        elif wrap is not None:
+            def neg(eps):
+                v = f0(eps)
+                return None if v is None else wrap(-v)     # -MIN_VALUE is MIN_VALUE
+        else:
+            def neg(eps):
+                v = f0(eps)
+                return None if v is None else -v
+        return _fold(neg, t, [c])
     if node.op is A.UnOp.POS:
         return c
-    return _fold(lambda eps: None if (v := f0(eps)) is None else ~v, c.type, [c])
+    # ~x: Java's bitwise complement, integral operands only
+    if not (c.type.is_integral or c.type.kind is EPLType.OBJECT):
+        raise scope.fail(f"Invalid type for bitwise ~ operator: {_java_type_name(c.type)}")
+
+    def complement(eps):
+        v = f0(eps)
+        if v is None:
+            return None
+        try:
+            return ~v
+        except TypeError:
+            return None
+    return _fold(complement, c.type, [c])
 
 
 @compiles(A.Between)
@@ -425,6 +549,7 @@ def _in_list(node: A.InList, scope: Scope) -> Compiled:
 @compiles(A.Like)
 def _like(node: A.Like, scope: Scope) -> Compiled:
     x, p = compile_expr(node.operand, scope), compile_expr(node.pattern, scope)
+    _check_like_types(x, p, scope)
     esc = compile_expr(node.escape, scope).constant if node.escape is not None else None
     xf, pf, neg = x.fn, p.fn, node.negated
     if p.is_constant and p.constant is not None:
@@ -442,6 +567,14 @@ def _like(node: A.Like, scope: Scope) -> Compiled:
         r = O.like(xf(eps), pf(eps), esc)
         return None if r is None else ((not r) if neg else r)
     return _fold(g, T.BOOLEAN, [x, p])
+
+
+def _check_like_types(x: Compiled, p: Compiled, scope: Scope) -> None:
+    """Esper's validation of `like`: a string or numeric value, a string pattern."""
+    if not (x.type.kind in (EPLType.STRING, EPLType.OBJECT) or x.type.is_numeric):
+        raise scope.fail("The 'like' operator requires a String or numeric type left-hand expression")
+    if p.type.kind not in (EPLType.STRING, EPLType.OBJECT):
+        raise scope.fail("The 'like' operator requires a String-type pattern expression")
 
 
 @compiles(A.Regexp)
@@ -608,8 +741,16 @@ def _call(node: A.Call, scope: Scope) -> Compiled:
     fns = tuple(a.fn for a in args)
     rtype = getattr(user, "epl_result_type", None) or T.OBJECT
 
+    engine = getattr(scope.services, "engine", None)
+    text = expr_text(node)
+
     def call_user(eps):
-        return user(*[g(eps) for g in fns])
+        args = [g(eps) for g in fns]
+        try:
+            return user(*args)
+        except Exception as exc:   # a user function that raises is null (docs/errors.md)
+            evaluation_failed(engine, text, exc)
+            return None
     return Compiled(call_user, rtype, has_aggregation=any(a.has_aggregation for a in args))
 
 
@@ -636,17 +777,10 @@ def _engine_aggregations(scope: Scope):
 
 @compiles(A.Dot)
 def _dot(node: A.Dot, scope: Scope) -> Compiled:
-    # `Math.abs(x)`: Java's Math as Esper users write it
+    # `Math.abs(x)`: Java's Math as Esper users write it (java_math.py)
     if isinstance(node.target, A.Property) and len(node.target.path) == 1 and \
-            node.target.path[0].name == "Math" and node.args is not None and node.name in MATH:
-        fn, rt = MATH[node.name]
-        args = [compile_expr(a, scope) for a in node.args]
-        fns = tuple(a.fn for a in args)
-
-        def math_call(eps):
-            vals = [g(eps) for g in fns]
-            return None if any(v is None for v in vals) else fn(*vals)
-        return _fold(math_call, rt or (args[0].type if args else T.DOUBLE), args)
+            node.target.path[0].name == "Math":
+        return _java_math(node, scope)
     if scope.services is not None and hasattr(scope.services, "special_dot"):
         special = scope.services.special_dot(node, scope)
         if special is not None:
@@ -676,6 +810,51 @@ def _dot(node: A.Dot, scope: Scope) -> Compiled:
         except (TypeError, IndexError, AttributeError, ValueError):
             return None
     return _fold(call_method, rt, [target] + args)
+
+
+def _java_math(node: A.Dot, scope: Scope) -> Compiled:
+    if node.args is None:
+        if node.name in JM.CONSTANTS:
+            return constant(JM.CONSTANTS[node.name], T.DOUBLE)
+        raise scope.fail(f"Failed to resolve property 'Math.{node.name}': no such public static "
+                         f"field in class 'java.lang.Math'")
+    args = [compile_expr(a, scope) for a in node.args]
+    types = [a.type for a in args]
+    spec = JM.FUNCTIONS.get(node.name)
+    bad = spec is None or spec.arity != len(args) or any(
+        not (t.is_numeric or t.kind is EPLType.OBJECT) for t in types) or (
+        node.name in JM.INTEGRAL_ONLY and any(t.kind in (EPLType.FLOAT, EPLType.DOUBLE,
+                                                         EPLType.DECIMAL) for t in types))
+    if bad:
+        raise scope.fail(f"Failed to resolve method 'Math.{node.name}': Could not find static "
+                         f"method named '{node.name}' in class 'java.lang.Math' with matching "
+                         f"parameter number and expected parameter type(s) "
+                         f"'{', '.join(_java_type_name(t) for t in types)}'")
+    fn = spec.choose(types)
+    fns = tuple(a.fn for a in args)
+    text = expr_text(node)
+
+    def math_call(eps):
+        vals = [g(eps) for g in fns]
+        for v in vals:
+            if v is None:
+                return None
+        try:
+            return fn(*vals)
+        except (TypeError, ValueError, OverflowError, ArithmeticError) as exc:
+            # only an object-typed argument holding a non-number gets here
+            evaluation_failed(getattr(scope.services, "engine", None), text, exc)
+            return None
+    if node.name == "random":
+        return Compiled(math_call, spec.result(types))
+    return _fold(math_call, spec.result(types), args)
+
+
+def _java_type_name(t: PropertyType) -> str:
+    return {EPLType.STRING: "String", EPLType.INT: "Integer", EPLType.LONG: "Long",
+            EPLType.DOUBLE: "Double", EPLType.FLOAT: "Float", EPLType.BOOLEAN: "Boolean",
+            EPLType.OBJECT: "Object", EPLType.DECIMAL: "BigDecimal", EPLType.BIGINT: "BigInteger",
+            EPLType.SHORT: "Short", EPLType.BYTE: "Byte"}.get(t.kind, str(t))
 
 
 @compiles(A.NamedArg)

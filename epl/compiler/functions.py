@@ -84,17 +84,4 @@ METHODS: dict[str, tuple[Callable[..., Any], PropertyType]] = {
     "toString": (lambda v: str(v), T.STRING),
 }
 
-# `Math.abs(x)` and friends: Esper users call Java's Math; these are the ones we offer.
-MATH: dict[str, tuple[Callable[..., Any], Optional[PropertyType]]] = {
-    "abs": (abs, None),
-    "round": (lambda x: math.floor(x + 0.5), T.LONG),
-    "floor": (math.floor, T.DOUBLE),
-    "ceil": (math.ceil, T.DOUBLE),
-    "sqrt": (math.sqrt, T.DOUBLE),
-    "pow": (math.pow, T.DOUBLE),
-    "log": (math.log, T.DOUBLE),
-    "exp": (math.exp, T.DOUBLE),
-    "max": (max, None),
-    "min": (min, None),
-    "signum": (lambda x: float((x > 0) - (x < 0)), T.DOUBLE),
-}
+# `Math.abs(x)` and the rest of java.lang.Math: java_math.py
