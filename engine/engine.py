@@ -66,6 +66,7 @@ class Engine:
         self._lock = threading.RLock()
         self._statements: list[Statement] = []
         self._order = itertools.count()
+        self._auto_names = itertools.count()
         self._functions: dict[str, Callable[..., Any]] = {}
         from .aggregation import AGGREGATIONS
         self._aggregations: dict[str, Any] = dict(AGGREGATIONS)   # built-ins plus registered ones
@@ -144,8 +145,12 @@ class Engine:
 
     def _create(self, node: Any, text: str, name: Optional[str]) -> Statement:
         from epl.compiler import compile_statement
+        if name is not None:
+            self._check_name_free(name, text)
         compiled = compile_statement(node, self, text)
-        stmt_name = name or compiled.name or f"stmt-{len(self._statements)}"
+        if name is None and compiled.name is not None:
+            self._check_name_free(compiled.name, text)
+        stmt_name = name or compiled.name or self._automatic_name()
         stmt = Statement(self, stmt_name, text, compiled.kind, next(self._order),
                          priority=compiled.priority, drop=compiled.drop, plan=compiled.plan,
                          annotations=compiled.annotations)
@@ -165,6 +170,25 @@ class Engine:
                 undo()
             raise
         return stmt
+
+    def _check_name_free(self, name: str, text: str) -> None:
+        """Statement names are unique per engine: a duplicate is refused before anything of
+        the new statement is registered."""
+        for s in self._statements:
+            if s.name == name:
+                from epl.errors import EPLValidationError
+                raise EPLValidationError(
+                    f"Statement by name '{name}' already exists (existing statement: "
+                    f"{s.text.strip()!r})", text)
+
+    def _automatic_name(self) -> str:
+        """`stmt-N` with N never handed out before (also not after a destroy), skipping names
+        users gave."""
+        taken = {s.name for s in self._statements}
+        while True:
+            candidate = f"stmt-{next(self._auto_names)}"
+            if candidate not in taken:
+                return candidate
 
     def _start_statement(self, stmt: Statement) -> None:
         iso = getattr(stmt, "_isolated", None)

@@ -162,8 +162,8 @@ def _tag_property(et: Any, path: str, g: Callable[[Any], Any]) -> Any:
 def _arith_type(op: A.BinOp, lt: PropertyType, rt: PropertyType, scope: Scope, node) -> PropertyType:
     for t in (lt, rt):
         if t.kind not in T.NUMERIC_RANK and t.kind is not EPLType.OBJECT:
-            raise scope.fail(f"Implicit conversion from datatype '{t}' to numeric is not allowed "
-                             f"for operator '{op.value}'")
+            raise scope.fail(f"Implicit conversion from datatype '{_java_type_name(t)}' to numeric "
+                             f"is not allowed for operator '{op.value}'")
     if op is A.BinOp.DIV:
         if T.DECIMAL in (lt, rt):
             return T.DECIMAL
