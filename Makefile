@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench venv java clean
+.PHONY: demo test bench soak venv java clean
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,12 @@ java:
 
 bench: java $(STAMP)
 	$(PY) -m bench
+
+# 10M events through windows, ever-new groups, patterns with timer:within and ending contexts;
+# prints RSS every million (flat after warm-up). SOAK_EVENTS=2000000 make soak for a shorter run.
+SOAK_EVENTS ?= 10000000
+soak: $(STAMP)
+	$(PY) -m bench.soak --events $(SOAK_EVENTS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

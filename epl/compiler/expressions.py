@@ -301,7 +301,7 @@ def _compile_compare(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -
         return _fold(lambda eps: O.is_equal(lf(eps), rf(eps)) != neg, T.BOOLEAN, [l, r])
     _check_comparable(l, r, scope, op.value)
     sym = _CMP[op]
-    if r.is_constant and r.constant is not None and sym == ">":
+    if r.is_constant and r.constant is not None and sym == ">" and l.type.kind is not EPLType.OBJECT:
         c = r.constant
 
         def f(eps):
