@@ -185,6 +185,14 @@ def _wrapper(t: PropertyType) -> Any:
     return None
 
 
+def _to_decimal(v: Any) -> Decimal:
+    if type(v) is Decimal:
+        return v
+    if isinstance(v, float):
+        return Decimal(repr(v))
+    return Decimal(v)
+
+
 def _compile_arith(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> Compiled:
     """+ - * / % with Esper's semantics (operators.py): null in, null out; `/` is a double
     division (x/0 is +-Infinity or NaN); int and long results wrap as Java's."""
@@ -194,6 +202,24 @@ def _compile_arith(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> 
     if t.kind in (EPLType.BYTE, EPLType.SHORT):
         t = T.INT                       # Java's binary numeric promotion
     wrap = _wrapper(t) if op is not A.BinOp.DIV else None
+    if t.kind is EPLType.DECIMAL:
+        # BigDecimal arithmetic: both operands as decimal.Decimal (Python refuses Decimal
+        # with float); a double converts through its shortest decimal form, as
+        # BigDecimal.valueOf does
+        pyop = _PY_OPS[op]
+
+        def f(eps):
+            a = lf(eps)
+            if a is None:
+                return None
+            b = rf(eps)
+            if b is None:
+                return None
+            try:
+                return pyop(_to_decimal(a), _to_decimal(b))
+            except (TypeError, ValueError, ArithmeticError):
+                return None
+        return _fold(f, T.DECIMAL, [l, r])
     if EPLType.OBJECT in (l.type.kind, r.type.kind):
         # an object-typed operand may hold anything: a non-number makes the result null
         pyop = _PY_OPS[op]

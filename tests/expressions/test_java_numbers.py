@@ -98,6 +98,9 @@ def test_math_random_is_a_double_in_the_unit_interval():
     ("d % e", {"d": -7.5, "e": 2.0}, -1.5),
     ("b / b", {"b": Decimal(0)}, None), ("b % b", {"b": Decimal(0)}, None),
     ("b + b", {"b": Decimal("0.1")}, Decimal("0.2")),
+    ("b + d", {"b": Decimal("0.1"), "d": 0.2}, Decimal("0.3")),       # BigDecimal with a double
+    ("b * i", {"b": Decimal("1.5"), "i": 3}, Decimal("4.5")),
+    ("b / i", {"b": Decimal("1"), "i": 4}, Decimal("0.25")),
     ("i + j", {"i": 2 ** 31 - 1, "j": 1}, -2 ** 31), ("i * j", {"i": 65536, "j": 65536}, 0),
     ("i - j", {"i": -2 ** 31, "j": 1}, 2 ** 31 - 1), ("-i", {"i": -2 ** 31}, -2 ** 31),
     ("l + m", {"l": 2 ** 63 - 1, "m": 1}, -2 ** 63), ("l * i", {"l": 2 ** 62, "i": 4}, 0),
