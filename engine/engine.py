@@ -265,6 +265,7 @@ class Engine:
                 return
             self._depth += 1
             try:
+                self._current_statement = None     # filters evaluate for no one statement
                 handles = self._filters.match(bean)
                 if handles:
                     self._check(bean)

@@ -290,12 +290,13 @@ _CMP = {A.BinOp.LT: "<", A.BinOp.LE: "<=", A.BinOp.GT: ">", A.BinOp.GE: ">="}
 
 def _check_comparable(l: Compiled, r: Compiled, scope: Scope, op: str) -> None:
     lk, rk = l.type.kind, r.type.kind
-    if EPLType.OBJECT in (lk, rk) or l.constant is None or r.constant is None:
-        return
+    if EPLType.OBJECT in (lk, rk) or (l.is_constant and l.constant is None) or \
+            (r.is_constant and r.constant is None):
+        return                           # object-typed or the null literal: decided at run time
     if (lk in T.NUMERIC_RANK) != (rk in T.NUMERIC_RANK) or \
             (lk not in T.NUMERIC_RANK and lk != rk and EPLType.OBJECT not in (lk, rk)):
-        raise scope.fail(f"Implicit conversion from datatype '{r.type}' to '{l.type}' is not "
-                         f"allowed for operator '{op}'")
+        raise scope.fail(f"Implicit conversion from datatype '{_java_type_name(r.type)}' to "
+                         f"'{_java_type_name(l.type)}' is not allowed for operator '{op}'")
 
 
 def _compile_compare(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> Compiled:

@@ -123,11 +123,13 @@ def test_object_typed_arithmetic_on_a_non_number_is_null():
     e = Engine(time="simulated")
     e.epl("create schema O(o object)")
     errors = _collect(e.signals.evaluation_error)
-    rec = Rec(e.epl("select o + 1 as a, -o as b, o & 1 as c, Math.abs(o) as d from O"))
+    failures = _collect(e.signals.statement_error)
+    rec = Rec(e.epl("select o + 1 as a, -o as b, o & 1 as c, Math.abs(o) as d, o > 5 as g from O"))
     e.send({"o": "abc"}, "O")
     e.send({"o": 2}, "O")
-    assert rec.pop() == [[{"a": None, "b": None, "c": None, "d": None}],
-                         [{"a": 3, "b": -2, "c": 0, "d": 2}]]
+    assert rec.pop() == [[{"a": None, "b": None, "c": None, "d": None, "g": None}],
+                         [{"a": 3, "b": -2, "c": 0, "d": 2, "g": False}]]
+    assert not failures
     assert len(errors) == 4
 
 
