@@ -77,11 +77,13 @@ class IntSum:
         self.n = 0
         self.total = 0
 
+    # the value is converted before the count changes: a value that cannot convert leaves
+    # the state as it was
     def enter(self, value: Any) -> None:
         if value is None:
             return
-        self.n += 1
         self.total += value if type(value) is int else int(value)
+        self.n += 1
 
     def leave(self, value: Any) -> None:
         if value is None:
@@ -89,8 +91,8 @@ class IntSum:
         if self.n <= 1:
             self.clear()
         else:
-            self.n -= 1
             self.total -= value if type(value) is int else int(value)
+            self.n -= 1
 
     def value(self) -> Any:
         if not self.n:
@@ -149,8 +151,8 @@ class FloatTotal:
     def enter(self, value: Any) -> None:
         if value is None:
             return
-        self.n += 1
         self.total += value if type(value) is float else float(value)
+        self.n += 1
 
     def leave(self, value: Any) -> None:
         if value is None:
@@ -159,8 +161,8 @@ class FloatTotal:
             self.n = 0
             self.total = 0.0
         else:
-            self.n -= 1
             self.total -= value if type(value) is float else float(value)
+            self.n -= 1
 
     def value(self) -> Any:
         raise NotImplementedError

@@ -771,14 +771,33 @@ def _call(node: A.Call, scope: Scope) -> Compiled:
     engine = getattr(scope.services, "engine", None)
     text = expr_text(node)
 
+    expect = _RESULT_CHECKS.get(rtype.kind)
+
     def call_user(eps):
         args = [g(eps) for g in fns]
         try:
-            return user(*args)
+            value = user(*args)
         except Exception as exc:   # a user function that raises is null (docs/errors.md)
             evaluation_failed(engine, text, exc)
             return None
+        if expect is not None and value is not None and (
+                not isinstance(value, expect[0]) or type(value) is bool and expect[0] is not bool):
+            # a value of another type than the declared result type: null too
+            evaluation_failed(engine, text, TypeError(
+                f"returned {type(value).__name__} {value!r}, declared {expect[1]}"))
+            return None
+        return value
     return Compiled(call_user, rtype, has_aggregation=any(a.has_aggregation for a in args))
+
+
+_NUMBER = ((int, float, Decimal), "a number")
+_RESULT_CHECKS = {
+    EPLType.INT: ((int,), "an integer"), EPLType.LONG: ((int,), "an integer"),
+    EPLType.SHORT: ((int,), "an integer"), EPLType.BYTE: ((int,), "an integer"),
+    EPLType.BIGINT: ((int,), "an integer"), EPLType.DOUBLE: _NUMBER, EPLType.FLOAT: _NUMBER,
+    EPLType.DECIMAL: _NUMBER, EPLType.STRING: ((str,), "a string"),
+    EPLType.BOOLEAN: ((bool,), "a boolean"),
+}
 
 
 def _grouping(node: A.Call, lname: str, scope: Scope) -> Compiled:

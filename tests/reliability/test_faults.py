@@ -180,3 +180,16 @@ def _run(events, failing: bool):
                           st.integers(0, 1500)), max_size=20))
 def test_failing_user_function_equals_a_run_with_null(events):
     assert _run(events, failing=True) == _run(events, failing=False)
+
+
+def test_a_user_function_returning_another_type_than_declared_is_null():
+    e = Engine(time="simulated")
+    e.epl("create schema D(d double)")
+    e.register_function("f", lambda x: "oops" if x < 0 else x, result_type="double")
+    errors = _collect(e.signals.evaluation_error)
+    rec = Rec(e.epl("select f(d) as v, sum(f(d)) as s, count(f(d)) as c from D#length(2)"))
+    for d in (1.0, -1.0, 2.0, 3.0):
+        e.send({"d": d}, "D")
+    assert [c[0] for c in rec.pop()] == [{"v": 1.0, "s": 1.0, "c": 1}, {"v": None, "s": 1.0, "c": 1},
+                                         {"v": 2.0, "s": 2.0, "c": 1}, {"v": 3.0, "s": 5.0, "c": 2}]
+    assert errors and "declared a number" in str(errors[0]["error"])
