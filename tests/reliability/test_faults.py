@@ -193,3 +193,33 @@ def test_a_user_function_returning_another_type_than_declared_is_null():
     assert [c[0] for c in rec.pop()] == [{"v": 1.0, "s": 1.0, "c": 1}, {"v": None, "s": 1.0, "c": 1},
                                          {"v": 2.0, "s": 2.0, "c": 1}, {"v": 3.0, "s": 5.0, "c": 2}]
     assert errors and "declared a number" in str(errors[0]["error"])
+
+
+OTHERS = (
+    "select v, count(*) as c, sum(v) as s from N#length(3)",
+    "insert into M select v * 2 as w from N(v > 0)",
+    "select w, count(*) as c from M#time(1 sec) group by w",
+    "select a.v as x, b.v as y from pattern [every a=N(v = 13) -> b=N(v > a.v)]",
+)
+
+
+def _others(events, with_failing: bool):
+    e = Engine(time="simulated")
+    e.epl("create schema N(v int)")
+    e.register_aggregation("boom", Exploding)
+    if with_failing:       # created first: it sees every event before the others
+        e.epl("insert into Out select boom(v) as b from N#length(2)")
+        e.epl("select b from Out")
+    recs = [Rec(e.epl(s)) for s in OTHERS]
+    t = 0
+    for v, dt in events:
+        t += dt
+        e.advance_time(t)
+        e.send({"v": v}, "N")
+    return [r.pop() for r in recs]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([1, 2, 13, 20]), st.integers(0, 700)), max_size=25))
+def test_a_failing_statement_changes_nothing_for_the_others(events):
+    assert _others(events, with_failing=True) == _others(events, with_failing=False)
