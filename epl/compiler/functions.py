@@ -84,4 +84,14 @@ METHODS: dict[str, tuple[Callable[..., Any], PropertyType]] = {
     "toString": (lambda v: str(v), T.STRING),
 }
 
-# `Math.abs(x)` and the rest of java.lang.Math: java_math.py
+# `Math.abs(x)` and the rest of java.lang.Math: java_math.py (with Java's overloads). This
+# name -> (function on doubles, result type) view is kept for code written against the
+# former table.
+def _math_table() -> dict[str, tuple[Callable[..., Any], Optional[PropertyType]]]:
+    from .java_math import FUNCTIONS
+    doubles = {n: [T.DOUBLE] * f.arity for n, f in FUNCTIONS.items()}
+    return {n: (f.choose(doubles[n]), f.result(doubles[n])) for n, f in FUNCTIONS.items()
+            if n not in ("floorDiv", "floorMod") and not n.endswith("Exact")}
+
+
+MATH = _math_table()
