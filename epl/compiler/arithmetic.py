@@ -133,14 +133,50 @@ def compile_arith(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> C
             b = rf(eps)
             return None if b is None else O.modulo(a, b)
     if wrap is not None:
-        plain = f
-        lo, hi = (JM.INT_MIN, JM.INT_MAX) if wrap is JM.wrap_int else (JM.LONG_MIN, JM.LONG_MAX)
+        f = _wrapped(op, lf, rf, f, wrap)
+    return _fold(f, t, [l, r])
 
+
+def _wrapped(op: A.BinOp, lf: Any, rf: Any, plain: Any, wrap: Any) -> Any:
+    """An int/long operation that wraps as Java's; + - * inline the range check (one chained
+    comparison in the common case), % (in range unless MIN % -1, which Python gets right)
+    keeps its plain form behind one."""
+    lo, hi = (JM.INT_MIN, JM.INT_MAX) if wrap is JM.wrap_int else (JM.LONG_MIN, JM.LONG_MAX)
+    if op is A.BinOp.ADD:
+        def f(eps):
+            a = lf(eps)
+            if a is None:
+                return None
+            b = rf(eps)
+            if b is None:
+                return None
+            v = a + b
+            return v if lo <= v <= hi else wrap(v)
+    elif op is A.BinOp.SUB:
+        def f(eps):
+            a = lf(eps)
+            if a is None:
+                return None
+            b = rf(eps)
+            if b is None:
+                return None
+            v = a - b
+            return v if lo <= v <= hi else wrap(v)
+    elif op is A.BinOp.MUL:
+        def f(eps):
+            a = lf(eps)
+            if a is None:
+                return None
+            b = rf(eps)
+            if b is None:
+                return None
+            v = a * b
+            return v if lo <= v <= hi else wrap(v)
+    else:
         def f(eps):
             v = plain(eps)
-            # the common case costs one chained comparison
             return v if v is None or lo <= v <= hi else wrap(v)
-    return _fold(f, t, [l, r])
+    return f
 
 
 _BITWISE = {A.BinOp.BAND: lambda a, b: a & b, A.BinOp.BOR: lambda a, b: a | b,
