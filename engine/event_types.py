@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import re
+import types
 import typing
 from operator import attrgetter
 from typing import Any, Callable, Iterable, Mapping, Optional
@@ -304,6 +305,12 @@ def _value_checks(properties: Mapping[str, PropertyType], timestamps: set) -> tu
     return tuple(out)
 
 
+def _runs_code(attr: Any) -> bool:
+    """Whether reading a class attribute on an instance calls code (a descriptor other than
+    a __slots__ member)."""
+    return hasattr(type(attr), "__get__") and not isinstance(attr, types.MemberDescriptorType)
+
+
 def _checkable_class_fields(cls: Optional[type], props: Mapping[str, PropertyType]) -> dict:
     """The properties of a class type that are plain data (dataclass fields, annotated
     attributes): their values are checked on send. Python properties are left out, since
@@ -313,8 +320,10 @@ def _checkable_class_fields(cls: Optional[type], props: Mapping[str, PropertyTyp
     if dataclasses.is_dataclass(cls):
         names = {f.name for f in dataclasses.fields(cls)}
     else:
+        # an attribute the class defines as a descriptor (property, cached_property, ...)
+        # would run user code when read
         names = {n for n in props
-                 if not any(isinstance(vars(k).get(n), property) for k in cls.__mro__)}
+                 if not any(_runs_code(vars(k)[n]) for k in cls.__mro__ if n in vars(k))}
     return {n: pt for n, pt in props.items() if n in names}
 
 

@@ -102,3 +102,39 @@ def _run(events, skip_bad: bool):
                           st.integers(0, 1500)), max_size=25))
 def test_refused_events_leave_every_statement_as_if_never_sent(events):
     assert _run(events, skip_bad=False) == _run(events, skip_bad=True)
+
+
+class Slotted:
+    __slots__ = ("sym", "qty")
+    sym: str
+    qty: int
+
+    def __init__(self, sym, qty):
+        self.sym = sym
+        self.qty = qty
+
+
+class Cached:
+    sym: str
+
+    def __init__(self, sym):
+        self.sym = sym
+
+    from functools import cached_property
+
+    @cached_property
+    def heavy(self) -> int:
+        raise AssertionError("the check must not run user code")
+
+
+def test_slotted_classes_are_checked_and_descriptors_are_never_read():
+    e = Engine(time="simulated")
+    e.register_type(Slotted)
+    e.register_type(Cached)
+    rec = Rec(e.epl("select sym from Slotted"))
+    Rec(e.epl("select sym from Cached"))
+    e.send(Slotted("a", 1))
+    with pytest.raises(EventTypeError, match="'qty' expects an integer"):
+        e.send(Slotted("a", 1.5))
+    e.send(Cached(sym="b"))
+    assert rec.pop() == [[{"sym": "a"}]]
