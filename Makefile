@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench fuzz venv java clean
+.PHONY: demo test bench fuzz soak venv java clean
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,12 @@ bench: java $(STAMP)
 # prints the counts (compiled, ran, rejected with EPL errors, crashes) and the first crashes.
 fuzz: $(STAMP)
 	$(PY) -m tests.fuzz --count 100000
+
+# 10M events through windows, ever-new groups, patterns with timer:within and ending contexts;
+# prints RSS every million (flat after warm-up). SOAK_EVENTS=2000000 make soak for a shorter run.
+SOAK_EVENTS ?= 10000000
+soak: $(STAMP)
+	$(PY) -m bench.soak --events $(SOAK_EVENTS)
 
 clean:
 	rm -rf $(VENV) build dist site *.egg-info .pytest_cache .hypothesis

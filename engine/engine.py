@@ -3,7 +3,13 @@
 Processing order is Esper's: an incoming event is offered to every statement whose filter
 it satisfies (statements in creation order, `@priority` first), results are dispatched to
 listeners after all statements processed it, and events produced by `insert into` are
-processed, in the order produced, before `send` returns."""
+processed, in the order produced, before `send` returns.
+
+Faults (docs/errors.md): `send` refuses an event whose values do not fit its type with an
+EventTypeError before any statement sees it; a user function or getter that raises evaluates
+to null (`evaluation_error` signal); a statement that still fails skips that event alone
+(`statement_error` signal) while every other statement, and every queued insert-into event,
+is processed."""
 from __future__ import annotations
 
 import itertools
@@ -20,6 +26,7 @@ from .bean import EventBean
 from .deployment import Deployment
 from .errors import EventTypeError, TimeError
 from .event_types import EventType, EventTypeRegistry, Representation
+from .faults import evaluation_failed, statement_failed, statement_of_slot
 from .instance import RowHandle
 from .scheduler import Scheduler
 from .frames import dataframe_records, is_dataframe
@@ -60,12 +67,17 @@ class Engine:
         self.types = EventTypeRegistry()
         self._find_type = self.types.finder()
         self.signals = EngineSignals()
+        # the statement processing the current event: evaluation faults are reported for it
+        self._current_statement: Optional[Statement] = None
+        self.types.on_getter_error = lambda et, path, exc: evaluation_failed(
+            self, f"{et.name}.{path}", exc)
         self._filters = FilterIndex()
         start = start_time if start_time is not None else (wall_clock_ms() if time == "system" else 0)
         self._scheduler = Scheduler(start)
         self._lock = threading.RLock()
         self._statements: list[Statement] = []
         self._order = itertools.count()
+        self._auto_names = itertools.count()
         self._functions: dict[str, Callable[..., Any]] = {}
         from .aggregation import AGGREGATIONS
         self._aggregations: dict[str, Any] = dict(AGGREGATIONS)   # built-ins plus registered ones
@@ -150,9 +162,13 @@ class Engine:
 
     def _create(self, node: Any, text: str, name: Optional[str]) -> Statement:
         from epl.compiler import compile_statement
+        if name is not None:
+            self._check_name_free(name, text)
         compiled = compile_statement(node, self, text)
+        if name is None and compiled.name is not None:
+            self._check_name_free(compiled.name, text)
         from epl.compiler.dispatch import dispatch_phase, filter_tier
-        stmt_name = name or compiled.name or f"stmt-{len(self._statements)}"
+        stmt_name = name or compiled.name or self._automatic_name()
         stmt = Statement(self, stmt_name, text, compiled.kind, next(self._order),
                          priority=compiled.priority if self.prioritized_execution else 0,
                          drop=compiled.drop and self.prioritized_execution, plan=compiled.plan,
@@ -174,6 +190,25 @@ class Engine:
                 undo()
             raise
         return stmt
+
+    def _check_name_free(self, name: str, text: str) -> None:
+        """Statement names are unique per engine: a duplicate is refused before anything of
+        the new statement is registered."""
+        for s in self._statements:
+            if s.name == name:
+                from epl.errors import EPLValidationError
+                raise EPLValidationError(
+                    f"Statement by name '{name}' already exists (existing statement: "
+                    f"{s.text.strip()!r})", text)
+
+    def _automatic_name(self) -> str:
+        """`stmt-N` with N never handed out before (also not after a destroy), skipping names
+        users gave."""
+        taken = {s.name for s in self._statements}
+        while True:
+            candidate = f"stmt-{next(self._auto_names)}"
+            if candidate not in taken:
+                return candidate
 
     def _start_statement(self, stmt: Statement) -> None:
         iso = getattr(stmt, "_isolated", None)
@@ -250,6 +285,7 @@ class Engine:
                 return
             self._depth += 1
             try:
+                self._current_statement = None     # filters evaluate for no one statement
                 handles = self._filters.match(bean)
                 if handles:
                     self._check(bean)
@@ -260,10 +296,11 @@ class Engine:
                 self._depth -= 1
 
     def _check(self, bean: EventBean) -> None:
-        """Check a map event's values against its declared types before any statement sees
-        it. Events no filter wants are discarded unchecked: they cannot reach a result."""
+        """Check a map or typed-class event's values against its declared types before any
+        statement sees it. Events no filter wants are discarded unchecked: they cannot reach
+        a result."""
         et = bean.event_type
-        if et.is_map and self.check_events:
+        if et.checked and self.check_events:
             et.check(bean.underlying)
 
     def send_many(self, events: Iterable[Any], type_name: Optional[str] = None) -> None:
@@ -329,7 +366,11 @@ class Engine:
                         if type(h) is RowHandle:        # the dispatch queue is empty here
                             h.statement._deliver_now(bean)
                         else:
-                            h.on_event(bean)
+                            self._current_statement = h.statement
+                            try:
+                                h.on_event(bean)
+                            except Exception as exc:
+                                statement_failed(self, h.statement, bean, exc)
                     else:
                         on_match(bean, handles)
                     if self._dispatch_queue or self._route_queue or self._window_changes:
@@ -368,14 +409,22 @@ class Engine:
             h = handles[0]
             if type(h) is RowHandle and not self._dispatch_queue:
                 h.statement._deliver_now(bean)
-            else:
+                return
+            self._current_statement = h.statement
+            try:
                 h.on_event(bean)
+            except Exception as exc:       # that statement skips the event; see faults.py
+                statement_failed(self, h.statement, bean, exc)
             return
         drop_at = None
         for h in sorted(handles, key=_order_of):
             if drop_at is not None and h.order[0] > drop_at:
                 break
-            h.on_event(bean)
+            self._current_statement = h.statement
+            try:
+                h.on_event(bean)
+            except Exception as exc:       # the other statements still process the event
+                statement_failed(self, h.statement, bean, exc)
             if h.drop:
                 drop_at = h.order[0]
 
@@ -492,7 +541,11 @@ class Engine:
         self._depth += 1
         try:
             for h in due:
-                self._scheduler.fire(h)
+                self._current_statement = None
+                try:
+                    self._scheduler.fire(h)
+                except Exception as exc:   # that statement's callback alone is lost
+                    statement_failed(self, statement_of_slot(self, h.slot), None, exc)
             self._drain()
         finally:
             self._depth -= 1

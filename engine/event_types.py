@@ -1,10 +1,17 @@
 """Event types: map types (schemas, dicts) and class types (dataclasses, plain classes),
-with supertypes and property getters compiled once per path."""
+with supertypes, property getters compiled once per path, and value checks.
+
+Errors (docs/errors.md): a map event, or a dataclass/annotated-class event, whose value does
+not fit its property's declared type is refused by `send` with an EventTypeError naming the
+property before any statement sees it (checked only when some filter wants the event). A
+user class's property getter that raises reads as null for that expression; the type's
+registry reports it (the engine turns it into its `evaluation_error` signal and a log line)."""
 from __future__ import annotations
 
 import dataclasses
 import enum
 import re
+import types
 import typing
 from operator import attrgetter
 from typing import Any, Callable, Iterable, Mapping, Optional
@@ -98,7 +105,13 @@ class EventType:
             (s.end_timestamp for s in self.supertypes if s.end_timestamp), None)
         self.dynamic = dynamic          # properties not declared may still be read
         self._getters: dict[str, Getter] = {}
-        self._checks: Optional[tuple] = None
+        self._checks: Optional[Callable[[Any], None]] = None
+        # set by the registry that holds this type: called as (type, path, exception)
+        self.on_getter_error: Optional[Callable[[EventType, str, Exception], None]] = None
+        # send checks values of map types, and of class types whose fields declare types
+        self.checked = self.is_map or bool(_value_checks(
+            _checkable_class_fields(pyclass, props) if pyclass is not None else {},
+            {start_timestamp, end_timestamp} - {None}))
         for ts in (self.start_timestamp, self.end_timestamp):
             if ts is not None and ts not in props:
                 raise EventTypeError(
@@ -180,10 +193,13 @@ class EventType:
             name, index, key = segs[0]
             ag = attrgetter(name)
 
-            def first(u: Any, _ag=ag, _n=name) -> Any:
+            def first(u: Any, _ag=ag, _n=name, _et=self, _path=path) -> Any:
                 try:
                     return _ag(u)
                 except AttributeError:
+                    return None
+                except Exception as exc:   # a user getter raised: null, reported
+                    _et.getter_failed(_path, exc)
                     return None
         steps: list[Callable[[Any], Any]] = []
         if index is not None:
@@ -199,12 +215,22 @@ class EventType:
         if not steps:
             return first
 
-        def chained(u: Any, _first=first, _steps=tuple(steps)) -> Any:
+        def chained(u: Any, _first=first, _steps=tuple(steps), _et=self, _path=path) -> Any:
             v = _first(u)
-            for s in _steps:
-                v = s(v)
+            try:
+                for s in _steps:
+                    v = s(v)
+            except Exception as exc:       # a getter of a nested user object raised
+                _et.getter_failed(_path, exc)
+                return None
             return v
         return chained
+
+    def getter_failed(self, path: str, exc: Exception) -> None:
+        """A user getter raised while reading `path`: the registry's reporter hears of it."""
+        report = self.on_getter_error
+        if report is not None:
+            report(self, path, exc)
 
     def checker(self) -> Callable[[Any], None]:
         """The generated check function of this type (see check)."""
@@ -213,8 +239,9 @@ class EventType:
         return self._checks
 
     def check(self, underlying: Any) -> None:
-        """Raise EventTypeError naming the property and types when a map event's value does
-        not fit its declared type (a missing property is null, as in Esper)."""
+        """Raise EventTypeError naming the property and types when an event's value does
+        not fit its declared type (a missing property is null, as in Esper): map events, and
+        dataclass or annotated-class events (their declared fields, never property getters)."""
         checker = self._checks
         if checker is None:
             checker = self._checks = _compile_checker(self)
@@ -273,17 +300,49 @@ def _value_checks(properties: Mapping[str, PropertyType], timestamps: set) -> tu
         elif pt.kind in _ALLOWED:
             allowed, label = _ALLOWED[pt.kind]
             out.append((name, allowed, label))
+        elif pt.kind is T.EPLType.OBJECT and isinstance(pt.pyclass, type) and pt.pyclass is not object:
+            out.append((name, (pt.pyclass,), f"an instance of {pt.pyclass.__name__}"))
     return tuple(out)
+
+
+def _runs_code(attr: Any) -> bool:
+    """Whether reading a class attribute on an instance calls code (a descriptor other than
+    a __slots__ member)."""
+    return hasattr(type(attr), "__get__") and not isinstance(attr, types.MemberDescriptorType)
+
+
+def _checkable_class_fields(cls: Optional[type], props: Mapping[str, PropertyType]) -> dict:
+    """The properties of a class type that are plain data (dataclass fields, annotated
+    attributes): their values are checked on send. Python properties are left out, since
+    reading one runs user code."""
+    if cls is None:
+        return {}
+    if dataclasses.is_dataclass(cls):
+        names = {f.name for f in dataclasses.fields(cls)}
+    else:
+        # an attribute the class defines as a descriptor (property, cached_property, ...)
+        # would run user code when read
+        names = {n for n in props
+                 if not any(_runs_code(vars(k)[n]) for k in cls.__mro__ if n in vars(k))}
+    return {n: pt for n, pt in props.items() if n in names}
 
 
 def _compile_checker(event_type: "EventType") -> Callable[[Any], None]:
     """Generated once per type: one `type(v) is X` test per property on the common path,
     isinstance only for subclasses and mistakes. Property names enter the code only as
     repr() literals; types are passed in the namespace, never spelled from user text."""
-    checks = _value_checks(event_type.properties,
-                           {event_type.start_timestamp, event_type.end_timestamp} - {None})
+    timestamps = {event_type.start_timestamp, event_type.end_timestamp} - {None}
     ns: dict[str, Any] = {}
-    lines = ["def check(u):", "    get = u.get"]
+    if event_type.is_map:
+        checks = _value_checks(event_type.properties, timestamps)
+        lines = ["def check(u):", "    get = u.get"]
+    else:
+        checks = _value_checks(_checkable_class_fields(event_type.pyclass, event_type.properties),
+                               timestamps)
+        lines = ["def check(u):"]
+        if checks:
+            lines.append("    get = lambda n: _getattr(u, n, None)")
+        ns["_getattr"] = getattr
     for i, (name, allowed, label) in enumerate(checks):
         fast = " and ".join(f"t is not _t{i}_{j}" for j in range(len(allowed)))
         for j, t in enumerate(allowed):
@@ -355,6 +414,12 @@ class EventTypeRegistry:
         self._by_name: dict[str, EventType] = {}
         self._by_class: dict[type, EventType] = {}
         self._listeners: list[Callable[[EventType], None]] = []
+        # the engine's reporter for user getters that raise: (type, path, exception)
+        self.on_getter_error: Optional[Callable[[EventType, str, Exception], None]] = None
+
+    def _getter_failed(self, event_type: EventType, path: str, exc: Exception) -> None:
+        if self.on_getter_error is not None:
+            self.on_getter_error(event_type, path, exc)
 
     def __contains__(self, name: str) -> bool:
         return name in self._by_name
@@ -386,6 +451,7 @@ class EventTypeRegistry:
                 return existing
             raise EventTypeError(f"Event type named '{event_type.name}' has already been declared with different properties")
         self._by_name[event_type.name] = event_type
+        event_type.on_getter_error = self._getter_failed
         if event_type.pyclass is not None:
             self._by_class[event_type.pyclass] = event_type
         for cb in self._listeners:

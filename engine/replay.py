@@ -49,9 +49,13 @@ def replay_case(case: dict) -> list[dict]:
         if m:
             explicit.add(m.group(1))
     for i, text in enumerate(case["epl"]):
-        stmt = engine.epl(text, name=None if _NAME.search(text) else f"s{i}")
-        if stmt.name in explicit:
-            def listener(new, old, _name=stmt.name):
+        heard_as = None if _NAME.search(text) else f"s{i}"
+        # statement names are unique per engine: an unnamed statement whose recorded name an
+        # @name takes runs under a name of its own, and is still heard as s<i>
+        stmt = engine.epl(text, name=None if heard_as is None or heard_as in explicit else heard_as)
+        heard_as = heard_as or stmt.name
+        if heard_as in explicit:
+            def listener(new, old, _name=heard_as):
                 calls.append({"step": current["step"], "statement": _name,
                               "new": [_row(b) for b in new] if new else None,
                               "old": [_row(b) for b in old] if old else None})

@@ -14,6 +14,8 @@ SIGNAL_NAMES = (
     "pattern_limit",        # sender: engine, statement=, count=, limit=
     "route_limit",          # sender: engine, limit=, dropped= (insert-into loop cut)
     "regex_timeout",        # sender: engine, expression=, event=, error= (filter skipped it)
+    "evaluation_error",     # sender: engine, statement=, expression=, error= (value was null)
+    "statement_error",      # sender: engine, statement=, event=, error= (statement skipped it)
 )
 
 

@@ -1,7 +1,12 @@
 """count, sum, avg, min and max (also minever/maxever and the filtered fmin/fmax family).
 
 Nulls are ignored by all but count(*); sum/avg/min/max of no values is None, count is 0.
-Sums are exact (see exact.py), so an expiring aggregate returns to None and 0 exactly.
+Sums follow Esper's AggregatorSum: a running sum and a count; enter adds, leave subtracts,
+and a leave that takes the count to 0 resets both to 0 (the next value starts afresh); no
+values is null. Doubles (also the double sum behind avg of any non-big type) are plain IEEE
+additions and subtractions in that order, so results equal Esper's bit for bit, including
+the residue a subtraction can leave while values remain. int and long sums wrap as Java's.
+BigInteger and BigDecimal sums are exact.
 min/max keep the present values in a SortedList: enter and leave cost O(log n), in any order.
 """
 from __future__ import annotations
@@ -16,7 +21,7 @@ from engine.epl_types import BIGINT, DECIMAL, DOUBLE, EPLType, FLOAT, INT, LONG,
 
 from .base import AggCall, AggregationError, AggregationFactory, Aggregator
 from .checks import expect_args, finish, numeric_arg, ordered_arg
-from .exact import EXACT_DECIMAL, to_float
+from .exact import EXACT_DECIMAL
 
 
 # ---------------------------------------------------------------- count
@@ -60,44 +65,62 @@ class CountValues(CountAll):
 # ---------------------------------------------------------------- sums of integers
 
 class IntSum:
-    """sum over integral types: Python's exact integers."""
+    """sum over int and long (Java's int/long sum, wrapping on overflow) and BigInteger
+    (exact): Python's integers, wrapped when read; two's complement arithmetic wraps the
+    same whether each step wraps or only the result."""
 
     __slots__ = ("n", "total")
+
+    wrap: Any = None         # set per integral type below
 
     def __init__(self) -> None:
         self.n = 0
         self.total = 0
 
+    # the value is converted before the count changes: a value that cannot convert leaves
+    # the state as it was
     def enter(self, value: Any) -> None:
         if value is None:
             return
-        self.n += 1
         self.total += value if type(value) is int else int(value)
+        self.n += 1
 
     def leave(self, value: Any) -> None:
         if value is None:
             return
-        self.n -= 1
-        if self.n <= 0:
+        if self.n <= 1:
             self.clear()
         else:
             self.total -= value if type(value) is int else int(value)
+            self.n -= 1
 
     def value(self) -> Any:
-        return self.total if self.n else None
+        if not self.n:
+            return None
+        w = self.wrap
+        return self.total if w is None else w(self.total)
 
     def clear(self) -> None:
         self.n = 0
         self.total = 0
 
 
-class IntAvg(IntSum):
-    """avg over integral types: the exact sum divided once."""
+def _wrapping(bits: int) -> Callable[[int], int]:
+    lo, mask = -(1 << (bits - 1)), (1 << bits) - 1
 
+    def wrap(v: int) -> int:
+        return v if lo <= v <= -lo - 1 else ((v - lo) & mask) + lo
+    return wrap
+
+
+class IntSum32(IntSum):
     __slots__ = ()
+    wrap = staticmethod(_wrapping(32))
 
-    def value(self) -> Any:
-        return to_float(self.total, self.n) if self.n else None
+
+class IntSum64(IntSum):
+    __slots__ = ()
+    wrap = staticmethod(_wrapping(64))
 
 
 class BigIntAvg(IntSum):
@@ -109,89 +132,37 @@ class BigIntAvg(IntSum):
         return Decimal(self.total) / self.n if self.n else None
 
 
-# ---------------------------------------------------------------- sums of floats
+# ---------------------------------------------------------------- sums of doubles
 
 class FloatTotal:
-    """The exact sum of floats (and ints) as acc / 2**k, with non-finite values counted apart."""
+    """Esper's running double sum: `sum += v` on enter, `sum -= v` on leave, both to 0 when
+    the count would drop to 0."""
 
-    __slots__ = ("n", "acc", "k", "nan", "pinf", "ninf")
+    __slots__ = ("n", "total")
 
     def __init__(self) -> None:
-        self.clear()
+        self.n = 0
+        self.total = 0.0
 
     def clear(self) -> None:
         self.n = 0
-        self.acc = 0
-        self.k = 0
-        self.nan = 0
-        self.pinf = 0
-        self.ninf = 0
+        self.total = 0.0
 
-    def _put(self, value: Any, sign: int) -> None:
-        if type(value) is int:
-            self.acc += sign * (value << self.k)
-            return
-        x = value if type(value) is float else float(value)
-        if x - x != 0.0:               # inf - inf and nan - nan are nan
-            if x != x:
-                self.nan += sign
-            elif x > 0:
-                self.pinf += sign
-            else:
-                self.ninf += sign
-            return
-        num, den = x.as_integer_ratio()
-        k = den.bit_length() - 1
-        if k > self.k:
-            self.acc <<= k - self.k
-            self.k = k
-        self.acc += sign * (num << (self.k - k))
-
-    # enter and leave inline _put's finite-float case: the per-event path of avg/sum(double)
     def enter(self, value: Any) -> None:
         if value is None:
             return
+        self.total += value if type(value) is float else float(value)
         self.n += 1
-        if type(value) is float and value - value == 0.0:
-            num, den = value.as_integer_ratio()
-            k = den.bit_length() - 1
-            sk = self.k
-            if k > sk:
-                self.acc = (self.acc << (k - sk)) + num
-                self.k = k
-            else:
-                self.acc += num << (sk - k)
-            return
-        self._put(value, 1)
 
     def leave(self, value: Any) -> None:
         if value is None:
             return
-        self.n -= 1
-        if self.n <= 0:
-            self.clear()                # exactly zero again, and the scale shrinks back
-            return
-        if type(value) is float and value - value == 0.0:
-            num, den = value.as_integer_ratio()
-            k = den.bit_length() - 1
-            sk = self.k
-            if k > sk:
-                self.acc = (self.acc << (k - sk)) - num
-                self.k = k
-            else:
-                self.acc -= num << (sk - k)
-            return
-        self._put(value, -1)
-
-    def special(self) -> float | None:
-        """The result when a non-finite value is present, else None."""
-        if self.nan or (self.pinf and self.ninf):
-            return math.nan
-        if self.pinf:
-            return math.inf
-        if self.ninf:
-            return -math.inf
-        return None
+        if self.n <= 1:
+            self.n = 0
+            self.total = 0.0
+        else:
+            self.total -= value if type(value) is float else float(value)
+            self.n -= 1
 
     def value(self) -> Any:
         raise NotImplementedError
@@ -201,29 +172,17 @@ class FloatSum(FloatTotal):
     __slots__ = ()
 
     def value(self) -> Any:
-        if not self.n:
-            return None
-        if self.nan or self.pinf or self.ninf:
-            return self.special()
-        try:
-            return self.acc / (1 << self.k)
-        except OverflowError:
-            return to_float(self.acc, 1 << self.k)
+        return self.total if self.n else None
 
 
 class FloatAvg(FloatTotal):
+    """avg of doubles, floats and of int/long/short/byte: the double sum over the count."""
+
     __slots__ = ()
 
     def value(self) -> Any:
         n = self.n
-        if not n:
-            return None
-        if self.nan or self.pinf or self.ninf:
-            return self.special()
-        try:
-            return self.acc / (n << self.k)
-        except OverflowError:
-            return to_float(self.acc, n << self.k)
+        return self.total / n if n else None
 
 
 # ---------------------------------------------------------------- sums of decimals
@@ -405,6 +364,10 @@ def build_sum(call: AggCall) -> AggregationFactory:
     maker: Callable[[], Aggregator]
     if rtype.kind is EPLType.DECIMAL:
         maker = DecimalSum
+    elif rtype.kind is EPLType.INT:
+        maker = IntSum32
+    elif rtype.kind is EPLType.LONG:
+        maker = IntSum64
     elif rtype.is_integral:
         maker = IntSum
     else:
@@ -419,9 +382,7 @@ def build_avg(call: AggCall) -> AggregationFactory:
         return finish(call, DECIMAL, DecimalAvg)
     if kind is EPLType.BIGINT:
         return finish(call, DECIMAL, BigIntAvg)
-    if kind in (EPLType.FLOAT, EPLType.DOUBLE):
-        return finish(call, DOUBLE, FloatAvg)
-    return finish(call, DOUBLE, IntAvg)
+    return finish(call, DOUBLE, FloatAvg)     # Esper's double sum over the count
 
 
 def _min_max(maker: Callable[[], Aggregator], filtered: bool,

@@ -10,13 +10,15 @@ from engine import epl_types as T
 from engine.bean import EventBean
 from engine.epl_types import EPLType, PropertyType
 from engine.event_types import _LEAF_KINDS, Representation, _step
+from engine.faults import evaluation_failed
 from engine.sandbox import allowed_name
 
 from .. import ast as A
 from . import operators as O
 from . import regexes as RX
 from .compiled import Compiled, constant
-from .functions import MATH, METHODS, SINGLE_ROW, method_applies
+from . import java_math as JM
+from .functions import METHODS, SINGLE_ROW, method_applies
 from .scope import Scope
 from .typechecks import between_error, in_list_error
 
@@ -119,6 +121,9 @@ def _parens(node: A.Parens, scope: Scope) -> Compiled:
 
 @compiles(A.Property)
 def _property(node: A.Property, scope: Scope) -> Compiled:
+    if len(node.path) == 2 and node.path[0].name == "Math" and node.path[1].name in JM.CONSTANTS \
+            and scope.stream_by_alias("Math") is None:
+        return constant(JM.CONSTANTS[node.path[1].name], T.DOUBLE)     # Math.PI, Math.E
     if len(node.path) == 2:
         from .tables import unkeyed_table_column
         t = unkeyed_table_column(node, scope)
@@ -199,71 +204,18 @@ def _tag_property(et: Any, path: str, g: Callable[[Any], Any]) -> Any:
 
 # -- operators --------------------------------------------------------------------------
 
-def _arith_type(op: A.BinOp, lt: PropertyType, rt: PropertyType, scope: Scope, node) -> PropertyType:
-    for t in (lt, rt):
-        if t.kind not in T.NUMERIC_RANK and t.kind is not EPLType.OBJECT:
-            raise scope.fail(f"Implicit conversion from datatype '{t}' to numeric is not allowed "
-                             f"for operator '{op.value}'")
-    if op is A.BinOp.DIV:
-        if T.DECIMAL in (lt, rt):
-            return T.DECIMAL
-        return T.DOUBLE
-    return T.promote(lt, rt)
-
-
-def _compile_arith(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> Compiled:
-    op = node.op
-    t = _arith_type(op, l.type, r.type, scope, node)
-    lf, rf = l.fn, r.fn
-    if op is A.BinOp.ADD:
-        def f(eps):
-            a = lf(eps)
-            if a is None:
-                return None
-            b = rf(eps)
-            return None if b is None else a + b
-    elif op is A.BinOp.SUB:
-        def f(eps):
-            a = lf(eps)
-            if a is None:
-                return None
-            b = rf(eps)
-            return None if b is None else a - b
-    elif op is A.BinOp.MUL:
-        def f(eps):
-            a = lf(eps)
-            if a is None:
-                return None
-            b = rf(eps)
-            return None if b is None else a * b
-    elif op is A.BinOp.DIV:
-        def f(eps):
-            a = lf(eps)
-            if a is None:
-                return None
-            b = rf(eps)
-            return None if b is None else O.divide(a, b)
-    else:  # MOD
-        def f(eps):
-            a = lf(eps)
-            if a is None:
-                return None
-            b = rf(eps)
-            return None if b is None else O.modulo(a, b)
-    return _fold(f, t, [l, r])
-
-
 _CMP = {A.BinOp.LT: "<", A.BinOp.LE: "<=", A.BinOp.GT: ">", A.BinOp.GE: ">="}
 
 
 def _check_comparable(l: Compiled, r: Compiled, scope: Scope, op: str) -> None:
     lk, rk = l.type.kind, r.type.kind
-    if EPLType.OBJECT in (lk, rk) or l.constant is None or r.constant is None:
-        return
+    if EPLType.OBJECT in (lk, rk) or (l.is_constant and l.constant is None) or \
+            (r.is_constant and r.constant is None):
+        return                           # object-typed or the null literal: decided at run time
     if (lk in T.NUMERIC_RANK) != (rk in T.NUMERIC_RANK) or \
             (lk not in T.NUMERIC_RANK and lk != rk and EPLType.OBJECT not in (lk, rk)):
-        raise scope.fail(f"Implicit conversion from datatype '{r.type}' to '{l.type}' is not "
-                         f"allowed for operator '{op}'")
+        raise scope.fail(f"Implicit conversion from datatype '{AR.java_type_name(r.type)}' to "
+                         f"'{AR.java_type_name(l.type)}' is not allowed for operator '{op}'")
 
 
 def _compile_compare(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> Compiled:
@@ -295,7 +247,7 @@ def _compile_compare(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -
         return _fold(lambda eps: O.is_equal(lf(eps), rf(eps)) != neg, T.BOOLEAN, [l, r])
     _check_comparable(l, r, scope, op.value)
     sym = _CMP[op]
-    if r.is_constant and r.constant is not None and sym == ">":
+    if r.is_constant and r.constant is not None and sym == ">" and l.type.kind is not EPLType.OBJECT:
         c = r.constant
 
         def f(eps):
@@ -404,47 +356,18 @@ def _flat_chain(first: Callable, steps: tuple) -> Callable:
 def _binary_step(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> Compiled:
     op = node.op
     if op in (A.BinOp.ADD, A.BinOp.SUB, A.BinOp.MUL, A.BinOp.DIV, A.BinOp.MOD):
-        return _compile_arith(node, scope, l, r)
+        return AR.compile_arith(node, scope, l, r)
     if op in (A.BinOp.EQ, A.BinOp.NE, A.BinOp.LT, A.BinOp.LE, A.BinOp.GT, A.BinOp.GE, A.BinOp.IS, A.BinOp.IS_NOT):
         return _compile_compare(node, scope, l, r)
-    lf, rf = l.fn, r.fn
     if op is A.BinOp.CONCAT:
-        def concat(eps):
-            a = lf(eps)
-            if a is None:
-                return None
-            b = rf(eps)
-            return None if b is None else _str(a) + _str(b)
-        return _fold(concat, T.STRING, [l, r])
-    bit = {A.BinOp.BAND: lambda a, b: a & b, A.BinOp.BOR: lambda a, b: a | b,
-           A.BinOp.BXOR: lambda a, b: a ^ b}[op]
-
-    def bitwise(eps):
-        a, b = lf(eps), rf(eps)
-        return None if a is None or b is None else bit(a, b)
-    return _fold(bitwise, l.type, [l, r])
+        return AR.compile_concat(node, scope, l, r)
+    return AR.compile_bitwise(node, scope, l, r)
 
 
 def _str(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(v)
-
-
-@compiles(A.UnaryOp)
-def _unary(node: A.UnaryOp, scope: Scope) -> Compiled:
-    c = compile_expr(node.operand, scope)
-    f0 = c.fn
-    if node.op is A.UnOp.NOT:
-        return _fold(lambda eps: O.not3(f0(eps)), T.BOOLEAN, [c])
-    if node.op is A.UnOp.NEG:
-        def neg(eps):
-            v = f0(eps)
-            return None if v is None else -v
-        return _fold(neg, c.type, [c])
-    if node.op is A.UnOp.POS:
-        return c
-    return _fold(lambda eps: None if (v := f0(eps)) is None else ~v, c.type, [c])
 
 
 @compiles(A.Between)
@@ -529,6 +452,7 @@ def _in_list(node: A.InList, scope: Scope) -> Compiled:
 @compiles(A.Like)
 def _like(node: A.Like, scope: Scope) -> Compiled:
     x, p = compile_expr(node.operand, scope), compile_expr(node.pattern, scope)
+    _check_like_types(x, p, scope)
     esc = compile_expr(node.escape, scope).constant if node.escape is not None else None
     if esc is not None and not isinstance(esc, str):
         esc = None
@@ -548,6 +472,14 @@ def _like(node: A.Like, scope: Scope) -> Compiled:
         r = RX.like(xf(eps), pf(eps), esc)
         return None if r is None else ((not r) if neg else r)
     return _fold(g, T.BOOLEAN, [x, p])
+
+
+def _check_like_types(x: Compiled, p: Compiled, scope: Scope) -> None:
+    """Esper's validation of `like`: a string or numeric value, a string pattern."""
+    if not (x.type.kind in (EPLType.STRING, EPLType.OBJECT) or x.type.is_numeric):
+        raise scope.fail("The 'like' operator requires a String or numeric type left-hand expression")
+    if p.type.kind not in (EPLType.STRING, EPLType.OBJECT):
+        raise scope.fail("The 'like' operator requires a String-type pattern expression")
 
 
 @compiles(A.Regexp)
@@ -727,9 +659,36 @@ def _call(node: A.Call, scope: Scope) -> Compiled:
     fns = tuple(a.fn for a in args)
     rtype = getattr(user, "epl_result_type", None) or T.OBJECT
 
+    engine = getattr(scope.services, "engine", None)
+    text = expr_text(node)
+
+    expect = _RESULT_CHECKS.get(rtype.kind)
+
     def call_user(eps):
-        return user(*[g(eps) for g in fns])
+        args = [g(eps) for g in fns]
+        try:
+            value = user(*args)
+        except Exception as exc:   # a user function that raises is null (docs/errors.md)
+            evaluation_failed(engine, text, exc)
+            return None
+        if expect is not None and value is not None and (
+                not isinstance(value, expect[0]) or type(value) is bool and expect[0] is not bool):
+            # a value of another type than the declared result type: null too
+            evaluation_failed(engine, text, TypeError(
+                f"returned {type(value).__name__} {value!r}, declared {expect[1]}"))
+            return None
+        return value
     return Compiled(call_user, rtype, has_aggregation=any(a.has_aggregation for a in args))
+
+
+_NUMBER = ((int, float, Decimal), "a number")
+_RESULT_CHECKS = {
+    EPLType.INT: ((int,), "an integer"), EPLType.LONG: ((int,), "an integer"),
+    EPLType.SHORT: ((int,), "an integer"), EPLType.BYTE: ((int,), "an integer"),
+    EPLType.BIGINT: ((int,), "an integer"), EPLType.DOUBLE: _NUMBER, EPLType.FLOAT: _NUMBER,
+    EPLType.DECIMAL: _NUMBER, EPLType.STRING: ((str,), "a string"),
+    EPLType.BOOLEAN: ((bool,), "a boolean"),
+}
 
 
 def _grouping(node: A.Call, lname: str, scope: Scope) -> Compiled:
@@ -755,17 +714,10 @@ def _engine_aggregations(scope: Scope):
 
 @compiles(A.Dot)
 def _dot(node: A.Dot, scope: Scope) -> Compiled:
-    # `Math.abs(x)`: Java's Math as Esper users write it
+    # `Math.abs(x)`: Java's Math as Esper users write it (java_math.py)
     if isinstance(node.target, A.Property) and len(node.target.path) == 1 and \
-            node.target.path[0].name == "Math" and node.args is not None and node.name in MATH:
-        fn, rt = MATH[node.name]
-        args = [compile_expr(a, scope) for a in node.args]
-        fns = tuple(a.fn for a in args)
-
-        def math_call(eps):
-            vals = [g(eps) for g in fns]
-            return None if any(v is None for v in vals) else fn(*vals)
-        return _fold(math_call, rt or (args[0].type if args else T.DOUBLE), args)
+            node.target.path[0].name == "Math":
+        return AR.java_math(node, scope)
     if scope.services is not None and hasattr(scope.services, "special_dot"):
         special = scope.services.special_dot(node, scope)
         if special is not None:
@@ -813,3 +765,6 @@ def compile_predicate(node: A.Expr, scope: Scope) -> Callable[[Any], bool]:
                          f"it returns '{c.type}'")
     f = c.fn
     return lambda eps: f(eps) is True
+
+
+from . import arithmetic as AR  # noqa: E402  (its compilers import this module's helpers)

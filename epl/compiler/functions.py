@@ -117,17 +117,14 @@ def method_applies(name: str, kind: Any) -> bool:
     return kinds is None or kind is T.EPLType.OBJECT or kind in kinds
 
 
-# `Math.abs(x)` and friends: Esper users call Java's Math; these are the ones we offer.
-MATH: dict[str, tuple[Callable[..., Any], Optional[PropertyType]]] = {
-    "abs": (abs, None),
-    "round": (lambda x: math.floor(x + 0.5), T.LONG),
-    "floor": (math.floor, T.DOUBLE),
-    "ceil": (math.ceil, T.DOUBLE),
-    "sqrt": (math.sqrt, T.DOUBLE),
-    "pow": (math.pow, T.DOUBLE),
-    "log": (math.log, T.DOUBLE),
-    "exp": (math.exp, T.DOUBLE),
-    "max": (max, None),
-    "min": (min, None),
-    "signum": (lambda x: float((x > 0) - (x < 0)), T.DOUBLE),
-}
+# `Math.abs(x)` and the rest of java.lang.Math: java_math.py (with Java's overloads). This
+# name -> (function on doubles, result type) view is kept for code written against the
+# former table.
+def _math_table() -> dict[str, tuple[Callable[..., Any], Optional[PropertyType]]]:
+    from .java_math import FUNCTIONS
+    doubles = {n: [T.DOUBLE] * f.arity for n, f in FUNCTIONS.items()}
+    return {n: (f.choose(doubles[n]), f.result(doubles[n])) for n, f in FUNCTIONS.items()
+            if n not in ("floorDiv", "floorMod") and not n.endswith("Exact")}
+
+
+MATH = _math_table()

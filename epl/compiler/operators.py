@@ -4,20 +4,26 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Optional
 
 
 def divide(a: Any, b: Any) -> Any:
-    """Esper divides integers as doubles; x/0 is +-Infinity or NaN like Java doubles."""
+    """Esper divides as doubles (its default, `expression.integer_division` off): x/0 is
+    +-Infinity (the signs of x and of the zero, as Java's doubles) and 0/0 is NaN (also the
+    default, `division_by_zero_is_null` off). BigDecimal by zero is null: Java's BigDecimal
+    has no infinity."""
     try:
         return a / b
     except ZeroDivisionError:
-        if a > 0:
-            return math.inf
-        if a < 0:
-            return -math.inf
-        return math.nan
+        if isinstance(a, Decimal) or isinstance(b, Decimal):
+            return None
+        if a != a or a == 0:
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, b)
+    except ArithmeticError:             # Decimal 0/0 (InvalidOperation) and overflow
+        return None
 
 
 def int_divide(a: int, b: int) -> Optional[int]:
@@ -35,6 +41,11 @@ def modulo(a: Any, b: Any) -> Any:
             return None
         r = abs(a) % abs(b)
         return r if a >= 0 else -r
+    if isinstance(a, Decimal) or isinstance(b, Decimal):
+        try:
+            return Decimal(a) % Decimal(b)     # the dividend's sign, as BigDecimal.remainder
+        except ArithmeticError:
+            return None
     try:
         return math.fmod(a, b)
     except (ZeroDivisionError, ValueError):

@@ -21,6 +21,9 @@ def compile_create_schema(node: A.CreateSchema, engine: Any, text: str) -> Compi
     try:
         props = {}
         for col in node.columns:
+            if col.name in props:
+                raise EPLValidationError(f"Duplicate column name '{col.name}' in schema "
+                                         f"'{node.name}'", text)
             if col.type is None:
                 raise EPLValidationError(f"Property '{col.name}' of schema '{node.name}' has no type", text)
             spec = col.type.name + ("[]" if col.type.array else "")

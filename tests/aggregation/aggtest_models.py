@@ -18,6 +18,7 @@ class State:
     present: list = field(default_factory=list)     # entry order
     entered: list = field(default_factory=list)
     left: list = field(default_factory=list)
+    history: list = field(default_factory=list)     # (+1 | -1, value) in the order they came
 
 
 class Bean:
@@ -59,29 +60,77 @@ def m_count_distinct(s: State) -> int:
     return len(set(nonnull(s.present)))
 
 
-def m_sum_int(s: State) -> Optional[int]:
+def _wrap(v: int, bits: int) -> int:
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if v >= 1 << (bits - 1) else v
+
+
+def m_sum_int32(s: State) -> Optional[int]:
+    """Java's int sum: wraps in two's complement."""
     vs = nonnull(s.present)
-    return sum(vs) if vs else None
+    return _wrap(sum(vs), 32) if vs else None
+
+
+def m_sum_int64(s: State) -> Optional[int]:
+    vs = nonnull(s.present)
+    return _wrap(sum(vs), 64) if vs else None
+
+
+def _esper_running(history: list) -> tuple[int, float]:
+    """Esper's AggregatorSum over doubles: count and IEEE running sum, both reset to 0 when a
+    leave takes the count to 0."""
+    n, total = 0, 0.0
+    for sign, v in history:
+        if v is None:
+            continue
+        if sign > 0:
+            n += 1
+            total += float(v)
+        elif n <= 1:
+            n, total = 0, 0.0
+        else:
+            n -= 1
+            total -= float(v)
+    return n, total
+
+
+def _distinct_history(history: list) -> list:
+    """What a distinct aggregate passes on: a value's first entry and its last leave."""
+    counts: dict = {}
+    out = []
+    for sign, v in history:
+        if v is None:
+            continue
+        c = counts.get(v, 0)
+        if sign > 0:
+            if c == 0:
+                out.append((1, v))
+            counts[v] = c + 1
+        else:
+            if c == 1:
+                out.append((-1, v))
+            counts[v] = c - 1
+    return out
 
 
 def m_sum_float(s: State) -> Optional[float]:
-    vs = nonnull(s.present)
-    return float(exact_sum(vs)) if vs else None
+    n, total = _esper_running(s.history)
+    return total if n else None
 
 
 def m_sum_float_distinct(s: State) -> Optional[float]:
-    vs = list(set(nonnull(s.present)))
-    return float(exact_sum(vs)) if vs else None
+    n, total = _esper_running(_distinct_history(s.history))
+    return total if n else None
 
 
 def m_avg(s: State) -> Optional[float]:
-    vs = nonnull(s.present)
-    return float(exact_sum(vs) / len(vs)) if vs else None
+    n, total = _esper_running(s.history)
+    return total / n if n else None
 
 
 def m_avg_distinct(s: State) -> Optional[float]:
-    vs = list(set(nonnull(s.present)))
-    return float(exact_sum(vs) / len(vs)) if vs else None
+    n, total = _esper_running(_distinct_history(s.history))
+    return total / n if n else None
 
 
 def m_min(s: State) -> Any:

@@ -48,8 +48,8 @@ CASES = [
     Case("count(*)", f("count", star=True), floats, m.m_count_all),
     Case("count(x)", f("count", DOUBLE), floats, m.m_count),
     Case("count(distinct x)", f("count", STRING, distinct=True), strings, m.m_count_distinct),
-    Case("sum(int)", f("sum", INT), ints, m.m_sum_int),
-    Case("sum(long)", f("sum", LONG), ints, m.m_sum_int),
+    Case("sum(int)", f("sum", INT), ints, m.m_sum_int32),
+    Case("sum(long)", f("sum", LONG), ints, m.m_sum_int64),
     Case("sum(double)", f("sum", DOUBLE), floats, m.m_sum_float),
     Case("sum(distinct double)", f("sum", DOUBLE, distinct=True), few_floats, m.m_sum_float_distinct),
     Case("avg(int)", f("avg", INT), ints, m.m_avg),
@@ -116,12 +116,14 @@ class Driver:
         self.agg.enter(r)
         self.state.present.append(r)
         self.state.entered.append(r if self.case.rows else v)
+        self.state.history.append((1, v))
         self.check()
 
     def leave(self, i: int = 0) -> None:
         r = self.state.present.pop(i)
         self.agg.leave(r)
         self.state.left.append(r)
+        self.state.history.append((-1, r[0] if self.case.rows else r))
         self.check()
 
     def clear(self) -> None:

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from aggtest_models import _esper_running as esper_running
 from engine.aggregation import NOT_CONSTANT, AggregationError, make_factory
 from engine.epl_types import DOUBLE, LONG, STRING
 
@@ -74,24 +75,27 @@ def test_rate_over_window(size, rows, summed, clear_at) -> None:
     latest = oldest = 0
     is_set = False
     ts = 1_000
+    history: list = []          # the value sum is Esper's running double sum
     for i, (dt, v) in enumerate(rows):
         if i == clear_at:
             agg.clear()
-            present, latest, oldest, is_set = [], 0, 0, False
+            present, latest, oldest, is_set, history = [], 0, 0, False, []
         ts += dt
         row = (ts, v) if summed else ts
         agg.enter(row)
         present.append((ts, v))
+        history.append((1, v))
         latest = ts
         if len(present) > size:
             old = present.pop(0)
+            history.append((-1, old[1]))
             agg.leave((old[0], old[1]) if summed else old[0])
             oldest, is_set = old[0], True
         if not is_set:
             want = None
         else:
             if summed:
-                acc = float(sum((Fraction(x) for _, x in present if x is not None), Fraction(0)))
+                acc = esper_running(history)[1]
             else:
                 acc = float(len(present))
             want = java_divide(acc * 1000, float(latest - oldest))
