@@ -36,11 +36,12 @@ def base_scope(engine: Any, streams: list[StreamInfo], text: str) -> Scope:
 class _Services:
     """What compiled expressions may ask of the engine at runtime."""
 
-    __slots__ = ("engine", "subqueries")
+    __slots__ = ("engine", "subqueries", "access")
 
     def __init__(self, engine: Any) -> None:
         self.engine = engine
         self.subqueries: list = []   # subquery window plans of the statement being compiled
+        self.access: dict = {}       # stream -> what its prev/prior expressions need
 
     def now(self) -> int:
         return self.engine._scheduler.now
@@ -216,6 +217,8 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
             hook = output_factory
         make_output = hook(node.output, node, scope, collector, text)
 
+    from .access import attach
+    stream_plans = attach(stream_plans, scope)
     make_join = None
     if len(streams) > 1:
         make_join = engine.services["joins"](node, streams, stream_plans, where, scope, text)
