@@ -21,7 +21,10 @@ class Representation(enum.Enum):
     CLASS = "class"
 
 
-_SEGMENT = re.compile(r"""\s*([A-Za-z_$][\w$]*)\s*(?:\[\s*(\d+)\s*\]|\(\s*['"]([^'"]*)['"]\s*\))?\s*""")
+# a segment is a name, or any text in backquotes (`user-id`, `first name`: names that are not
+# identifiers, as declared with backquotes in EPL)
+_SEGMENT = re.compile(r"""\s*(?:([A-Za-z_$][\w$]*)|`((?:[^`\\]|\\.)*)`)\s*(?:\[\s*(\d+)\s*\]|\(\s*['"]([^'"]*)['"]\s*\))?\s*""")
+_UNESCAPE = re.compile(r"\\(.)")
 
 
 def parse_path(path: str) -> list[tuple[str, Optional[int], Optional[str]]]:
@@ -31,14 +34,37 @@ def parse_path(path: str) -> list[tuple[str, Optional[int], Optional[str]]]:
         m = _SEGMENT.fullmatch(part)
         if not m:
             raise EventTypeError(f"Invalid property path '{path}'")
-        out.append((m.group(1), int(m.group(2)) if m.group(2) is not None else None, m.group(3)))
+        name = m.group(1) if m.group(1) is not None else _UNESCAPE.sub(r"\1", m.group(2))
+        out.append((name, int(m.group(3)) if m.group(3) is not None else None, m.group(4)))
     return out
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def tick(name: str) -> str:
+    """A property name as one path segment: in backquotes unless it is an identifier."""
+    if _PLAIN_NAME.fullmatch(name):
+        return name
+    return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"
 
 
 def _split_dots(path: str) -> list[str]:
     parts, depth, cur = [], 0, []
+    ticked = escaped = False
     for ch in path:
-        if ch in "([":
+        if ticked:
+            cur.append(ch)
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == "`":
+                ticked = False
+            continue
+        if ch == "`":
+            ticked = True
+        elif ch in "([":
             depth += 1
         elif ch in ")]":
             depth -= 1
@@ -59,7 +85,7 @@ def _step(value: Any, name: str) -> Any:
         return value.get(name)
     from .bean import EventBean
     if isinstance(value, EventBean):
-        return value.get(name)
+        return value.get(tick(name))
     return getattr(value, name, None)
 
 
@@ -155,7 +181,7 @@ class EventType:
             if pt is None:
                 return None
             if pt.kind is T.EPLType.EVENT and pt.event_type is not None:
-                pt = pt.event_type.property_type(name)
+                pt = pt.event_type.property_type(tick(name))
             elif pt.pyclass is not None and dataclasses.is_dataclass(pt.pyclass):
                 pt = _class_properties(pt.pyclass).get(name)
             else:

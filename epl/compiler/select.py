@@ -143,7 +143,7 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
             wildcard_streams.append((s.index, s.alias or s.type_name))
             continue
         c = compile_expr(e, agg_scope)
-        name = item.alias or expr_text(e)
+        name = item.alias or _column_name(e)
         if name in names:
             raise EPLValidationError(f"Column name '{name}' appears more than once in the select clause", text)
         names.append(name)
@@ -235,6 +235,13 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
         on_create.append((lambda _t=nt: engine.types.add(_t), lambda _t=nt: engine.types.remove(_t.name)))
     return CompiledStatement("select", plan, statement_name(node.annotations), priority(node.annotations),
                              has(node.annotations, "drop"), node.annotations, on_create)
+
+
+def _column_name(e: A.Expr) -> str:
+    """A select item's column name: its text, a backquoted property name without the quotes."""
+    if isinstance(e, A.Property) and all(s.index is None and s.key is None for s in e.path):
+        return e.dotted
+    return expr_text(e)
 
 
 def _is_stream_property(p: A.Property, streams: list[StreamInfo]) -> bool:
