@@ -113,6 +113,9 @@ _KEYWORD_AHEAD = {
 }
 
 
+_EMPTY_CALL_AHEAD = re.compile(r"\s*\(\s*\)")
+
+
 def t_newline(t):
     r"\n+"
     t.lexer.lineno += len(t.value)
@@ -183,6 +186,8 @@ def t_IDENT(t):
     ahead = _KEYWORD_AHEAD.get(word)
     if ahead is not None and ahead.match(t.lexer.lexdata, t.lexer.lexpos):
         kind = "NOTX" if word == "not" else "AND_WHEN"
+    elif word == "istream" and _EMPTY_CALL_AHEAD.match(t.lexer.lexdata, t.lexer.lexpos):
+        kind = "IDENT"     # the istream() function, not the stream selector
     t.type = kind
     return t
 

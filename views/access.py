@@ -13,6 +13,7 @@ Access by window kind (Esper's):
 - batch windows (length_batch, time_batch, ...): relative to the evaluated event within the
   batch being posted: `prev(1)` of a batch's third event is its second, of its first null;
   `prevtail(i)` is the batch's i-th event from the oldest; the window is the posted batch.
+`istream()` tells whether the evaluated event is in the insert stream being delivered.
 `prior(n)` is the event n arrivals before the evaluated one on the stream, kept for as long
 as the event is in the window (events leave the history with the window's remove stream).
 """
@@ -184,6 +185,7 @@ class _PriorEnd:
     def update(self, new: Events, old: Events) -> None:
         chain = self.chain
         chain.holder.prior = chain
+        chain.new_ids = {id(e) for e in new} if new else frozenset()
         self.child.update(new, old)
         priors = chain.priors
         gone = old if chain.windowed else new
@@ -195,7 +197,7 @@ class PriorChain(View):
     """The stream's views behind a front that records, for each arriving event, the events
     that arrived before it (newest first, as many as the largest prior index)."""
 
-    __slots__ = ("holder", "depth", "recent", "priors", "views", "end", "windowed")
+    __slots__ = ("holder", "depth", "recent", "priors", "views", "end", "windowed", "new_ids")
 
     def __init__(self, holder: AccessHolder, depth: int, views: list, windowed: bool) -> None:
         self.holder = holder
@@ -204,6 +206,7 @@ class PriorChain(View):
         self.priors: dict[int, tuple] = {}
         self.views = views
         self.windowed = windowed
+        self.new_ids: Any = frozenset()     # the insert stream being delivered (istream())
         self.end = _PriorEnd(self)
         for a, b in zip(views, views[1:]):
             a.child = b
@@ -221,7 +224,7 @@ class PriorChain(View):
 
     def update(self, new: Events, old: Events) -> None:
         self.holder.prior = self
-        if new:
+        if new and self.depth:
             recent, priors = self.recent, self.priors
             for e in new:
                 priors[id(e)] = tuple(reversed(recent))

@@ -12,6 +12,7 @@ from .expressions import (
     Call as Call,
     Case as Case,
     Cast as Cast,
+    NewMap as NewMap,
     CronFrequency as CronFrequency,
     CronKeyword as CronKeyword,
     CronRange as CronRange,

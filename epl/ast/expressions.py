@@ -268,8 +268,19 @@ class Dot(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Cast(Expr):
+    """`cast(x, type)`, `cast(x as type)`, `cast(s, long dateformat: 'yyyy-MM-dd')`."""
+
     operand: Expr
     type_name: str
+    span: Span = field(default=NO_SPAN, compare=False)
+    date_format: Optional[Expr] = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewMap(Expr):
+    """`new { a = x, b = y }`: a map of the named values (Esper's new-operator)."""
+
+    items: tuple[tuple[str, Expr], ...]
     span: Span = field(default=NO_SPAN, compare=False)
 
 

@@ -17,7 +17,7 @@ from ..errors import EPLValidationError
 from .compiled import Compiled
 from .scope import Scope
 
-NAMES = ("prev", "prevtail", "prevwindow", "prevcount", "prior")
+NAMES = ("prev", "prevtail", "prevwindow", "prevcount", "prior", "istream")
 
 
 @dataclass
@@ -27,9 +27,11 @@ class StreamAccess:
     holder: AccessHolder = field(default_factory=AccessHolder)
     prev: bool = False
     prior_depth: int = -1
+    istream: bool = False
 
 
 def install(engine: Any) -> None:
+    from . import newmap  # noqa: F401  (registers the new-operator's compiler)
     previous: Optional[Callable] = engine.services.get("functions")
 
     def functions(node: Any, scope: Any) -> Any:
@@ -121,6 +123,18 @@ def compile_access(node: A.Call, scope: Scope) -> Compiled:
     name = node.name.lower()
     args = [a for a in node.args]
     reqs = _requests(scope, name)
+    if name == "istream":
+        if args:
+            raise scope.fail("The 'istream' function takes no parameters")
+        acc = reqs.setdefault(0, StreamAccess())
+        acc.istream = True
+        holder = acc.holder
+
+        def istream(eps, _h=holder):
+            chain = _h.prior
+            bean = eps[0]
+            return chain is None or bean is None or id(bean) in chain.new_ids
+        return Compiled(istream, T.BOOLEAN)
     if name == "prior":
         if len(args) != 2:
             raise scope.fail("Prior function requires an index and an expression parameter")
@@ -225,8 +239,8 @@ def attach(stream_plans: list, scope: Scope) -> list:
             if tracked is None:
                 raise scope.fail("Previous function requires a single data window view onto the stream")
             views = tracked
-        if acc.prior_depth >= 0:
-            views = [PriorChainFactory(tuple(views), acc.holder, max(acc.prior_depth, 1))]
+        if acc.prior_depth >= 0 or acc.istream:
+            views = [PriorChainFactory(tuple(views), acc.holder, max(acc.prior_depth, 0))]
         out[k] = replace(sp, views=tuple(views))
     return out
 

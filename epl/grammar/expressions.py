@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..ast import (
     ArrayLiteral, Between, BinOp, BinaryOp, Call, Case, Cast, Dot, Exists, InList, InRange,
-    InSubquery, InstanceOf, IsNull, Like, Literal, LiteralKind, NamedArg, Parens, PropSeg,
+    InSubquery, InstanceOf, IsNull, Like, Literal, LiteralKind, NamedArg, NewMap, Parens, PropSeg,
     Property, Quantified, Quantifier, Regexp, SelectStatement, StreamWildcard, Subquery,
     TableAccess, TimePeriod, TimeUnit, UnOp, UnaryOp, Wildcard,
 )
@@ -394,6 +394,10 @@ def _call(p, name, args, distinct):
     low = name.lower()
     if low == "cast" and len(args) == 2 and simple_name(args[1]):
         return Cast(args[0], simple_name(args[1]), sp)
+    if low == "cast" and len(args) == 3 and simple_name(args[1]) and \
+            isinstance(args[2], NamedArg) and args[2].name.lower() == "dateformat":
+        # `cast(s, long dateformat: 'yyyy-MM-dd')`
+        return Cast(args[0], simple_name(args[1]), sp, args[2].value)
     if low == "instanceof" and len(args) >= 2 and all(simple_name(a) for a in args[1:]):
         return InstanceOf(args[0], tuple(simple_name(a) for a in args[1:]), sp)
     if len(args) == 1 and isinstance(args[0], Literal) and args[0].kind is LiteralKind.STRING:
@@ -483,6 +487,22 @@ def p_primary_current_timestamp(p):
     """primary : CURRENT_TIMESTAMP
                | CURRENT_TIMESTAMP LPAREN RPAREN"""
     p[0] = Call("current_timestamp", (), False, span(p))
+
+
+def p_primary_new_map(p):
+    "primary : NEW LBRACE new_items RBRACE"
+    p[0] = NewMap(tuple(p[3]), span(p))
+
+
+def p_new_items(p):
+    """new_items : new_item
+                 | new_items COMMA new_item"""
+    p[0] = [p[1]] if len(p) == 2 else p[1] + [p[3]]
+
+
+def p_new_item(p):
+    "new_item : name EQ expr"
+    p[0] = (p[1], p[3])
 
 
 def p_primary_case(p):

@@ -241,7 +241,12 @@ class ExprPrinter:
         return text
 
     def _x_Cast(self, e: A.Cast, follow: int) -> str:
-        return "cast(" + self.expr(e.operand) + self.sep + self.type_text(e.type_name) + ")"
+        fmt = "" if e.date_format is None else self.sep + "dateformat: " + self.expr(e.date_format)
+        return "cast(" + self.expr(e.operand) + self.sep + self.type_text(e.type_name) + fmt + ")"
+
+    def _x_NewMap(self, e: A.NewMap, follow: int) -> str:
+        items = self.sep.join(name(k) + " = " + self.expr(v) for k, v in e.items)
+        return "new {" + items + "}"
 
     def _x_InstanceOf(self, e: A.InstanceOf, follow: int) -> str:
         types = self.sep.join(self.type_text(t) for t in e.type_names)
