@@ -13,6 +13,7 @@ from .expressions import (
     Case as Case,
     Cast as Cast,
     NewMap as NewMap,
+    ExprTuple as ExprTuple,
     CronFrequency as CronFrequency,
     CronKeyword as CronKeyword,
     CronRange as CronRange,

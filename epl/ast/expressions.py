@@ -277,6 +277,14 @@ class Cast(Expr):
 
 
 @dataclass(frozen=True, slots=True)
+class ExprTuple(Expr):
+    """`(a, b)` or `()` as a named parameter's value: `group_by: (a, b)`, `group_by: ()`."""
+
+    items: tuple[Expr, ...]
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class NewMap(Expr):
     """`new { a = x, b = y }`: a map of the named values (Esper's new-operator)."""
 

@@ -4,7 +4,7 @@ accept), postfix chains, literals, calls, case, time periods and subquery forms.
 from __future__ import annotations
 
 from ..ast import (
-    ArrayLiteral, Between, BinOp, BinaryOp, Call, Case, Cast, Dot, Exists, InList, InRange,
+    ArrayLiteral, Between, ExprTuple, BinOp, BinaryOp, Call, Case, Cast, Dot, Exists, InList, InRange,
     InSubquery, InstanceOf, IsNull, Like, Literal, LiteralKind, NamedArg, NewMap, Parens, PropSeg,
     Property, Quantified, Quantifier, Regexp, SelectStatement, StreamWildcard, Subquery,
     TableAccess, TimePeriod, TimeUnit, UnOp, UnaryOp, Wildcard,
@@ -425,6 +425,13 @@ def p_call_arg_star(p):
 def p_call_arg_named(p):
     "call_arg : IDENT COLON expr"
     p[0] = NamedArg(p[1], p[3], span(p))
+
+
+def p_call_arg_named_tuple(p):
+    """call_arg : IDENT COLON LPAREN RPAREN
+                | IDENT COLON LPAREN expr COMMA expr_list RPAREN"""
+    items = () if len(p) == 5 else (p[4],) + tuple(p[6])
+    p[0] = NamedArg(p[1], ExprTuple(items, span(p, 3)), span(p))
 
 
 def p_call_arg_stream_wildcard(p):

@@ -244,6 +244,9 @@ class ExprPrinter:
         fmt = "" if e.date_format is None else self.sep + "dateformat: " + self.expr(e.date_format)
         return "cast(" + self.expr(e.operand) + self.sep + self.type_text(e.type_name) + fmt + ")"
 
+    def _x_ExprTuple(self, e: A.ExprTuple, follow: int) -> str:
+        return "(" + self.sep.join(self.expr(i) for i in e.items) + ")"
+
     def _x_NewMap(self, e: A.NewMap, follow: int) -> str:
         items = self.sep.join(name(k) + " = " + self.expr(v) for k, v in e.items)
         return "new {" + items + "}"
