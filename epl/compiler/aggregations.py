@@ -82,7 +82,7 @@ class AggregationCollector:
             index = len(self.entries)
             self.entries.append(AggEntry(factory, value_of, accept))
             rtype = factory.result_type()
-            if factory.takes_event and node.name.lower() in ("maxby", "minby") and scope.streams:
+            if factory.takes_event and node.name.lower() in ("maxby", "minby", "maxbyever", "minbyever") and scope.streams:
                 rtype = PropertyType(EPLType.EVENT, event_type=scope.streams[0].event_type)
             known = (index, rtype, group_key)
             self._by_text[text] = known

@@ -127,3 +127,15 @@ def test_group_by_round_trips_through_the_printer():
     from epl import parse, to_epl
     for text in ("select sum(price, group_by: ()) from T", "select sum(price, group_by: (sym, price)) from T"):
         assert to_epl(parse(text)) == text
+
+
+def test_maxbyever_minbyever_keep_the_best_ever():
+    eng = Engine(time="simulated")
+    eng.epl("create schema T(sym string, price int)")
+    stmt = eng.epl("select maxbyever(price).sym as mx, minbyever(price).sym as mn, maxby(price).sym as mb "
+                   "from T#length(1)")
+    got = []
+    stmt.add_listener(lambda new, old: got.extend(b.to_dict() for b in new))
+    for sym, price in (("A", 5), ("B", 9), ("C", 1), ("D", 9)):
+        eng.send({"sym": sym, "price": price}, "T")
+    assert got[-1] == {"mx": "B", "mn": "C", "mb": "D"}
