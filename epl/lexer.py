@@ -70,6 +70,8 @@ tokens = tuple(sorted(set(RESERVED.values()))) + (
     "PLUS", "MINUS", "STAR", "SLASH", "PERCENT", "BAND", "BOR", "BXOR", "BNOT",
     "LPAREN", "RPAREN", "LBRACK", "RBRACK", "LBRACE", "RBRACE",
     "COMMA", "SEMI", "DOT", "COLON", "ATSIGN", "HASH",
+    # `?` after a dynamic property's name (`item?`, `a.b?`)
+    "QUESTION",
     # synthetic first token selecting the expression entry point of the grammar
     "EXPR_START",
 )
@@ -103,6 +105,7 @@ t_SEMI = r";"
 t_COLON = r":"
 t_ATSIGN = r"@"
 t_HASH = r"\#"
+t_QUESTION = r"\?"
 
 _IDENT_START = r"(?:[^\W\d]|\$)"
 _IDENT_REST = r"[\w$]*"

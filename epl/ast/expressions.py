@@ -99,6 +99,7 @@ class PropSeg:
     name: str
     index: Optional[int] = None
     key: Optional[str] = None
+    dynamic: bool = False        # `name?`: a dynamic property, resolved per event
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,8 @@ def install(engine: Any) -> None:
     def functions(node: Any, scope: Any) -> Any:
         if node.name.lower() in NAMES:
             return compile_access(node, scope)
+        if node.name.lower() == "event_identity_equals":
+            return _identity_equals(node, scope)
         return previous(node, scope) if previous is not None else None
 
     engine.services["functions"] = functions
@@ -221,6 +223,19 @@ def compile_access(node: A.Call, scope: Scope) -> Compiled:
         ev = tr.tail(i) if _tail else tr.at(i, eps[_k])
         return None if ev is None else _r(ev, eps)
     return Compiled(prev_expr, t)
+
+
+def _identity_equals(node: A.Call, scope: Scope) -> Compiled:
+    """event_identity_equals(a, b): whether two streams hold the very same event."""
+    ks = [_event_arg(a, scope) for a in node.args]
+    if len(ks) != 2 or any(k is None for k in ks):
+        raise scope.fail("The 'event_identity_equals' function requires two stream names as parameters")
+    a, b = ks
+
+    def same(eps, _a=a, _b=b):
+        x, y = eps[_a], eps[_b]
+        return x is not None and y is not None and (x is y or x.underlying is y.underlying)
+    return Compiled(same, T.BOOLEAN)
 
 
 def attach(stream_plans: list, scope: Scope) -> list:

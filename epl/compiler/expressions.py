@@ -83,6 +83,9 @@ def _parens(node: A.Parens, scope: Scope) -> Compiled:
 
 @compiles(A.Property)
 def _property(node: A.Property, scope: Scope) -> Compiled:
+    if any(seg.dynamic for seg in node.path):
+        from .dynamic import compile_dynamic
+        return compile_dynamic(node, scope)
     r = scope.resolve(node)
     if r.kind == "stream":
         stream = scope.streams[r.index]
@@ -626,6 +629,9 @@ def _call(node: A.Call, scope: Scope) -> Compiled:
         return _grouping(node, lname, scope)
     if lname == "typeof":
         return _typeof(node, scope)
+    if lname == "exists":
+        from .dynamic import compile_exists
+        return compile_exists(node, scope)
     if lname in ("current_timestamp",):
         services = scope.services
         return Compiled(lambda eps, _s=services: _s.now(), T.LONG)

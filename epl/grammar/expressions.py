@@ -365,6 +365,23 @@ def p_postfix_dot(p):
         p[0] = Dot(target, p[3], None, span(p))
 
 
+def p_postfix_dynamic(p):
+    "postfix : name QUESTION"
+    p[0] = Property((PropSeg(p[1], dynamic=True),), span(p))
+
+
+def p_postfix_dot_dynamic(p):
+    "postfix : postfix DOT dot_name QUESTION"
+    if not isinstance(p[1], Property):
+        fail(p, 4, "please check the expression, '?' marks a dynamic property")
+    p[0] = Property(p[1].path + (PropSeg(p[3], dynamic=True),), span(p))
+
+
+def p_primary_exists_value(p):
+    "primary : EXISTS LPAREN expr RPAREN"
+    p[0] = Call("exists", (p[3],), False, span(p))
+
+
 def p_postfix_dot_indexed(p):
     "postfix : postfix DOT dot_name LBRACK NUMBER RBRACK"
     if not isinstance(p[1], Property):

@@ -208,6 +208,8 @@ class ExprPrinter:
                 t += f"[{seg.index}]"
             if seg.key is not None:
                 t += "(" + _quote(seg.key) + ")"
+            if seg.dynamic:
+                t += "?"
             out.append(t)
         return ".".join(out)
 
@@ -223,6 +225,8 @@ class ExprPrinter:
     def _x_Call(self, e: A.Call, follow: int) -> str:
         if e.name.lower() == "current_timestamp" and not e.args:
             return "current_timestamp()"
+        if e.name.lower() == "exists" and len(e.args) == 1:
+            return "exists(" + self.expr(e.args[0]) + ")"
         prefix = "distinct " if e.distinct else ""
         fname = e.name if e.name.lower() in _KEYWORD_FUNCTIONS else name(e.name)
         return fname + "(" + prefix + self.args(e.args) + ")"

@@ -105,3 +105,28 @@ def test_istream_on_insert_and_remove_streams():
     eng.send(dict(EVENT, i=2), "S")
     assert got == [([{"i": 1, "ist": True}], []),
                    ([{"i": 2, "ist": True}], [{"i": 1, "ist": False}])]
+
+
+def test_dynamic_properties_and_exists():
+    eng = Engine(time="simulated")
+    eng.epl("create schema D(id string, m map)")
+    stmt = eng.epl("select id, exists(extra?) as ex, extra? as x, exists(m.k?) as mk, m.k? as mv, "
+                   "d.m.k? as dmv, exists(id) as eid from D as d")
+    got = []
+    stmt.add_listener(lambda new, old: got.extend(b.to_dict() for b in new))
+    eng.send({"id": "a", "extra": 5, "m": {"k": 1}}, "D")
+    eng.send({"id": "b", "m": {}}, "D")
+    assert got == [{"id": "a", "ex": True, "x": 5, "mk": True, "mv": 1, "dmv": 1, "eid": True},
+                   {"id": "b", "ex": False, "x": None, "mk": False, "mv": None, "dmv": None, "eid": True}]
+    assert to_epl(parse("select exists(a.b?) from D")) == "select exists(a.b?) from D"
+
+
+def test_event_identity_equals_in_a_join():
+    eng = Engine(time="simulated")
+    eng.epl("create schema D(id string)")
+    stmt = eng.epl("select a.id as i, event_identity_equals(a, b) as same from D#lastevent as a, D#length(2) as b")
+    got = []
+    stmt.add_listener(lambda new, old: got.extend(b.to_dict() for b in new))
+    eng.send({"id": "x"}, "D")
+    eng.send({"id": "y"}, "D")
+    assert {"i": "y", "same": True} in got and {"i": "y", "same": False} in got
