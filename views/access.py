@@ -136,7 +136,14 @@ class TrackedWindow(View):
         return len(list(self.window))
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.window, name)
+        # only for attributes of the window; never while unpickling (no `window` yet)
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            window = object.__getattribute__(self, "window")
+        except AttributeError:
+            raise AttributeError(name) from None
+        return getattr(window, name)
 
     def stop(self) -> None:
         self.window.stop()

@@ -169,3 +169,20 @@ def test_contexts_have_their_own_windows():
         eng.send({"v": v, "g": g}, "S")
     assert got == [{"v": 1, "p1": None, "r1": None}, {"v": 2, "p1": None, "r1": None},
                    {"v": 3, "p1": 1, "r1": 1}, {"v": 4, "p1": 2, "r1": 2}]
+
+
+def test_snapshot_and_restore_keep_window_access():
+    from engine.state import restore, snapshot
+    eng = Engine(time="simulated")
+    eng.epl("create schema S(v int, g string)")
+    eng.epl("@name('x') select irstream v, prev(1, v) as p1, prior(1, v) as r1, istream() as i "
+            "from S#groupwin(g)#length(2)")
+    for i, g in enumerate("abab"):
+        eng.send({"v": i, "g": g}, "S")
+    eng2 = restore(snapshot(eng))
+    stmt = next(s for s in eng2.statements if s.name == "x")
+    got = []
+    stmt.add_listener(lambda new, old: got.append(([b.to_dict() for b in new or ()],
+                                                   [b.to_dict() for b in old or ()])))
+    eng2.send({"v": 9, "g": "a"}, "S")
+    assert got == [([{"v": 9, "p1": 2, "r1": 3, "i": True}], [{"v": 0, "p1": 2, "r1": None, "i": False}])]
