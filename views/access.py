@@ -12,7 +12,8 @@ Access by window kind (Esper's):
 - sorted windows (sort, rank): index 0 is the first in sort order.
 - batch windows (length_batch, time_batch, ...): relative to the evaluated event within the
   batch being posted: `prev(1)` of a batch's third event is its second, of its first null;
-  `prevtail(i)` is the batch's i-th event from the oldest; the window is the posted batch.
+  `prevtail(i)` is the batch's i-th event from the oldest; the window is the posted batch;
+  for events outside that batch (the remove stream) all four give null.
 `istream()` tells whether the evaluated event is in the insert stream being delivered.
 `prior(n)` is the event n arrivals before the evaluated one on the stream, kept for as long
 as the event is in the window (events leave the history with the window's remove stream).
@@ -88,21 +89,30 @@ class PrevTracker:
             return None
         return seq[i] if self.kind == SORTED else seq[-1 - i]
 
-    def tail(self, i: int) -> Optional[EventBean]:
-        if i < 0:
+    def _outside(self, bean: Any) -> bool:
+        """Batch windows answer only for events of the batch being posted (Esper's relative
+        access keeps no accessor for the others)."""
+        return self.kind == BATCH and id(bean) not in self.index
+
+    def tail(self, i: int, bean: Any = None) -> Optional[EventBean]:
+        if i < 0 or self._outside(bean):
             return None
         seq = self.batch if self.kind == BATCH else self._contents()
         if i >= len(seq):
             return None
         return seq[-1 - i] if self.kind == SORTED else seq[i]
 
-    def window_newest_first(self) -> list[EventBean]:
+    def window_newest_first(self, bean: Any = None) -> Optional[list[EventBean]]:
+        if self._outside(bean):
+            return None
         if self.kind == BATCH:
             return list(reversed(self.batch))
         seq = self._contents()
         return list(seq) if self.kind == SORTED else list(reversed(seq))
 
-    def count(self) -> int:
+    def count(self, bean: Any = None) -> Optional[int]:
+        if self._outside(bean):
+            return None
         return len(self.batch) if self.kind == BATCH else len(self._contents())
 
 

@@ -177,16 +177,16 @@ def compile_access(node: A.Call, scope: Scope) -> Compiled:
     holder = acc.holder
 
     if name == "prevcount":
-        def prevcount(eps, _h=holder):
+        def prevcount(eps, _h=holder, _k=k):
             tr = _h.prev
-            return None if tr is None else tr.count()
+            return None if tr is None else tr.count(eps[_k])
         return Compiled(prevcount, T.LONG)
     if name == "prevwindow":
-        def prevwindow(eps, _h=holder, _r=read):
+        def prevwindow(eps, _h=holder, _r=read, _k=k):
             tr = _h.prev
             if tr is None:
                 return None
-            events = tr.window_newest_first()
+            events = tr.window_newest_first(eps[_k])
             if not events:
                 return None
             return [_r(e, eps) for e in events]
@@ -196,11 +196,11 @@ def compile_access(node: A.Call, scope: Scope) -> Compiled:
         i = index_const
 
         if tail:
-            def prev_tail(eps, _h=holder, _i=i, _r=read):
+            def prev_tail(eps, _h=holder, _i=i, _r=read, _k=k):
                 tr = _h.prev
                 if tr is None:
                     return None
-                ev = tr.tail(_i)
+                ev = tr.tail(_i, eps[_k])
                 return None if ev is None else _r(ev, eps)
             return Compiled(prev_tail, t)
 
@@ -220,7 +220,7 @@ def compile_access(node: A.Call, scope: Scope) -> Compiled:
         if i is None or isinstance(i, bool):
             return None
         i = int(i)
-        ev = tr.tail(i) if _tail else tr.at(i, eps[_k])
+        ev = tr.tail(i, eps[_k]) if _tail else tr.at(i, eps[_k])
         return None if ev is None else _r(ev, eps)
     return Compiled(prev_expr, t)
 

@@ -186,3 +186,12 @@ def test_snapshot_and_restore_keep_window_access():
                                                    [b.to_dict() for b in old or ()])))
     eng2.send({"v": 9, "g": "a"}, "S")
     assert got == [([{"v": 9, "p1": 2, "r1": 3, "i": True}], [{"v": 0, "p1": 2, "r1": None, "i": False}])]
+
+
+def test_batch_window_remove_stream_has_no_relative_access():
+    out = run("#length_batch(2)", [1, 2, 3, 4], irstream=True,
+              cols="v, prev(1, v) as p1, prevtail(0, v) as t0, prevcount(v) as pc, prior(1, v) as r1")
+    assert out[1] == ([{"v": 3, "p1": None, "t0": 3, "pc": 2, "r1": 2},
+                       {"v": 4, "p1": 3, "t0": 3, "pc": 2, "r1": 3}],
+                      [{"v": 1, "p1": None, "t0": None, "pc": None, "r1": None},
+                       {"v": 2, "p1": None, "t0": None, "pc": None, "r1": 1}])
