@@ -15,8 +15,9 @@ Access by window kind (Esper's):
   `prevtail(i)` is the batch's i-th event from the oldest; the window is the posted batch;
   for events outside that batch (the remove stream) all four give null.
 `istream()` tells whether the evaluated event is in the insert stream being delivered.
-`prior(n)` is the event n arrivals before the evaluated one on the stream, kept for as long
-as the event is in the window (events leave the history with the window's remove stream).
+`prior(n)` is the event n arrivals before the evaluated one on the stream (as the window
+posts them), kept for as long as the event is in the window (events leave the history with
+the window's remove stream).
 """
 from __future__ import annotations
 
@@ -190,8 +191,9 @@ def track_prev(factories: Sequence[Any], holder: AccessHolder) -> Optional[list]
 
 
 class _PriorEnd:
-    """Between the stream's last view and its sink: marks the history current, and drops
-    the events that left the window (or, without a window, that were evaluated)."""
+    """Between the stream's last view and its sink: records the history of new events,
+    marks it current, and drops the events that left the window (or, without a window,
+    that were evaluated)."""
 
     __slots__ = ("chain", "child")
 
@@ -202,7 +204,15 @@ class _PriorEnd:
     def update(self, new: Events, old: Events) -> None:
         chain = self.chain
         chain.holder.prior = chain
-        chain.new_ids = {id(e) for e in new} if new else frozenset()
+        if new:
+            chain.new_ids = {id(e) for e in new}
+            if chain.depth:
+                recent, priors = chain.recent, chain.priors
+                for e in new:
+                    priors[id(e)] = tuple(reversed(recent))
+                    recent.append(e)
+        else:
+            chain.new_ids = frozenset()
         self.child.update(new, old)
         priors = chain.priors
         gone = old if chain.windowed else new
@@ -211,8 +221,9 @@ class _PriorEnd:
 
 
 class PriorChain(View):
-    """The stream's views behind a front that records, for each arriving event, the events
-    that arrived before it (newest first, as many as the largest prior index)."""
+    """The stream's views, with an end that records, for each event the views post as new,
+    the events posted before it (newest first, as many as the largest prior index): the
+    stream's arrival order as the window lets events through, as Esper's prior view."""
 
     __slots__ = ("holder", "depth", "recent", "priors", "views", "end", "windowed", "new_ids")
 
@@ -241,11 +252,6 @@ class PriorChain(View):
 
     def update(self, new: Events, old: Events) -> None:
         self.holder.prior = self
-        if new and self.depth:
-            recent, priors = self.recent, self.priors
-            for e in new:
-                priors[id(e)] = tuple(reversed(recent))
-                recent.append(e)
         (self.views[0] if self.views else self.end).update(new, old)
 
     def prior(self, i: int, bean: Any) -> Optional[EventBean]:

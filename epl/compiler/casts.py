@@ -171,6 +171,8 @@ def typeof_fn(static: PropertyType) -> Callable[[Any], Optional[str]]:
             return None
         if isinstance(v, EventBean):
             return v.event_type.name
+        if static.kind is EPLType.EVENT and static.event_type is not None and isinstance(v, dict):
+            return static.event_type.name
         if declared is not None and not isinstance(v, (dict, list, tuple)):
             return declared
         if isinstance(v, bool):
