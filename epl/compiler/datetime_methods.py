@@ -54,7 +54,7 @@ def compile_method(node: A.Dot, scope: Scope) -> Optional[Compiled]:
     """The method compiled, or None when the target is no date-time value (other methods of
     that name may apply)."""
     from .expressions import compile_expr
-    target = compile_expr(node.target, scope)
+    target = compile_expr(_start_timestamp(node.target, scope), scope)
     if not is_datetime_type(target.type):
         return None
     name = node.name.lower()
@@ -123,6 +123,18 @@ def compile_method(node: A.Dot, scope: Scope) -> Optional[Compiled]:
         return _calendar_op(tf, tz, lambda d, eps: D.with_time(d, h(eps), mi(eps), s(eps), ms(eps)),
                             result_type, agg)
     return None
+
+
+def _start_timestamp(target: A.Expr, scope: Scope) -> A.Expr:
+    """An event of a type declaring a start timestamp stands for that timestamp (`a.getHourOfDay()`
+    on `create schema A(...) starttimestamp ts`), as in Esper."""
+    if isinstance(target, A.Property) and len(target.path) == 1 and target.path[0].index is None \
+            and target.path[0].key is None:
+        s = scope.stream_by_alias(target.path[0].name)
+        et = s.event_type if s is not None else None
+        if et is not None and et.property_type(target.path[0].name) is None and et.start_timestamp:
+            return A.Property((target.path[0], A.PropSeg(et.start_timestamp)), target.span)
+    return target
 
 
 def _maybe(d: datetime, v: Optional[int], op: Callable[[int], datetime]) -> datetime:

@@ -148,3 +148,15 @@ def test_unknown_field_is_a_validation_error():
 def test_unknown_time_zone_is_refused():
     with pytest.raises(ValueError, match="time zone"):
         Engine(time="simulated", time_zone="Mars/Olympus")
+
+
+def test_methods_on_events_with_a_start_timestamp():
+    eng = Engine(time="simulated")
+    eng.epl("create schema M(id string, startts long, endts long) starttimestamp startts endtimestamp endts")
+    stmt = eng.epl("select a.getHourOfDay() as h, a.withTime(0, 0, 0, 0) as d0, a.before(b) as bf "
+                   "from M#lastevent as a, M#keepall as b where a.id != b.id")
+    got = []
+    stmt.add_listener(lambda new, old: got.extend(x.to_dict() for x in new))
+    eng.send({"id": "1", "startts": ms(2024, 1, 2, 5), "endts": ms(2024, 1, 2, 6)}, "M")
+    eng.send({"id": "2", "startts": ms(2024, 1, 2, 7), "endts": ms(2024, 1, 2, 8)}, "M")
+    assert got == [{"h": 7, "d0": ms(2024, 1, 2), "bf": False}]
