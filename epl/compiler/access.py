@@ -110,14 +110,17 @@ def _index(node: A.Expr, scope: Scope, what: str, constant_only: bool) -> tuple[
     if c.is_constant:
         v = c.constant
         if isinstance(v, bool) or not isinstance(v, int):
-            raise scope.fail(f"{what} function requires an integer index parameter or expression")
+            raise scope.fail(f"{what} function requires a constant-value integer-typed index "
+                             f"expression as the first parameter" if constant_only else
+                             f"{what} function requires an integer index parameter or expression")
         if v < 0:
             raise scope.fail(f"{what} function requires a non-negative integer index parameter")
         return v, c.fn
-    if constant_only or not c.type.is_integral and c.type.kind is not EPLType.OBJECT:
-        raise scope.fail(f"{what} function requires an integer index parameter or expression"
-                         if not constant_only else
-                         f"{what} function requires a constant integer index parameter")
+    if constant_only:
+        raise scope.fail(f"{what} function requires a constant-value integer-typed index "
+                         f"expression as the first parameter")
+    if not c.type.is_integral and c.type.kind is not EPLType.OBJECT:
+        raise scope.fail(f"{what} function requires an integer index parameter or expression")
     return None, c.fn
 
 
@@ -139,7 +142,7 @@ def compile_access(node: A.Call, scope: Scope) -> Compiled:
         return Compiled(istream, T.BOOLEAN)
     if name == "prior":
         if len(args) != 2:
-            raise scope.fail("Prior function requires an index and an expression parameter")
+            raise scope.fail("Prior node must have 2 parameters")
         i, _ = _index(args[0], scope, "Prior", constant_only=True)
         k, read, t = _value(args[1], scope)
         acc = reqs.setdefault(k, StreamAccess())
@@ -160,7 +163,7 @@ def compile_access(node: A.Call, scope: Scope) -> Compiled:
     what = "Previous"
     if name in ("prev", "prevtail"):
         if len(args) not in (1, 2):
-            raise scope.fail(f"Previous function requires one or two parameters")
+            raise scope.fail("Previous node must have 1 or 2 child nodes")
         if len(args) == 1:
             index_const, index_fn = (1 if name == "prev" else 0), None
             value_node = args[0]

@@ -147,7 +147,11 @@ def test_prev_with_aggregation_and_where():
 
 @pytest.mark.parametrize("epl, message", [
     ("select prev(1, v) from S", "requires a single data window"),
-    ("select prior(v, v) from S", "constant integer index"),
+    ("select prior(v, v) from S", "constant-value integer-typed index"),
+    ("select prior(1.5, v) from S", "constant-value integer-typed index"),
+    ("select prior(1) from S", "Prior node must have 2 parameters"),
+    ("select prev(1, v, v) from S#length(2)", "Previous node must have 1 or 2 child nodes"),
+    ("select prev('a', v) from S#length(2)", "integer index parameter or expression"),
     ("select prev(-1, v) from S#length(2)", "non-negative"),
     ("select prevwindow(v, v) from S#length(2)", "single parameter"),
 ])
