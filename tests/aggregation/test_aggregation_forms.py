@@ -139,3 +139,26 @@ def test_maxbyever_minbyever_keep_the_best_ever():
     for sym, price in (("A", 5), ("B", 9), ("C", 1), ("D", 9)):
         eng.send({"sym": sym, "price": price}, "T")
     assert got[-1] == {"mx": "B", "mn": "C", "mb": "D"}
+
+
+SHAPES = [
+    "select irstream {aggs} from T{win}",                                  # fully aggregated, ungrouped
+    "select irstream price, {aggs} from T{win}",                           # aggregated, ungrouped
+    "select irstream sym, {aggs} from T{win} group by sym",                # fully aggregated, grouped
+    "select irstream sym, price, {aggs} from T{win} group by sym",         # aggregated, grouped
+    "select irstream sym, {aggs} from T{win} group by sym output snapshot every 3 events",
+]
+WINDOWS = ["#length(3)", "#length_batch(2)", "#keepall", "#unique(sym)"]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(SHAPES), st.sampled_from(WINDOWS), EVENTS)
+def test_filter_parameter_equals_case_expression(shape, win, events):
+    """count(*, p), sum(x, p) and avg(x, p) are count/sum/avg over `case when p then x end`,
+    in every result-set kind, on enter and on remove."""
+    filtered = "count(*, price > 10) as c, sum(price, sym = 'X') as s, avg(price, sym != 'Y') as a"
+    spelled = ("count(case when price > 10 then 1 end) as c, "
+               "sum(case when sym = 'X' then price end) as s, avg(case when sym != 'Y' then price end) as a")
+    got = run(shape.format(aggs=filtered, win=win), events)
+    want = run(shape.format(aggs=spelled, win=win), events)
+    assert got == want
