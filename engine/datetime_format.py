@@ -7,7 +7,7 @@ import re
 from datetime import datetime, timedelta, timezone, tzinfo
 from typing import Callable, Optional
 
-from .datetime_ops import day_of_week, week_of_month, week_of_year, week_year
+from .datetime_ops import week_of_month, week_of_year, week_year
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December")

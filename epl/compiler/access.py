@@ -7,7 +7,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional
 
 from engine import epl_types as T
-from engine.bean import EventBean
 from engine.epl_types import EPLType, PropertyType
 from views.access import AccessHolder, PriorChainFactory, track_prev
 
@@ -262,5 +261,3 @@ def attach(stream_plans: list, scope: Scope) -> list:
         out[k] = replace(sp, views=tuple(views))
     return out
 
-
-__all__ = ["NAMES", "attach", "compile_access", "install", "EventBean"]

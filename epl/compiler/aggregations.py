@@ -11,7 +11,7 @@ from engine.resultset.aggregation_rows import AggEntry, AggregationContext
 
 from .. import ast as A
 from .compiled import Compiled
-from .expressions import compile_expr, compile_predicate, expr_text
+from .expressions import compile_expr, expr_text
 from .scope import Scope
 
 

@@ -160,3 +160,23 @@ def test_methods_on_events_with_a_start_timestamp():
     eng.send({"id": "1", "startts": ms(2024, 1, 2, 5), "endts": ms(2024, 1, 2, 6)}, "M")
     eng.send({"id": "2", "startts": ms(2024, 1, 2, 7), "endts": ms(2024, 1, 2, 8)}, "M")
     assert got == [{"h": 7, "d0": ms(2024, 1, 2), "bf": False}]
+
+
+def test_calendar_days_keep_wall_time_across_dst():
+    berlin = Engine(time="simulated", time_zone="Europe/Berlin")
+    # 2024-03-30 12:00 CET (UTC+1); the clocks move forward on March 31
+    t = ms(2024, 3, 30, 11)
+    row = select("ts.plus(1 day).getHourOfDay() as d, ts.plus(24 hours).getHourOfDay() as h, "
+                 "ts.plus(1 day) - ts as span", t, berlin)
+    assert row == {"d": 12, "h": 13, "span": 23 * 3_600_000}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=0, max_value=4_000_000_000_000), st.sampled_from(["sec", "min", "hour", "day"]))
+def test_round_floor_against_python(t, field):
+    d = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(milliseconds=t)
+    cut = {"sec": dict(microsecond=0), "min": dict(second=0, microsecond=0),
+           "hour": dict(minute=0, second=0, microsecond=0),
+           "day": dict(hour=0, minute=0, second=0, microsecond=0)}[field]
+    want = int(d.replace(**cut).timestamp() * 1000)
+    assert select(f"ts.roundFloor('{field}') as f", t)["f"] == want
