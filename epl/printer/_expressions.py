@@ -32,7 +32,7 @@ _AFTER_DOT = frozenset({"AFTER", "BETWEEN", "WHERE", "SET"})
 
 
 # Functions whose names are keywords the grammar accepts in call position.
-_KEYWORD_FUNCTIONS = frozenset({"grouping", "grouping_id"})
+_KEYWORD_FUNCTIONS = frozenset({"grouping", "grouping_id", "istream"})
 
 
 def name(text: str, soft_ok: bool = True, after_dot: bool = False) -> str:
