@@ -529,6 +529,12 @@ def p_new_item(p):
     p[0] = (p[1], p[3])
 
 
+def p_new_item_property(p):
+    "new_item : name"
+    # `new { theString }`: the property under its own name
+    p[0] = (p[1], prop(p[1], span(p)))
+
+
 def p_primary_case(p):
     """primary : CASE case_whens END
                | CASE case_whens ELSE expr END"""

@@ -252,7 +252,9 @@ class ExprPrinter:
         return "(" + self.sep.join(self.expr(i) for i in e.items) + ")"
 
     def _x_NewMap(self, e: A.NewMap, follow: int) -> str:
-        items = self.sep.join(name(k) + " = " + self.expr(v) for k, v in e.items)
+        items = self.sep.join(
+            name(k) if isinstance(v, A.Property) and len(v.path) == 1 and v.path[0] == A.PropSeg(k)
+            else name(k) + " = " + self.expr(v) for k, v in e.items)
         return "new {" + items + "}"
 
     def _x_InstanceOf(self, e: A.InstanceOf, follow: int) -> str:

@@ -30,6 +30,11 @@ def test_new_builds_nested_maps():
         "m": {"a": 3, "b": {"c": "1.5", "n": 2e10}}}
 
 
+def test_new_with_bare_property_names_and_in_case():
+    assert row("new {s, i} as m, case when i > 1 then new {k = 'a'} else new {k = 'b'} end as c") == {
+        "m": {"s": "1.5", "i": 3}, "c": {"k": "a"}}
+
+
 def test_new_constant_map_is_fresh_per_row():
     eng = Engine(time="simulated")
     eng.epl(SCHEMA)
