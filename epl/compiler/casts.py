@@ -16,6 +16,24 @@ from engine.epl_types import EPLType, PropertyType
 _BITS = {EPLType.BYTE: 8, EPLType.SHORT: 16, EPLType.INT: 32, EPLType.LONG: 64}
 
 
+# Java class names a cast may name beyond the EPL type names (engine.epl_types)
+_JAVA_TYPES = {
+    "java.lang.float": EPLType.FLOAT, "java.lang.short": EPLType.SHORT,
+    "java.lang.byte": EPLType.BYTE, "java.math.bigdecimal": EPLType.DECIMAL,
+    "java.math.biginteger": EPLType.BIGINT, "java.lang.character": EPLType.STRING,
+}
+
+
+def cast_type(name: str) -> Optional[PropertyType]:
+    """The type a cast names: an EPL type name or a Java class name."""
+    from engine import epl_types as T
+    t = T.type_from_name(name)
+    if t is None:
+        kind = _JAVA_TYPES.get(name.lower())
+        t = PropertyType(kind) if kind is not None else None
+    return t
+
+
 def wrap(v: int, bits: int) -> int:
     """Java's two's-complement narrowing: (short) 70000 == 4464."""
     m = 1 << bits

@@ -522,10 +522,10 @@ def _case(node: A.Case, scope: Scope) -> Compiled:
 
 @compiles(A.Cast)
 def _cast(node: A.Cast, scope: Scope) -> Compiled:
-    from .casts import converter
+    from .casts import cast_type, converter
     from .datetime_methods import DATETIME, time_zone
     x = compile_expr(node.operand, scope)
-    t = T.type_from_name(node.type_name)
+    t = cast_type(node.type_name)
     if t is None:
         raise scope.fail(f"Unknown type '{node.type_name}' in cast")
     tz = time_zone(scope)

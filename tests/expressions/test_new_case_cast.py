@@ -73,6 +73,12 @@ def test_casts_as_java():
                  "dl": 10000000000, "idb": 3.0, "bi": 70000}
 
 
+def test_cast_to_java_class_names():
+    r = row("cast(d, java.lang.Float) as f, cast(l, java.lang.Short) as sh, cast(s, java.math.BigDecimal) as bd, "
+            "cast(d, Integer) as i, cast(i, java.lang.Long) as lg")
+    assert r == {"f": 1e10, "sh": 4464, "bd": Decimal("1.5"), "i": 2147483647, "lg": 3}
+
+
 def test_cast_as_form_and_nan():
     r = row("cast(d as int) as a", dict(EVENT, d=float("nan")))
     assert r == {"a": 0}
