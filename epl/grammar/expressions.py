@@ -366,15 +366,14 @@ def p_postfix_dot(p):
 
 
 def p_postfix_dynamic(p):
-    "postfix : name QUESTION"
-    p[0] = Property((PropSeg(p[1], dynamic=True),), span(p))
-
-
-def p_postfix_dot_dynamic(p):
-    "postfix : postfix DOT dot_name QUESTION"
-    if not isinstance(p[1], Property):
-        fail(p, 4, "please check the expression, '?' marks a dynamic property")
-    p[0] = Property(p[1].path + (PropSeg(p[3], dynamic=True),), span(p))
+    "postfix : postfix QUESTION"
+    # `item?`, `a.b?`, `arr[0]?`, `m('k')?`: the last segment is a dynamic property
+    target = p[1]
+    if not isinstance(target, Property):
+        fail(p, 2, "please check the expression, '?' marks a dynamic property")
+    last = target.path[-1]
+    seg = PropSeg(last.name, last.index, last.key, dynamic=True)
+    p[0] = Property(target.path[:-1] + (seg,), span(p))
 
 
 def p_primary_exists_value(p):

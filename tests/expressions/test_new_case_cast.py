@@ -132,6 +132,19 @@ def test_dynamic_properties_and_exists():
     assert to_epl(parse("select exists(a.b?) from D")) == "select exists(a.b?) from D"
 
 
+def test_dynamic_indexed_mapped_and_nested():
+    eng = Engine(time="simulated")
+    eng.epl("create schema D(id string)")
+    stmt = eng.epl("select exists(item?.id?) as a, item?.id as b, arr[1]? as c, exists(arr[5]?) as d, "
+                   "m('k')? as mk from D")
+    got = []
+    stmt.add_listener(lambda new, old: got.extend(b.to_dict() for b in new))
+    eng.send({"id": "x", "item": {"id": 7}, "arr": [1, 2], "m": {"k": 3}}, "D")
+    eng.send({"id": "y"}, "D")
+    assert got == [{"a": True, "b": 7, "c": 2, "d": False, "mk": 3},
+                   {"a": False, "b": None, "c": None, "d": False, "mk": None}]
+
+
 def test_event_identity_equals_in_a_join():
     eng = Engine(time="simulated")
     eng.epl("create schema D(id string)")
