@@ -199,3 +199,49 @@ def test_batch_window_remove_stream_has_no_relative_access():
                        {"v": 4, "p1": 3, "t0": 3, "pc": 2, "r1": 3}],
                       [{"v": 1, "p1": None, "t0": None, "pc": None, "r1": None},
                        {"v": 2, "p1": None, "t0": None, "pc": None, "r1": 1}])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2500), st.integers(0, 9)), max_size=12))
+def test_time_window_against_list_model(steps):
+    """#time(2 sec): each delivery's prev/prevtail/prevcount read the events that arrived
+    within the last 2 seconds, newest first, after the expiry of the same instant."""
+    eng = Engine(time="simulated")
+    eng.epl("create schema S(v int)")
+    stmt = eng.epl("select irstream v, prev(1, v) as p1, prevtail(0, v) as t0, prevcount(v) as pc "
+                   "from S#time(2 sec)")
+    out = []
+    stmt.add_listener(lambda new, old: out.append(([b.to_dict() for b in new or ()],
+                                                   [b.to_dict() for b in old or ()])))
+    now, held, expected = 0, [], []
+    for gap, v in steps:
+        now += gap
+        eng.advance_time(now)
+        gone = [x for x in held if x[0] + 2000 <= now]
+        held = [x for x in held if x[0] + 2000 > now]
+        if gone:
+            newest_first = [x[1] for x in reversed(held)]
+            expected.append(([], [{"v": x[1], "p1": at(newest_first, 1), "t0": at(newest_first[::-1], 0),
+                                   "pc": len(held)} for x in gone]))
+        held.append((now, v))
+        eng.send({"v": v}, "S")
+        newest_first = [x[1] for x in reversed(held)]
+        expected.append(([{"v": v, "p1": at(newest_first, 1), "t0": newest_first[-1], "pc": len(held)}], []))
+    assert out == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("ab"), st.integers(0, 9)), max_size=14))
+def test_groupwin_against_per_group_model(events):
+    out = run("#groupwin(g)#length(2)", None, events=[{"v": v, "g": g} for g, v in events],
+              cols="v, prev(1, v) as p1, prevcount(v) as pc, prevwindow(v) as pw, prior(1, v) as r1")
+    groups: dict = {}
+    expected = []
+    for i, (g, v) in enumerate(events):
+        w = groups.setdefault(g, [])
+        w.append(v)
+        del w[:-2]
+        nf = w[::-1]
+        expected.append([{"v": v, "p1": at(nf, 1), "pc": len(w), "pw": nf,
+                          "r1": events[i - 1][1] if i else None}])
+    assert [n for n, _ in out] == expected
