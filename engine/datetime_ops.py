@@ -37,13 +37,18 @@ def field_name(text: Any) -> Optional[str]:
 
 # -- conversion ---------------------------------------------------------------------------
 
+def is_utc(tz: Any) -> bool:
+    return tz is timezone.utc or getattr(tz, "key", None) in ("UTC", "Etc/UTC", "GMT", "Etc/GMT")
+
+
 def to_local(value: Any, tz: tzinfo) -> Optional[datetime]:
     """The value as a datetime in the zone: wall time for the calendar fields."""
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, int):
         try:
-            return (EPOCH + timedelta(milliseconds=value)).astimezone(tz)
+            d = EPOCH + timedelta(milliseconds=value)
+            return d if is_utc(tz) else d.astimezone(tz)
         except OverflowError:
             return None
     if isinstance(value, datetime):
@@ -87,7 +92,7 @@ def like(original: Any, d: Optional[datetime], tz: tzinfo) -> Any:
 def _normalize(d: datetime) -> datetime:
     """Re-resolve a wall time in its zone (after arithmetic on the wall clock)."""
     tz = d.tzinfo
-    if tz is None:
+    if tz is None or tz is timezone.utc:     # no daylight saving to resolve
         return d
     return d.replace(tzinfo=None).replace(tzinfo=tz).astimezone(timezone.utc).astimezone(tz)
 
@@ -217,6 +222,9 @@ def with_date(d: datetime, year: Optional[int], month0: Optional[int], day: Opti
 
 def with_time(d: datetime, hour: Optional[int], minute: Optional[int], second: Optional[int],
               msec: Optional[int]) -> datetime:
+    if hour is not None and minute is not None and second is not None and msec is not None and \
+            0 <= hour < 24 and 0 <= minute < 60 and 0 <= second < 60 and 0 <= msec < 1000:
+        return _normalize(d.replace(hour=hour, minute=minute, second=second, microsecond=msec * 1000))
     for f, v in (("hour", hour), ("min", minute), ("sec", second), ("msec", msec)):
         if v is not None:
             d = set_field(d, f, v)
