@@ -225,10 +225,12 @@ class PriorChain(View):
     the events posted before it (newest first, as many as the largest prior index): the
     stream's arrival order as the window lets events through, as Esper's prior view."""
 
-    __slots__ = ("holder", "depth", "recent", "priors", "views", "end", "windowed", "new_ids")
+    __slots__ = ("holder", "depth", "recent", "priors", "views", "end", "windowed", "new_ids", "ctx")
 
-    def __init__(self, holder: AccessHolder, depth: int, views: list, windowed: bool) -> None:
+    def __init__(self, holder: AccessHolder, depth: int, views: list, windowed: bool,
+                 ctx: Any = None) -> None:
         self.holder = holder
+        self.ctx = ctx                      # the statement instance's (current_evaluation_context)
         self.depth = depth
         self.recent: deque = deque(maxlen=depth)
         self.priors: dict[int, tuple] = {}
@@ -281,4 +283,4 @@ class PriorChainFactory:
 
     def make(self, ctx: ViewContext) -> PriorChain:
         windowed = any(getattr(f, "is_data_window", False) for f in self.inner)
-        return PriorChain(self.holder, self.depth, [f.make(ctx) for f in self.inner], windowed)
+        return PriorChain(self.holder, self.depth, [f.make(ctx) for f in self.inner], windowed, ctx)

@@ -16,7 +16,8 @@ from ..errors import EPLValidationError
 from .compiled import Compiled
 from .scope import Scope
 
-NAMES = ("prev", "prevtail", "prevwindow", "prevcount", "prior", "istream")
+NAMES = ("prev", "prevtail", "prevwindow", "prevcount", "prior", "istream",
+         "current_evaluation_context")
 
 
 @dataclass
@@ -127,6 +128,8 @@ def compile_access(node: A.Call, scope: Scope) -> Compiled:
     name = node.name.lower()
     args = [a for a in node.args]
     reqs = _requests(scope, name)
+    if name == "current_evaluation_context":
+        return _evaluation_context(node, scope, reqs)
     if name == "istream":
         if args:
             raise scope.fail("The 'istream' function takes no parameters")
@@ -225,6 +228,27 @@ def compile_access(node: A.Call, scope: Scope) -> Compiled:
         ev = tr.tail(i, eps[_k]) if _tail else tr.at(i, eps[_k])
         return None if ev is None else _r(ev, eps)
     return Compiled(prev_expr, t)
+
+
+def _evaluation_context(node: A.Call, scope: Scope, reqs: dict) -> Compiled:
+    """current_evaluation_context(): Esper's EPLExpressionEvaluationContext as a map: runtime
+    URI, statement name, context partition id (-1 outside a context), statement user object."""
+    if node.args:
+        raise scope.fail("The 'current_evaluation_context' function takes no parameters")
+    acc = reqs.setdefault(0, StreamAccess())
+    acc.istream = True               # the stream's tracker knows the statement instance
+    holder = acc.holder
+    context = scope.context_holder
+
+    def evaluation_context(eps, _h=holder, _c=context):
+        chain = _h.prior
+        stmt = getattr(getattr(chain, "ctx", None), "statement", None)
+        props = getattr(_c, "properties", None) if _c is not None else None
+        cp = props.get("id") if isinstance(props, dict) else None
+        return {"runtimeURI": "default", "statementName": getattr(stmt, "name", None),
+                "contextPartitionId": -1 if cp is None else cp,
+                "statementUserObject": getattr(stmt, "user_object", None)}
+    return Compiled(evaluation_context, T.MAP)
 
 
 def _identity_equals(node: A.Call, scope: Scope) -> Compiled:

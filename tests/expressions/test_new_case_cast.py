@@ -154,3 +154,19 @@ def test_event_identity_equals_in_a_join():
     eng.send({"id": "x"}, "D")
     eng.send({"id": "y"}, "D")
     assert {"i": "y", "same": True} in got and {"i": "y", "same": False} in got
+
+
+def test_current_evaluation_context():
+    eng = Engine(time="simulated")
+    eng.epl("create schema D(g string)")
+    stmt = eng.epl("@name('mine') select current_evaluation_context() as c from D")
+    eng.epl("create context ByG partition by g from D")
+    per = eng.epl("context ByG select current_evaluation_context().contextPartitionId as cp from D")
+    got, cps = [], []
+    stmt.add_listener(lambda new, old: got.extend(b.get("c") for b in new))
+    per.add_listener(lambda new, old: cps.extend(b.get("cp") for b in new))
+    eng.send({"g": "a"}, "D")
+    eng.send({"g": "b"}, "D")
+    assert got[0] == {"runtimeURI": "default", "statementName": "mine", "contextPartitionId": -1,
+                      "statementUserObject": None}
+    assert cps == [0, 1]
