@@ -222,9 +222,8 @@ def compile_access(node: A.Call, scope: Scope) -> Compiled:
         if tr is None:
             return None
         i = _f(eps)
-        if i is None or isinstance(i, bool):
+        if not isinstance(i, int) or isinstance(i, bool):
             return None
-        i = int(i)
         ev = tr.tail(i, eps[_k]) if _tail else tr.at(i, eps[_k])
         return None if ev is None else _r(ev, eps)
     return Compiled(prev_expr, t)
