@@ -239,7 +239,8 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
 
 def _column_name(e: A.Expr) -> str:
     """A select item's column name: its text, a backquoted property name without the quotes."""
-    if isinstance(e, A.Property) and all(s.index is None and s.key is None for s in e.path):
+    if isinstance(e, A.Property) and all(s.index is None and s.key is None and not s.dynamic
+                                         for s in e.path):
         return e.dotted
     return expr_text(e)
 
