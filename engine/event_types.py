@@ -39,16 +39,6 @@ def parse_path(path: str) -> list[tuple[str, Optional[int], Optional[str]]]:
     return out
 
 
-_PLAIN_NAME = re.compile(r"[A-Za-z_$][\w$]*")
-
-
-def tick(name: str) -> str:
-    """A property name as one path segment: in backquotes unless it is an identifier."""
-    if _PLAIN_NAME.fullmatch(name):
-        return name
-    return "`" + name.replace("\\", "\\\\").replace("`", "\\`") + "`"
-
-
 def _split_dots(path: str) -> list[str]:
     parts, depth, cur = [], 0, []
     ticked = escaped = False
@@ -85,7 +75,7 @@ def _step(value: Any, name: str) -> Any:
         return value.get(name)
     from .bean import EventBean
     if isinstance(value, EventBean):
-        return value.get(tick(name))
+        return value.get(name)
     return getattr(value, name, None)
 
 
@@ -168,6 +158,9 @@ class EventType:
 
     def property_type(self, path: str) -> Optional[PropertyType]:
         """The declared type of a property path, or None when the type has no such property."""
+        declared = self.properties.get(path)
+        if declared is not None:      # a declared name, whatever its characters (`user-id`)
+            return declared
         try:
             segs = parse_path(path)
         except EventTypeError:
@@ -181,7 +174,7 @@ class EventType:
             if pt is None:
                 return None
             if pt.kind is T.EPLType.EVENT and pt.event_type is not None:
-                pt = pt.event_type.property_type(tick(name))
+                pt = pt.event_type.property_type(name)
             elif pt.pyclass is not None and dataclasses.is_dataclass(pt.pyclass):
                 pt = _class_properties(pt.pyclass).get(name)
             else:
@@ -198,7 +191,8 @@ class EventType:
         return g
 
     def _compile_getter(self, path: str) -> Getter:
-        segs = parse_path(path)
+        # a declared name is one segment whatever its characters (`user-id`, `a.b`)
+        segs = [(path, None, None)] if path in self.properties else parse_path(path)
         if self.representation is Representation.MAP:
             name, index, key = segs[0]
             first: Getter = lambda u, _n=name: u.get(_n)  # noqa: E731
