@@ -31,7 +31,7 @@ class StreamAccess:
 
 
 def install(engine: Any) -> None:
-    from . import newmap  # noqa: F401  (registers the new-operator's compiler)
+    from . import dynamic, newmap  # noqa: F401  (register the compilers of `name?` and `new {...}`)
     previous: Optional[Callable] = engine.services.get("functions")
 
     def functions(node: Any, scope: Any) -> Any:

@@ -11,6 +11,7 @@ from engine.bean import EventBean
 
 from .. import ast as A
 from .compiled import Compiled
+from .expressions import _COMPILERS, compiles
 from .scope import Scope
 
 _MISSING = object()
@@ -98,3 +99,14 @@ def compile_exists(node: A.Call, scope: Scope) -> Optional[Compiled]:
         b = eps[_k]
         return b is not None and _w(b) is not _MISSING
     return Compiled(exists, T.BOOLEAN)
+
+
+_static_property = _COMPILERS[A.Property]
+
+
+@compiles(A.Property)
+def _property(node: A.Property, scope: Scope) -> Compiled:
+    """A property with a dynamic segment compiles here; any other as before."""
+    if any(seg.dynamic for seg in node.path):
+        return compile_dynamic(node, scope)
+    return _static_property(node, scope)

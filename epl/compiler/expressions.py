@@ -83,9 +83,6 @@ def _parens(node: A.Parens, scope: Scope) -> Compiled:
 
 @compiles(A.Property)
 def _property(node: A.Property, scope: Scope) -> Compiled:
-    if any(seg.dynamic for seg in node.path):
-        from .dynamic import compile_dynamic
-        return compile_dynamic(node, scope)
     r = scope.resolve(node)
     if r.kind == "stream":
         stream = scope.streams[r.index]
