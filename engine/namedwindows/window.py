@@ -6,6 +6,7 @@ Inserts, deletes and updates all go through the chain's first view as `update(ne
 whatever leaves the chain's end is what consumers and the `create window` statement see."""
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from engine.bean import EventBean
@@ -14,6 +15,8 @@ from filterindex.spec import FilterSpec
 
 if TYPE_CHECKING:
     from engine.statement import Statement
+
+log = logging.getLogger(__name__)
 
 
 class NamedWindow:
@@ -29,6 +32,9 @@ class NamedWindow:
         self.view_factories = tuple(view_factories)
         self.insert_filter = insert_filter
         self.consumers: list[Any] = []
+        # subquery stores: see each change at once (docs/dispatch-order.md)
+        self.stores: list[Any] = []
+        self.shared_stores: Any = ()
         # consumers of every partition of a window declared with a context (see partitioned.py)
         self.shared_consumers: Any = ()
         self._first: Any = None
@@ -37,6 +43,7 @@ class NamedWindow:
         self._engine: Any = None
         self._statement: Optional["Statement"] = None
         self._ctx: Any = None
+        self.indexes: dict[str, Any] = {}     # `create index`: name -> WindowIndex
 
     # -- lifecycle (the `create window` statement's start and stop) -------------------------
     def start(self, engine: Any, statement: "Statement", ctx: Any = None,
@@ -100,6 +107,14 @@ class NamedWindow:
     def snapshot(self) -> list[EventBean]:
         return list(self)
 
+    # -- indexes (`create index`) ------------------------------------------------------------
+    def add_index(self, index: Any) -> None:
+        index.add(list(self))
+        self.indexes[index.name] = index
+
+    def remove_index(self, name: str) -> None:
+        self.indexes.pop(name, None)
+
     # -- changes -------------------------------------------------------------------------------
     def insert(self, events: list[EventBean]) -> None:
         if self._first is not None and events:
@@ -138,7 +153,31 @@ class NamedWindow:
 
     def lookup(self, columns: tuple, key: tuple) -> Optional[list[EventBean]]:
         """Rows by column values when an index can answer (None: scan)."""
+        for idx in self.indexes.values():
+            if idx.columns == tuple(columns):
+                return idx.get(key)
         return None
+
+    def _update_indexes(self, new: Optional[list], old: Optional[list]) -> None:
+        """Indexes follow what leaves and enters the data window (as Esper's, after the data
+        window: a #unique window replacing a row under a unique key is no violation). A second
+        row under a unique index's key is reported as Esper reports it; the row stays, as the
+        data window already holds it."""
+        from .index import UniqueIndexViolation
+        for idx in self.indexes.values():
+            if old:
+                idx.remove(old)
+            if new:
+                for e in new:
+                    try:
+                        idx.check([e])
+                    except UniqueIndexViolation as exc:
+                        log.warning("Named window '%s': %s", self.name, exc)
+                    idx.add([e])
+
+    def index_columns(self) -> list[tuple]:
+        """The column tuples an equality lookup can use (one per index)."""
+        return [idx.columns for idx in self.indexes.values()]
 
     # -- consumers ----------------------------------------------------------------------------
     def attach(self, handle: Any) -> "_Attachment":
@@ -146,32 +185,44 @@ class NamedWindow:
         return _Attachment(self, handle)
 
     def attach_first(self, handle: Any) -> "_Attachment":
-        """Attach a consumer that sees each change before the other consumers (a subquery's
-        store: statements consuming the window then evaluate against its current contents)."""
-        self.consumers.insert(0, handle)
-        return _Attachment(self, handle)
+        """Attach a store that sees each change as it happens (a subquery's store:
+        statements then evaluate against the window's current contents)."""
+        self.stores.append(handle)
+        return _Attachment(self, handle, self.stores)
 
     def _changed(self, new: Optional[list], old: Optional[list]) -> None:
-        for h in tuple(self.consumers):
+        """The window changed: indexes and stores follow now, the `create window` statement
+        reports now, consumers later: the engine hands them the change once the listeners of
+        the statements that changed the window have been called (Esper's named window
+        dispatch, docs/dispatch-order.md)."""
+        if self.indexes:
+            self._update_indexes(new, old)
+        for h in tuple(self.stores):
             h.target.update(new, old)
-        if self.shared_consumers:
-            for h in tuple(self.shared_consumers):
+        if self.shared_stores:
+            for h in tuple(self.shared_stores):
                 h.target.update(new, old)
         stmt = self._statement
         if stmt is not None:
             stmt._emit(new or None, old or None)
+        consumers = tuple(self.consumers)
+        if self.shared_consumers:
+            consumers += tuple(self.shared_consumers)
+        if consumers and self._engine is not None:
+            self._engine._window_changed(consumers, new or None, old or None)
 
 
 class _Attachment:
-    __slots__ = ("window", "handle")
+    __slots__ = ("window", "handle", "where")
 
-    def __init__(self, window: NamedWindow, handle: Any) -> None:
+    def __init__(self, window: NamedWindow, handle: Any, where: Optional[list] = None) -> None:
         self.window = window
         self.handle = handle
+        self.where = where if where is not None else window.consumers
 
     def stop(self) -> None:
         try:
-            self.window.consumers.remove(self.handle)
+            self.where.remove(self.handle)
         except ValueError:
             pass
 
@@ -197,7 +248,7 @@ class _InsertHandle:
     def __init__(self, window: NamedWindow, statement: "Statement") -> None:
         self.window = window
         self.statement = statement
-        self.order = statement._order_key
+        self.order = statement._match_key
         self.drop = False
 
     def on_event(self, bean: EventBean) -> None:

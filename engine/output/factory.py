@@ -11,6 +11,7 @@ from epl.errors import EPLValidationError
 from . import aggregated_grouped as AG
 from . import aggregated_ungrouped as AU
 from . import row_for_all as RA
+from . import rollup as RU
 from . import row_per_group as RG
 from . import simple as S
 from .after import AfterSpec
@@ -42,8 +43,10 @@ _BATCHES: dict = {
     ("aggregated-grouped", K.DEFAULT): AG.AggregatedGroupedDefault,
     ("aggregated-grouped", K.ALL): (AG.AggregatedGroupedAllUnordered, AG.AggregatedGroupedAll),
     ("aggregated-grouped", K.LAST): AG.AggregatedGroupedLast,
+    ("row-per-group-rollup", K.ALL): RU.RollupAll,
 }
-_GROUPED_FIRST = {"row-per-group": RG.RowPerGroupFirst, "aggregated-grouped": AG.AggregatedGroupedFirst}
+_GROUPED_FIRST = {"row-per-group": RG.RowPerGroupFirst, "aggregated-grouped": AG.AggregatedGroupedFirst,
+                  "row-per-group-rollup": RU.RollupFirst}
 
 _SELECTORS = {None: "istream", A.StreamSelector.ISTREAM: "istream",
               A.StreamSelector.IRSTREAM: "irstream", A.StreamSelector.RSTREAM: "rstream"}
@@ -110,7 +113,7 @@ def compile_output(clause: A.OutputClause, node: A.SelectStatement, scope: Any, 
     if clause.every_events is not None:
         condition = _every_events(clause.every_events, scope, text)
     elif clause.every_time is not None:
-        condition = EveryTime(_msec(clause.every_time, scope, text, "output rate"))
+        condition = _every_time(clause.every_time, scope, text)
     elif clause.at is not None:
         condition = AtCrontab(_crontab(clause.at, scope, text))
     elif clause.when is not None or clause.terminated_and is not None or clause.terminated_then_set:
@@ -168,6 +171,18 @@ def _every_events(e: A.Expr, scope: Any, text: str) -> EveryEvents:
     raise EPLValidationError(
         "Error in the output rate limiting clause: the number of events must be a constant or a "
         "variable", text)
+
+
+def _every_time(e: A.Expr, scope: Any, text: str) -> EveryTime:
+    """`every <time period>`; an amount that is a variable is read at each interval's start."""
+    c = _compile(e, scope)
+    if not c.is_constant and c.is_time_period:
+        return EveryTime(0, length=lambda _fn=c.fn: _fn(()))
+    if not c.is_constant and isinstance(e, A.Property) and scope.variables is not None \
+            and scope.variables.has(e.path[0].name):
+        read = scope.variables.reader(e.path[0].name)       # `every var`: seconds
+        return EveryTime(0, length=lambda _r=read: None if _r() is None else _r() * 1000)
+    return EveryTime(_msec(e, scope, text, "output rate"))
 
 
 def _msec(e: A.Expr, scope: Any, text: str, what: str) -> int:

@@ -258,6 +258,7 @@ class CreateWindow(Statement):
     annotations: tuple[Annotation, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False)
     context: Optional[str] = None           # `context X create window ...`: one per partition
+    retain_union: bool = False              # `create window W#a#b retain-union as ...`
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +271,28 @@ class CreateTable(Statement):
 
 
 @dataclass(frozen=True, slots=True)
+class IndexColumn:
+    """One column of `create index`: the property and the index kind ('hash' or 'btree')."""
+
+    name: str
+    kind: str = "hash"
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CreateIndex(Statement):
+    """`create [unique] index name on window_or_table (col [hash|btree], ...)`."""
+
+    name: str
+    target: str
+    columns: tuple[IndexColumn, ...]
+    unique: bool = False
+    annotations: tuple[Annotation, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False)
+    context: Optional[str] = None
+
+
+@dataclass(frozen=True, slots=True)
 class CreateVariable(Statement):
     """`create [constant] variable type name [= expr]`."""
 
@@ -278,6 +301,7 @@ class CreateVariable(Statement):
     initial: Optional[Expr] = None
     constant: bool = False
     annotations: tuple[Annotation, ...] = ()
+    context: Optional[str] = None      # `context C create variable ...`: a value per partition
     span: Span = field(default=NO_SPAN, compare=False)
 
 
@@ -307,6 +331,7 @@ class ContextCondition(Node):
     after: Optional[Expr] = None
     now: bool = False
     inclusive: bool = False          # `@inclusive` on pattern conditions
+    distinct: tuple[Expr, ...] = ()  # `initiated by distinct(expr, ...) Type as a`
     span: Span = field(default=NO_SPAN, compare=False)
 
 

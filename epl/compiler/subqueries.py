@@ -31,7 +31,7 @@ from .expressions import compile_expr, compile_predicate, compiles, expr_text
 from .filters import compile_filter
 from .joins import IndexRegistry, analyze, conjuncts, plan_access
 from .scope import Scope, StreamInfo, _path_text
-from .views import compile_views
+from .views import compile_views, derived_stream
 
 _CMP = {A.BinOp.LT: "<", A.BinOp.LE: "<=", A.BinOp.GT: ">", A.BinOp.GE: ">="}
 
@@ -41,11 +41,13 @@ class CompiledSubquery:
     its select clause (one per matching event, or per group when aggregating)."""
 
     def __init__(self, results: Callable[[Sequence[Any]], list], value_type: PropertyType,
-                 columns: int, star: bool) -> None:
+                 columns: int, star: bool, single_row: bool = False) -> None:
         self.results = results
         self.value_type = value_type
         self.columns = columns
         self.star = star
+        # aggregated without group by: always one row, unless the having clause removes it
+        self.single_row = single_row
 
 
 def _inner_scope(scope: Scope, sub: StreamInfo, **kw: Any) -> Scope:
@@ -131,7 +133,7 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
     table_source = infra is not None and infra.is_table
 
     filt = compile_filter(spec.event_filter.filter, sub, inner)
-    views = compile_views(spec.views, sub, inner)
+    views = compile_views(spec.views, sub, inner, retain_union=getattr(spec, "retain_union", False))
     accept = None
     if infra is not None:
         if views and (table_source or any(getattr(f, "is_data_window", False) for f in views)):
@@ -144,6 +146,12 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
             own_scope.streams = [sub]
             pred = compile_predicate(spec.event_filter.filter, own_scope)
             accept = lambda bean, _p=pred: _p((bean,))  # noqa: E731
+
+    derived = derived_stream(views, sub)    # `(select average from X#uni(v))`: the view's type
+    if derived is not sub:
+        sub = derived
+        inner = _inner_scope(scope, sub)
+        qual = _qualifier(sub, inner)
 
     # where: own-stream conditions gate the store; the rest correlate
     where_nodes = [_own_first(c, sub, inner, qual) for c in conjuncts(sel.where)]
@@ -297,7 +305,8 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
                     continue
                 out.append(project(eps))
             return out
-    return CompiledSubquery(results, value_type, 0 if star else len(fns), star)
+    return CompiledSubquery(results, value_type, 0 if star else len(fns), star,
+                            bool(aggregated) and not group_fns)
 
 
 def _infra(name: str, scope: Scope, engine: Any, number: int) -> Any:
@@ -370,11 +379,13 @@ def _in_subquery(node: A.InSubquery, scope: Scope) -> Compiled:
     sq = compile_subquery(node.subquery, scope)
     _single_column(sq, scope, "in an 'in' expression")
     xf, results, neg = x.fn, sq.results, node.negated
+    # Esper: the one row of an aggregated subquery removed by its having clause gives null
+    empty = None if sq.single_row else neg
 
     def f(eps):
         values = results(eps)
         if not values:
-            return neg
+            return empty
         v = xf(eps)
         if v is None:
             return None
