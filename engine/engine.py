@@ -56,7 +56,8 @@ class Engine:
 
     def __init__(self, time: str = "system", *, resolution_ms: int = 100, none_for_empty: bool = False,
                  start_time: Optional[int] = None, pattern_limit: Optional[int] = None,
-                 check_events: bool = True, prioritized_execution: bool = False) -> None:
+                 check_events: bool = True, prioritized_execution: bool = False,
+                 time_zone: str = "UTC") -> None:
         if time not in ("system", "simulated"):
             raise ValueError("time must be 'system' or 'simulated'")
         self.time_mode = time
@@ -64,6 +65,12 @@ class Engine:
         self.prioritized_execution = prioritized_execution
         # map events are checked against their declared property types on send
         self.check_events = check_events
+        # date-time methods read and change timestamps as wall time in this zone
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+        try:
+            self.time_zone = ZoneInfo(time_zone)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"Unknown time zone '{time_zone}'") from None
         self.types = EventTypeRegistry()
         self._find_type = self.types.finder()
         self.signals = EngineSignals()
@@ -658,7 +665,9 @@ class _AfterEvent:
 def _install_features(engine: Engine) -> None:
     """Each feature package registers its compiler and runtime hooks in `engine.services`."""
     from . import apptime, contexts, joins, namedwindows, patterns, subqueries, variables
-    for feature in (variables, namedwindows, contexts, joins, subqueries, apptime, patterns):
+    from epl.compiler import access, datetime_methods
+    for feature in (variables, namedwindows, contexts, joins, subqueries, apptime, patterns,
+                    datetime_methods, access):
         feature.install(engine)
 
 

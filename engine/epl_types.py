@@ -86,8 +86,17 @@ def simple_type(kind: EPLType) -> PropertyType:
     return PropertyType(kind)
 
 
+# date-time classes Esper users declare; values are Python datetimes (date-time methods)
+_DATETIME_NAMES = frozenset((
+    "datetime", "date", "java.util.date", "calendar", "java.util.calendar", "localdatetime",
+    "java.time.localdatetime", "zoneddatetime", "java.time.zoneddatetime"))
+
+
 def type_from_name(name: str) -> Optional[PropertyType]:
     """A built-in type by EPL name (case-insensitive), or None when it names no built-in."""
+    if name.lower() in _DATETIME_NAMES:
+        from datetime import datetime
+        return PropertyType(EPLType.OBJECT, pyclass=datetime)
     kind = _NAMES.get(name.lower())
     return PropertyType(kind) if kind is not None else None
 

@@ -29,7 +29,10 @@ class Representation(enum.Enum):
     CLASS = "class"
 
 
-_SEGMENT = re.compile(r"""\s*([A-Za-z_$][\w$]*)\s*(?:\[\s*(\d+)\s*\]|\(\s*['"]([^'"]*)['"]\s*\))?\s*""")
+# a segment is a name, or any text in backquotes (`user-id`, `first name`: names that are not
+# identifiers, as declared with backquotes in EPL)
+_SEGMENT = re.compile(r"""\s*(?:([A-Za-z_$][\w$]*)|`((?:[^`\\]|\\.)*)`)\s*(?:\[\s*(\d+)\s*\]|\(\s*['"]([^'"]*)['"]\s*\))?\s*""")
+_UNESCAPE = re.compile(r"\\(.)")
 
 
 def parse_path(path: str) -> list[tuple[str, Optional[int], Optional[str]]]:
@@ -39,14 +42,27 @@ def parse_path(path: str) -> list[tuple[str, Optional[int], Optional[str]]]:
         m = _SEGMENT.fullmatch(part)
         if not m:
             raise EventTypeError(f"Invalid property path '{path}'")
-        out.append((m.group(1), int(m.group(2)) if m.group(2) is not None else None, m.group(3)))
+        name = m.group(1) if m.group(1) is not None else _UNESCAPE.sub(r"\1", m.group(2))
+        out.append((name, int(m.group(3)) if m.group(3) is not None else None, m.group(4)))
     return out
 
 
 def _split_dots(path: str) -> list[str]:
     parts, depth, cur = [], 0, []
+    ticked = escaped = False
     for ch in path:
-        if ch in "([":
+        if ticked:
+            cur.append(ch)
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == "`":
+                ticked = False
+            continue
+        if ch == "`":
+            ticked = True
+        elif ch in "([":
             depth += 1
         elif ch in ")]":
             depth -= 1
@@ -138,6 +154,9 @@ class EventType:
 
     def property_type(self, path: str) -> Optional[PropertyType]:
         """The declared type of a property path, or None when the type has no such property."""
+        declared = self.properties.get(path)
+        if declared is not None:      # a declared name, whatever its characters (`user-id`)
+            return declared
         try:
             segs = parse_path(path)
         except EventTypeError:
@@ -175,7 +194,8 @@ class EventType:
         return g
 
     def _compile_getter(self, path: str) -> Getter:
-        segs = parse_path(path)
+        # a declared name is one segment whatever its characters (`user-id`, `a.b`)
+        segs = [(path, None, None)] if path in self.properties else parse_path(path)
         if self.representation is Representation.MAP:
             name, index, key = segs[0]
             first: Getter = lambda u, _n=name: u.get(_n)  # noqa: E731

@@ -75,6 +75,8 @@ tokens = tuple(sorted(set(RESERVED.values()))) + (
     "PLUS", "MINUS", "STAR", "SLASH", "PERCENT", "BAND", "BOR", "BXOR", "BNOT",
     "LPAREN", "RPAREN", "LBRACK", "RBRACK", "LBRACE", "RBRACE",
     "COMMA", "SEMI", "DOT", "COLON", "ATSIGN", "HASH",
+    # `?` after a dynamic property's name (`item?`, `a.b?`)
+    "QUESTION",
     # synthetic first token selecting the expression entry point of the grammar
     "EXPR_START",
 )
@@ -119,6 +121,9 @@ _KEYWORD_AHEAD = {
     "or": re.compile(r"\s+(?i:terminated)\b"),
 }
 _AHEAD_KIND = {"not": "NOTX", "and": "AND_WHEN", "or": "OR_TERMINATED"}
+
+
+_EMPTY_CALL_AHEAD = re.compile(r"\s*\(\s*\)")
 
 
 def t_newline(t):
@@ -191,6 +196,8 @@ def t_IDENT(t):
     ahead = _KEYWORD_AHEAD.get(word)
     if ahead is not None and ahead.match(t.lexer.lexdata, t.lexer.lexpos):
         kind = _AHEAD_KIND[word]
+    elif word == "istream" and _EMPTY_CALL_AHEAD.match(t.lexer.lexdata, t.lexer.lexpos):
+        kind = "IDENT"     # the istream() function, not the stream selector
     t.type = kind
     return t
 

@@ -283,7 +283,7 @@ _CONTINUATIONS = {
     "OR", "AND", "BOR", "BXOR", "BAND", "EQ", "NE", "LT", "GT", "LE", "GE", "IS", "IN",
     "NOTX", "BETWEEN", "LIKE", "REGEXP", "CONCAT", "PLUS", "MINUS", "STAR", "SLASH", "PERCENT",
     "DOT", "LBRACK", "LPAREN", "AS", "ASC", "DESC", "TP_YEAR", "TP_MONTH", "TP_WEEK", "TP_DAY",
-    "TP_HOUR", "TP_MINUTE", "MIN", "TP_SEC", "TP_MSEC", "TP_USEC", "ESCAPE", "AND_WHEN",
+    "TP_HOUR", "TP_MINUTE", "MIN", "TP_SEC", "TP_MSEC", "TP_USEC", "ESCAPE", "AND_WHEN", "QUESTION",
 }
 _EXPR_STARTS = {"NUMBER", "STRING", "IDENT", "NULL", "TRUE", "FALSE", "CASE"}
 

@@ -50,6 +50,10 @@ class LengthWindow(View):
     def __iter__(self) -> Iterator[EventBean]:
         return iter(self._events)
 
+    def indexable(self) -> Sequence[EventBean]:
+        """The contents oldest first, indexable (random access for `prev`)."""
+        return self._events
+
     def __len__(self) -> int:
         return len(self._events)
 

@@ -4,6 +4,7 @@ The event-based ones get `(key_or_value, bean)` tuples (`factory.takes_event`):
 - first(x[, i]) / last(x[, i]): x of the oldest / newest present row (i-th from that end);
 - window(x): the x of every present row in entry order, None when empty;
 - maxby(k) / minby(k): the bean with the greatest / least k; ties go to the earliest entered;
+- maxbyever(k) / minbyever(k): the same over every row ever entered (rows never leave);
 - sorted(k): the present beans ordered by k (`named['desc']` for descending; with several
   criteria the key is a tuple and `desc` may be a list of flags), ties in entry order.
 Keys order as Esper's comparator does: null below every value, NaN above. A row leaves by
@@ -173,6 +174,31 @@ class ByKey(_Ordered):
         return self.rows[0][2] if self.rows else None
 
 
+class ByKeyEver:
+    """maxbyever / minbyever: the best row ever entered (rows never leave); ties keep the
+    earliest."""
+
+    __slots__ = ("key", "best")
+
+    def __init__(self, key: Callable[[Any], Any]) -> None:
+        self.key = key
+        self.best: Any = None
+
+    def enter(self, row: tuple[Any, Any]) -> None:
+        k = self.key(row[0])
+        if self.best is None or k < self.best[0]:
+            self.best = (k, row[1])
+
+    def leave(self, row: tuple[Any, Any]) -> None:
+        pass
+
+    def value(self) -> Any:
+        return None if self.best is None else self.best[1]
+
+    def clear(self) -> None:
+        self.best = None
+
+
 class Sorted(_Ordered):
     __slots__ = ()
 
@@ -251,7 +277,7 @@ def build_window(call: AggCall) -> AggregationFactory:
     return finish(call, array_of(_value_type(call)), Window, takes_event=True)
 
 
-def _by(descending: bool) -> Callable[[AggCall], AggregationFactory]:
+def _by(descending: bool, cls: type = ByKey) -> Callable[[AggCall], AggregationFactory]:
     def build(call: AggCall) -> AggregationFactory:
         no_distinct(call)
         if call.star:
@@ -260,7 +286,7 @@ def _by(descending: bool) -> Callable[[AggCall], AggregationFactory]:
         expect_args(call, 1, 1)
         ordered_arg(call)
         key = _key_maker(descending, 1)
-        return finish(call, _event_type(call), partial(ByKey, key), takes_event=True)
+        return finish(call, _event_type(call), partial(cls, key), takes_event=True)
     return build
 
 
@@ -290,6 +316,8 @@ BUILDERS: dict[str, Callable[[AggCall], AggregationFactory]] = {
     "window": build_window,
     "maxby": _by(True),
     "minby": _by(False),
+    "maxbyever": _by(True, ByKeyEver),
+    "minbyever": _by(False, ByKeyEver),
     "sorted": build_sorted,
     "nth": build_nth,
 }

@@ -34,7 +34,7 @@ class AggregationRows:
     are reference-counted and dropped when no event in the window belongs to them."""
 
     __slots__ = ("entries", "groups", "refcounts", "reclaim", "_single", "value_ofs", "plain",
-                 "value_props")
+                 "value_props", "_shared")
 
     def __init__(self, entries: Sequence[AggEntry], reclaim: bool = True) -> None:
         self.entries = tuple(entries)
@@ -42,6 +42,7 @@ class AggregationRows:
         self.refcounts: dict[Any, int] = {}
         self.reclaim = reclaim
         self._single: Optional[list] = None
+        self._shared: Optional[dict] = None
         # what the processors' fused loops need: no entry has a `filter:` predicate
         self.value_ofs = tuple(e.value_of for e in self.entries)
         self.plain = all(e.accept is None for e in self.entries)
@@ -49,7 +50,14 @@ class AggregationRows:
         self.value_props = tuple(getattr(v, "map_property", None) for v in self.value_ofs)
 
     def new_row(self) -> list:
-        return [e.factory.make() for e in self.entries]
+        # a factory with `shared` (per-aggregation group_by) has one state for all rows
+        if self._shared is None:
+            self._shared = {i: e.factory.make() for i, e in enumerate(self.entries)
+                            if getattr(e.factory, "shared", False)}
+        shared = self._shared
+        if not shared:
+            return [e.factory.make() for e in self.entries]
+        return [shared[i] if i in shared else e.factory.make() for i, e in enumerate(self.entries)]
 
     def ungrouped(self) -> list:
         if self._single is None:

@@ -12,6 +12,8 @@ from .expressions import (
     Call as Call,
     Case as Case,
     Cast as Cast,
+    NewMap as NewMap,
+    ExprTuple as ExprTuple,
     CronFrequency as CronFrequency,
     CronKeyword as CronKeyword,
     CronRange as CronRange,

@@ -99,6 +99,7 @@ class PropSeg:
     name: str
     index: Optional[int] = None
     key: Optional[str] = None
+    dynamic: bool = False        # `name?`: a dynamic property, resolved per event
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,8 +269,27 @@ class Dot(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Cast(Expr):
+    """`cast(x, type)`, `cast(x as type)`, `cast(s, long dateformat: 'yyyy-MM-dd')`."""
+
     operand: Expr
     type_name: str
+    span: Span = field(default=NO_SPAN, compare=False)
+    date_format: Optional[Expr] = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExprTuple(Expr):
+    """`(a, b)` or `()` as a named parameter's value: `group_by: (a, b)`, `group_by: ()`."""
+
+    items: tuple[Expr, ...]
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class NewMap(Expr):
+    """`new { a = x, b = y }`: a map of the named values (Esper's new-operator)."""
+
+    items: tuple[tuple[str, Expr], ...]
     span: Span = field(default=NO_SPAN, compare=False)
 
 

@@ -11,7 +11,7 @@ from engine.resultset.aggregation_rows import AggEntry, AggregationContext
 
 from .. import ast as A
 from .compiled import Compiled
-from .expressions import compile_expr, compile_predicate, expr_text
+from .expressions import compile_expr, expr_text
 from .scope import Scope
 
 
@@ -34,6 +34,11 @@ class AggregationCollector:
         if known is None:
             plain = [a for a in node.args if not isinstance(a, A.NamedArg)]
             named_nodes = {a.name: a.value for a in node.args if isinstance(a, A.NamedArg)}
+            lname = node.name.lower()
+            if lname in POSITIONAL_FILTER and len(plain) == 2 and \
+                    not any(k.lower() == "filter" for k in named_nodes):
+                # `count(*, price > 10)`, `sum(vol, sym = 'X')`: the last parameter filters
+                named_nodes["filter"] = plain.pop()
             star = len(plain) == 1 and isinstance(plain[0], A.Wildcard)
             if star:
                 plain = []
@@ -50,8 +55,15 @@ class AggregationCollector:
                 if k.lower() == "group_by":
                     group_key = _group_key(v, inner)
                 elif k.lower() == "filter":
-                    accept = compile_predicate(v, inner)
-                    named[k] = accept
+                    fc = compile_expr(v, inner)
+                    if fc.type.kind not in (EPLType.BOOLEAN, EPLType.OBJECT):
+                        raise scope.fail(
+                            f"Failed to validate select-clause expression '{text}': Invalid filter "
+                            f"expression parameter to the aggregation function '{lname}' is expected "
+                            f"to return a boolean value but returns {_java_name(fc.type)}")
+                    ff = fc.fn
+                    accept = (lambda eps, _f=ff: _f(eps) is True)
+                    named["filter"] = accept
                 else:
                     named[k] = compile_expr(v, inner)
             if scope.services is not None and hasattr(scope.services, "now"):
@@ -70,7 +82,7 @@ class AggregationCollector:
             index = len(self.entries)
             self.entries.append(AggEntry(factory, value_of, accept))
             rtype = factory.result_type()
-            if factory.takes_event and node.name.lower() in ("maxby", "minby") and scope.streams:
+            if factory.takes_event and node.name.lower() in ("maxby", "minby", "maxbyever", "minbyever") and scope.streams:
                 rtype = PropertyType(EPLType.EVENT, event_type=scope.streams[0].event_type)
             known = (index, rtype, group_key)
             self._by_text[text] = known
@@ -85,17 +97,33 @@ class AggregationCollector:
 
 def _group_key(node: A.Expr, scope: Scope):
     """`group_by: a` or `group_by: (a, b)`."""
-    parts = list(node.items) if isinstance(node, A.ArrayLiteral) else [node]
+    parts = list(node.items) if isinstance(node, (A.ArrayLiteral, A.ExprTuple)) else [node]
     if len(parts) == 1 and isinstance(parts[0], A.Parens):
         parts = [parts[0].inner]
     fns = tuple(compile_expr(p, scope).fn for p in parts)
+    if not fns:          # `group_by: ()`: one group of everything
+        return lambda eps: ()
     if len(fns) == 1:
         return fns[0]
     return lambda eps, _f=fns: tuple(f(eps) for f in _f)
 
 
+POSITIONAL_FILTER = frozenset((
+    "count", "sum", "avg", "median", "stddev", "avedev", "countever", "firstever", "lastever",
+    "maxever", "minever", "fmin", "fmax", "fminever", "fmaxever"))
+
+
+def _java_name(t: PropertyType) -> str:
+    from .casts import JAVA_NAMES
+    return JAVA_NAMES.get(t.kind, str(t))
+
+
 class _KeyedFactory:
-    """Wraps an aggregation so that it keeps one aggregator per group_by key."""
+    """Wraps an aggregation so that it keeps one aggregator per group_by key. Its state is
+    shared by all rows of a statement's aggregation (`shared`): the function groups by its
+    own keys, whatever the statement groups by."""
+
+    shared = True
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner

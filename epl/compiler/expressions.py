@@ -2,10 +2,10 @@
 Dispatch is by node class; the runtime never sees AST nodes."""
 from __future__ import annotations
 
-import math
 from decimal import Decimal
 from typing import Any, Callable
 
+from engine import datetime_ops as D
 from engine import epl_types as T
 from engine.bean import EventBean
 from engine.epl_types import EPLType, PropertyType
@@ -531,8 +531,24 @@ def _case(node: A.Case, scope: Scope) -> Compiled:
             t = r.type
         elif r.type != t and r.type.kind is not EPLType.OBJECT:
             t = T.OBJECT
-    pairs = tuple((c.fn, r.fn) for c, r in whens)
-    of = other.fn if other is not None else (lambda eps: None)
+    if operand is None:
+        for (c, _), src in zip(whens, node.whens):
+            if c.type.kind not in (EPLType.BOOLEAN, EPLType.OBJECT):
+                raise scope.fail(f"Case node 'when' expressions must return a boolean value: "
+                                 f"'{expr_text(src[0])}' returns '{c.type}'")
+    # numeric results of different types are all of the promoted type (1 and 2.5: 1.0)
+    coerce = None
+    if t.kind in (EPLType.DOUBLE, EPLType.FLOAT) and any(r.type.is_integral for r in results):
+        coerce = float
+    elif t.kind is EPLType.DECIMAL and any(r.type.kind is not EPLType.DECIMAL for r in results):
+        coerce = lambda v: v if isinstance(v, Decimal) else Decimal(str(v))  # noqa: E731
+    fns = [r.fn for r in results]
+    if coerce is not None:
+        def coerced(f, _c=coerce):
+            return lambda eps: None if (v := f(eps)) is None or isinstance(v, bool) else _c(v)
+        fns = [coerced(f) for f in fns]
+    pairs = tuple((c.fn, rf) for (c, _), rf in zip(whens, fns))
+    of = fns[-1] if other is not None else (lambda eps: None)
     if operand is None:
         def f(eps):
             for cf, rf in pairs:
@@ -552,65 +568,87 @@ def _case(node: A.Case, scope: Scope) -> Compiled:
     return _fold(f, t, parts)
 
 
-_CAST_CONVERTERS = {
-    EPLType.INT: int, EPLType.LONG: int, EPLType.SHORT: int, EPLType.BYTE: int,
-    EPLType.BIGINT: int, EPLType.DOUBLE: float, EPLType.FLOAT: float,
-    EPLType.STRING: _str, EPLType.DECIMAL: lambda v: Decimal(str(v)),
-}
-
-
 @compiles(A.Cast)
 def _cast(node: A.Cast, scope: Scope) -> Compiled:
+    from .casts import cast_type, converter
+    from .datetime_methods import DATETIME, time_zone
     x = compile_expr(node.operand, scope)
-    t = T.type_from_name(node.type_name)
+    t = cast_type(node.type_name)
     if t is None:
         raise scope.fail(f"Unknown type '{node.type_name}' in cast")
+    tz = time_zone(scope)
+    fmt = None
+    parts = [x]
+    if node.date_format is not None:
+        if not (t.kind in (EPLType.LONG, EPLType.STRING) or t == DATETIME or t.pyclass is not None):
+            raise scope.fail(f"Use of the 'dateformat' named parameter requires a date-time or long "
+                             f"target type, received '{node.type_name}'")
+        fc = compile_expr(node.date_format, scope)
+        if not fc.is_constant or not isinstance(fc.constant, str):
+            raise scope.fail("The 'dateformat' named parameter requires a constant string pattern")
+        from engine.datetime_format import PatternError, parse_iso, parser
+        if fc.constant.lower() == "iso":
+            fmt = lambda text, _tz=tz: parse_iso(text, _tz)  # noqa: E731
+        else:
+            try:
+                fmt = parser(fc.constant, tz)
+            except PatternError as e:
+                raise scope.fail(f"Invalid date format '{fc.constant}': {e}") from None
+        if t.kind is EPLType.STRING:   # cast(date, string, dateformat: p): format
+            from engine.datetime_format import formatter
+            out = formatter(fc.constant)
+            xf0 = x.fn
+
+            def fmt_out(eps):
+                d = D.to_local(xf0(eps), tz)
+                return None if d is None else out(d)
+            return _fold(fmt_out, T.STRING, parts)
+    conv = converter(t, fmt, tz)
     xf = x.fn
-    if t.kind is EPLType.BOOLEAN:
-        def conv(v):
-            if isinstance(v, str):
-                return v.strip().lower() == "true"
-            return bool(v)
-    else:
-        conv = _CAST_CONVERTERS.get(t.kind, lambda v: v)
 
     def f(eps):
         v = xf(eps)
         if v is None:
             return None
         try:
-            if t.is_integral and isinstance(v, float):
-                if math.isnan(v) or math.isinf(v):
-                    return None
-                return int(v)  # Java's narrowing truncates toward zero
-            if t.is_integral and isinstance(v, str):
-                return int(v.strip())
             return conv(v)
         except (ValueError, TypeError, ArithmeticError):
             return None
-    return _fold(f, t, [x])
+    return _fold(f, t, parts)
 
 
 @compiles(A.InstanceOf)
 def _instanceof(node: A.InstanceOf, scope: Scope) -> Compiled:
-    x = compile_expr(node.operand, scope)
-    checks = []
-    for name in node.type_names:
-        pt = T.type_from_name(name.split(".")[-1])
-        py = {EPLType.STRING: str, EPLType.INT: int, EPLType.LONG: int, EPLType.DOUBLE: float,
-              EPLType.FLOAT: float, EPLType.BOOLEAN: bool, EPLType.MAP: dict,
-              EPLType.OBJECT: object}.get(pt.kind) if pt else None
-        if py is not None:
-            checks.append(lambda v, _p=py: isinstance(v, _p) and not (_p is int and isinstance(v, bool)))
-        else:
-            checks.append(lambda v, _n=name: (isinstance(v, EventBean) and any(
-                t.name == _n for t in v.event_type.ancestors())) or any(c.__name__ == _n for c in type(v).__mro__))
+    from .casts import instance_check
+    x = _stream_event(node.operand, scope) or compile_expr(node.operand, scope)
+    checks = tuple(instance_check(name, x.type) for name in node.type_names)
     xf = x.fn
 
     def f(eps):
         v = xf(eps)
         return v is not None and any(c(v) for c in checks)
     return _fold(f, T.BOOLEAN, [x])
+
+
+def _stream_event(node: A.Expr, scope: Scope) -> Any:
+    """A bare stream alias as an expression: that stream's event (None when it is not one)."""
+    if isinstance(node, A.Property) and len(node.path) == 1 and node.path[0].index is None \
+            and node.path[0].key is None:
+        s = scope.stream_by_alias(node.path[0].name)
+        if s is not None and s.event_type.property_type(node.path[0].name) is None:
+            return Compiled(lambda eps, _i=s.index: eps[_i],
+                            PropertyType(EPLType.EVENT, event_type=s.event_type))
+    return None
+
+
+def _typeof(node: A.Call, scope: Scope) -> Compiled:
+    from .casts import typeof_fn
+    if len(node.args) != 1:
+        raise scope.fail(f"Function 'typeof' takes 1 parameter(s), got {len(node.args)}")
+    x = _stream_event(node.args[0], scope) or compile_expr(node.args[0], scope)
+    fn = typeof_fn(x.type)
+    xf = x.fn
+    return _fold(lambda eps: fn(xf(eps)), T.STRING, [x])
 
 
 @compiles(A.ArrayLiteral)
@@ -637,6 +675,11 @@ def _call(node: A.Call, scope: Scope) -> Compiled:
         return scope.aggregations.collect(node, scope)
     if lname in ("grouping", "grouping_id"):
         return _grouping(node, lname, scope)
+    if lname == "typeof":
+        return _typeof(node, scope)
+    if lname == "exists":
+        from .dynamic import compile_exists
+        return compile_exists(node, scope)
     if lname in ("current_timestamp",):
         services = scope.services
         return Compiled(lambda eps, _s=services: _s.now(), T.LONG)

@@ -2,6 +2,7 @@
 built-in a name refers to, decided once at compile time."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
@@ -115,10 +116,15 @@ class Scope:
         raise self.fail(f"Failed to validate expression: property named '{path}' is not valid in any stream")
 
 
+_PLAIN = re.compile(r"[A-Za-z_$][\w$]*")
+
+
 def _path_text(segs: tuple[PropSeg, ...]) -> str:
     out = []
     for s in segs:
         t = s.name
+        if not _PLAIN.fullmatch(t):   # a backquoted name: `user-id`
+            t = "`" + t.replace("\\", "\\\\").replace("`", "\\`") + "`"
         if s.index is not None:
             t += f"[{s.index}]"
         if s.key is not None:

@@ -35,11 +35,12 @@ def base_scope(engine: Any, streams: list[StreamInfo], text: str) -> Scope:
 class _Services:
     """What compiled expressions may ask of the engine at runtime."""
 
-    __slots__ = ("engine", "subqueries")
+    __slots__ = ("engine", "subqueries", "access")
 
     def __init__(self, engine: Any) -> None:
         self.engine = engine
         self.subqueries: list = []   # subquery window plans of the statement being compiled
+        self.access: dict = {}       # stream -> what its prev/prior expressions need
 
     def now(self) -> int:
         return self.engine._scheduler.now
@@ -159,7 +160,7 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
             wildcard_streams.append((s.index, s.alias or s.type_name))
             continue
         c = compile_expr(e, agg_scope)
-        name = item.alias or expr_text(e)
+        name = item.alias or _column_name(e)
         if name in names:
             raise EPLValidationError(f"Column name '{name}' appears more than once in the select clause", text)
         names.append(name)
@@ -233,6 +234,8 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
             hook = output_factory
         make_output = hook(node.output, node, scope, collector, text)
 
+    from .access import attach
+    stream_plans = attach(stream_plans, scope)
     make_join = None
     if len(streams) > 1:
         make_join = engine.services["joins"](node, streams, stream_plans, where, scope, text)
@@ -249,6 +252,14 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
         on_create.append((lambda _t=nt: engine.types.add(_t), lambda _t=nt: engine.types.remove(_t.name)))
     return CompiledStatement("select", plan, statement_name(node.annotations), priority(node.annotations),
                              has(node.annotations, "drop"), node.annotations, on_create)
+
+
+def _column_name(e: A.Expr) -> str:
+    """A select item's column name: its text, a backquoted property name without the quotes."""
+    if isinstance(e, A.Property) and all(s.index is None and s.key is None and not s.dynamic
+                                         for s in e.path):
+        return e.dotted
+    return expr_text(e)
 
 
 def _is_stream_property(p: A.Property, streams: list[StreamInfo]) -> bool:

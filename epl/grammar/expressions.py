@@ -4,8 +4,8 @@ accept), postfix chains, literals, calls, case, time periods and subquery forms.
 from __future__ import annotations
 
 from ..ast import (
-    ArrayLiteral, Between, BinOp, BinaryOp, Call, Case, Cast, Dot, Exists, InList, InRange,
-    InSubquery, InstanceOf, IsNull, Like, Literal, LiteralKind, NamedArg, Parens, PropSeg,
+    ArrayLiteral, Between, ExprTuple, BinOp, BinaryOp, Call, Case, Cast, Dot, Exists, InList, InRange,
+    InSubquery, InstanceOf, IsNull, Like, Literal, LiteralKind, NamedArg, NewMap, Parens, PropSeg,
     Property, Quantified, Quantifier, Regexp, SelectStatement, StreamWildcard, Subquery,
     TableAccess, TimePeriod, TimeUnit, UnOp, UnaryOp, Wildcard,
 )
@@ -365,6 +365,22 @@ def p_postfix_dot(p):
         p[0] = Dot(target, p[3], None, span(p))
 
 
+def p_postfix_dynamic(p):
+    "postfix : postfix QUESTION"
+    # `item?`, `a.b?`, `arr[0]?`, `m('k')?`: the last segment is a dynamic property
+    target = p[1]
+    if not isinstance(target, Property):
+        fail(p, 2, "please check the expression, '?' marks a dynamic property")
+    last = target.path[-1]
+    seg = PropSeg(last.name, last.index, last.key, dynamic=True)
+    p[0] = Property(target.path[:-1] + (seg,), span(p))
+
+
+def p_primary_exists_value(p):
+    "primary : EXISTS LPAREN expr RPAREN"
+    p[0] = Call("exists", (p[3],), False, span(p))
+
+
 def p_postfix_dot_indexed(p):
     "postfix : postfix DOT dot_name LBRACK NUMBER RBRACK"
     if not isinstance(p[1], Property):
@@ -394,6 +410,10 @@ def _call(p, name, args, distinct):
     low = name.lower()
     if low == "cast" and len(args) == 2 and simple_name(args[1]):
         return Cast(args[0], simple_name(args[1]), sp)
+    if low == "cast" and len(args) == 3 and simple_name(args[1]) and \
+            isinstance(args[2], NamedArg) and args[2].name.lower() == "dateformat":
+        # `cast(s, long dateformat: 'yyyy-MM-dd')`
+        return Cast(args[0], simple_name(args[1]), sp, args[2].value)
     if low == "instanceof" and len(args) >= 2 and all(simple_name(a) for a in args[1:]):
         return InstanceOf(args[0], tuple(simple_name(a) for a in args[1:]), sp)
     if len(args) == 1 and isinstance(args[0], Literal) and args[0].kind is LiteralKind.STRING:
@@ -421,6 +441,13 @@ def p_call_arg_star(p):
 def p_call_arg_named(p):
     "call_arg : IDENT COLON expr"
     p[0] = NamedArg(p[1], p[3], span(p))
+
+
+def p_call_arg_named_tuple(p):
+    """call_arg : IDENT COLON LPAREN RPAREN
+                | IDENT COLON LPAREN expr COMMA expr_list RPAREN"""
+    items = () if len(p) == 5 else (p[4],) + tuple(p[6])
+    p[0] = NamedArg(p[1], ExprTuple(items, span(p, 3)), span(p))
 
 
 def p_call_arg_stream_wildcard(p):
@@ -483,6 +510,28 @@ def p_primary_current_timestamp(p):
     """primary : CURRENT_TIMESTAMP
                | CURRENT_TIMESTAMP LPAREN RPAREN"""
     p[0] = Call("current_timestamp", (), False, span(p))
+
+
+def p_primary_new_map(p):
+    "primary : NEW LBRACE new_items RBRACE"
+    p[0] = NewMap(tuple(p[3]), span(p))
+
+
+def p_new_items(p):
+    """new_items : new_item
+                 | new_items COMMA new_item"""
+    p[0] = [p[1]] if len(p) == 2 else p[1] + [p[3]]
+
+
+def p_new_item(p):
+    "new_item : name EQ expr"
+    p[0] = (p[1], p[3])
+
+
+def p_new_item_property(p):
+    "new_item : name"
+    # `new { theString }`: the property under its own name
+    p[0] = (p[1], prop(p[1], span(p)))
 
 
 def p_primary_case(p):

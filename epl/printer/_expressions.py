@@ -32,7 +32,7 @@ _AFTER_DOT = frozenset({"AFTER", "BETWEEN", "WHERE", "SET"})
 
 
 # Functions whose names are keywords the grammar accepts in call position.
-_KEYWORD_FUNCTIONS = frozenset({"grouping", "grouping_id"})
+_KEYWORD_FUNCTIONS = frozenset({"grouping", "grouping_id", "istream"})
 
 
 def name(text: str, soft_ok: bool = True, after_dot: bool = False) -> str:
@@ -230,6 +230,8 @@ class ExprPrinter:
                 t += f"[{seg.index}]"
             if seg.key is not None:
                 t += "(" + _quote(seg.key) + ")"
+            if seg.dynamic:
+                t += "?"
             out.append(t)
         return ".".join(out)
 
@@ -245,6 +247,8 @@ class ExprPrinter:
     def _x_Call(self, e: A.Call, follow: int) -> str:
         if e.name.lower() == "current_timestamp" and not e.args:
             return "current_timestamp()"
+        if e.name.lower() == "exists" and len(e.args) == 1:
+            return "exists(" + self.expr(e.args[0]) + ")"
         prefix = "distinct " if e.distinct else ""
         fname = e.name if e.name.lower() in _KEYWORD_FUNCTIONS else name(e.name)
         return fname + "(" + prefix + self.args(e.args) + ")"
@@ -263,7 +267,17 @@ class ExprPrinter:
         return text
 
     def _x_Cast(self, e: A.Cast, follow: int) -> str:
-        return "cast(" + self.expr(e.operand) + self.sep + self.type_text(e.type_name) + ")"
+        fmt = "" if e.date_format is None else self.sep + "dateformat: " + self.expr(e.date_format)
+        return "cast(" + self.expr(e.operand) + self.sep + self.type_text(e.type_name) + fmt + ")"
+
+    def _x_ExprTuple(self, e: A.ExprTuple, follow: int) -> str:
+        return "(" + self.sep.join(self.expr(i) for i in e.items) + ")"
+
+    def _x_NewMap(self, e: A.NewMap, follow: int) -> str:
+        items = self.sep.join(
+            name(k) if isinstance(v, A.Property) and len(v.path) == 1 and v.path[0] == A.PropSeg(k)
+            else name(k) + " = " + self.expr(v) for k, v in e.items)
+        return "new {" + items + "}"
 
     def _x_InstanceOf(self, e: A.InstanceOf, follow: int) -> str:
         types = self.sep.join(self.type_text(t) for t in e.type_names)

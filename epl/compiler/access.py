@@ -1,0 +1,286 @@
+"""Compiles `prev`, `prevtail`, `prevwindow`, `prevcount` and `prior` into closures over the
+stream's window trackers (views/access.py), and adds those trackers to the statement's
+stream chains once the statement is compiled (`attach`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Optional
+
+from engine import epl_types as T
+from engine.epl_types import EPLType, PropertyType
+from views.access import AccessHolder, PriorChainFactory, track_prev
+
+from .. import ast as A
+from ..ast.walk import walk
+from ..errors import EPLValidationError
+from .compiled import Compiled
+from .scope import Scope
+
+NAMES = ("prev", "prevtail", "prevwindow", "prevcount", "prior", "istream",
+         "current_evaluation_context")
+
+
+@dataclass
+class StreamAccess:
+    """What the expressions of one statement ask of one stream."""
+
+    holder: AccessHolder = field(default_factory=AccessHolder)
+    prev: bool = False
+    prior_depth: int = -1
+    istream: bool = False
+
+
+def install(engine: Any) -> None:
+    from . import dynamic, newmap  # noqa: F401  (register the compilers of `name?` and `new {...}`)
+    previous: Optional[Callable] = engine.services.get("functions")
+
+    def functions(node: Any, scope: Any) -> Any:
+        if node.name.lower() in NAMES:
+            return compile_access(node, scope)
+        if node.name.lower() == "event_identity_equals":
+            return _identity_equals(node, scope)
+        return previous(node, scope) if previous is not None else None
+
+    engine.services["functions"] = functions
+
+
+def _requests(scope: Scope, what: str) -> dict:
+    reqs = getattr(scope.services, "access", None)
+    if reqs is None:
+        name = "Prior" if what == "prior" else "Previous"
+        raise scope.fail(f"{name} function cannot be used in this context")
+    return reqs
+
+
+def _event_arg(node: A.Expr, scope: Scope) -> Optional[int]:
+    """The stream of a bare stream alias, `s.*` or `*` argument; None for other expressions."""
+    if isinstance(node, A.Wildcard):
+        return 0
+    if isinstance(node, A.StreamWildcard):
+        s = scope.stream_by_alias(node.stream)
+        if s is None:
+            raise scope.fail(f"Stream selector '{node.stream}.*' does not match any stream name in the from clause")
+        return s.index
+    if isinstance(node, A.Property) and len(node.path) == 1 and node.path[0].index is None \
+            and node.path[0].key is None:
+        s = scope.stream_by_alias(node.path[0].name)
+        if s is not None and s.event_type.property_type(node.path[0].name) is None:
+            return s.index
+    return None
+
+
+def _stream_of(node: A.Expr, scope: Scope) -> int:
+    for n in walk(node, prune=lambda x: isinstance(x, A.Subquery)):
+        if isinstance(n, A.Property):
+            try:
+                r = scope.resolve(n)
+            except EPLValidationError:
+                continue
+            if r.kind == "stream":
+                return r.index
+    return 0
+
+
+def _value(node: A.Expr, scope: Scope) -> tuple[int, Callable[[Any, Any], Any], PropertyType]:
+    """(stream, read(bean, eps), type): the value of the argument for another event of
+    its stream."""
+    from .expressions import compile_expr
+    k = _event_arg(node, scope)
+    if k is not None:
+        t = PropertyType(EPLType.EVENT, event_type=scope.streams[k].event_type)
+        return k, (lambda bean, eps: bean), t
+    k = _stream_of(node, scope)
+    c = compile_expr(node, scope)
+    if c.has_aggregation:
+        raise scope.fail("Aggregation functions are not allowed within the previous or prior function")
+    fn = c.fn
+    if len(scope.streams) == 1:
+        return k, (lambda bean, eps, _f=fn: _f((bean,))), c.type
+
+    def read(bean, eps, _f=fn, _k=k):
+        e = list(eps)
+        e[_k] = bean
+        return _f(e)
+    return k, read, c.type
+
+
+def _index(node: A.Expr, scope: Scope, what: str, constant_only: bool) -> tuple[Optional[int], Callable]:
+    from .expressions import compile_expr
+    c = compile_expr(node, scope)
+    if c.is_constant:
+        v = c.constant
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise scope.fail(f"{what} function requires a constant-value integer-typed index "
+                             f"expression as the first parameter" if constant_only else
+                             f"{what} function requires an integer index parameter or expression")
+        if v < 0:
+            raise scope.fail(f"{what} function requires a non-negative integer index parameter")
+        return v, c.fn
+    if constant_only:
+        raise scope.fail(f"{what} function requires a constant-value integer-typed index "
+                         f"expression as the first parameter")
+    if not c.type.is_integral and c.type.kind is not EPLType.OBJECT:
+        raise scope.fail(f"{what} function requires an integer index parameter or expression")
+    return None, c.fn
+
+
+def compile_access(node: A.Call, scope: Scope) -> Compiled:
+    name = node.name.lower()
+    args = [a for a in node.args]
+    reqs = _requests(scope, name)
+    if name == "current_evaluation_context":
+        return _evaluation_context(node, scope, reqs)
+    if name == "istream":
+        if args:
+            raise scope.fail("The 'istream' function takes no parameters")
+        acc = reqs.setdefault(0, StreamAccess())
+        acc.istream = True
+        holder = acc.holder
+
+        def istream(eps, _h=holder):
+            chain = _h.prior
+            bean = eps[0]
+            return chain is None or bean is None or id(bean) in chain.new_ids
+        return Compiled(istream, T.BOOLEAN)
+    if name == "prior":
+        if len(args) != 2:
+            raise scope.fail("Prior node must have 2 parameters")
+        i, _ = _index(args[0], scope, "Prior", constant_only=True)
+        k, read, t = _value(args[1], scope)
+        acc = reqs.setdefault(k, StreamAccess())
+        acc.prior_depth = max(acc.prior_depth, i)
+        holder = acc.holder
+
+        def prior(eps, _h=holder, _i=i, _k=k, _r=read):
+            chain = _h.prior
+            if chain is None:
+                return None
+            bean = eps[_k]
+            if bean is None:
+                return None
+            ev = chain.prior(_i, bean)
+            return None if ev is None else _r(ev, eps)
+        return Compiled(prior, t)
+
+    what = "Previous"
+    if name in ("prev", "prevtail"):
+        if len(args) not in (1, 2):
+            raise scope.fail("Previous node must have 1 or 2 child nodes")
+        if len(args) == 1:
+            index_const, index_fn = (1 if name == "prev" else 0), None
+            value_node = args[0]
+        else:
+            index_const, index_fn = _index(args[0], scope, what, constant_only=False)
+            value_node = args[1]
+    else:
+        if len(args) != 1:
+            raise scope.fail(f"The '{name}' function requires a single parameter")
+        value_node = args[0]
+    k, read, t = _value(value_node, scope)
+    acc = reqs.setdefault(k, StreamAccess())
+    acc.prev = True
+    holder = acc.holder
+
+    if name == "prevcount":
+        def prevcount(eps, _h=holder, _k=k):
+            tr = _h.prev
+            return None if tr is None else tr.count(eps[_k])
+        return Compiled(prevcount, T.LONG)
+    if name == "prevwindow":
+        def prevwindow(eps, _h=holder, _r=read, _k=k):
+            tr = _h.prev
+            if tr is None:
+                return None
+            events = tr.window_newest_first(eps[_k])
+            if not events:
+                return None
+            return [_r(e, eps) for e in events]
+        return Compiled(prevwindow, T.array_of(t))
+    tail = name == "prevtail"
+    if index_fn is None or index_const is not None:
+        i = index_const
+
+        if tail:
+            def prev_tail(eps, _h=holder, _i=i, _r=read, _k=k):
+                tr = _h.prev
+                if tr is None:
+                    return None
+                ev = tr.tail(_i, eps[_k])
+                return None if ev is None else _r(ev, eps)
+            return Compiled(prev_tail, t)
+
+        def prev(eps, _h=holder, _i=i, _k=k, _r=read):
+            tr = _h.prev
+            if tr is None:
+                return None
+            ev = tr.at(_i, eps[_k])
+            return None if ev is None else _r(ev, eps)
+        return Compiled(prev, t)
+
+    def prev_expr(eps, _h=holder, _f=index_fn, _k=k, _r=read, _tail=tail):
+        tr = _h.prev
+        if tr is None:
+            return None
+        i = _f(eps)
+        if not isinstance(i, int) or isinstance(i, bool):
+            return None
+        ev = tr.tail(i, eps[_k]) if _tail else tr.at(i, eps[_k])
+        return None if ev is None else _r(ev, eps)
+    return Compiled(prev_expr, t)
+
+
+def _evaluation_context(node: A.Call, scope: Scope, reqs: dict) -> Compiled:
+    """current_evaluation_context(): Esper's EPLExpressionEvaluationContext as a map: runtime
+    URI, statement name, context partition id (-1 outside a context), statement user object."""
+    if node.args:
+        raise scope.fail("The 'current_evaluation_context' function takes no parameters")
+    acc = reqs.setdefault(0, StreamAccess())
+    acc.istream = True               # the stream's tracker knows the statement instance
+    holder = acc.holder
+    context = scope.context_holder
+
+    def evaluation_context(eps, _h=holder, _c=context):
+        chain = _h.prior
+        stmt = getattr(getattr(chain, "ctx", None), "statement", None)
+        props = getattr(_c, "properties", None) if _c is not None else None
+        cp = props.get("id") if isinstance(props, dict) else None
+        return {"runtimeURI": "default", "statementName": getattr(stmt, "name", None),
+                "contextPartitionId": -1 if cp is None else cp,
+                "statementUserObject": getattr(stmt, "user_object", None)}
+    return Compiled(evaluation_context, T.MAP)
+
+
+def _identity_equals(node: A.Call, scope: Scope) -> Compiled:
+    """event_identity_equals(a, b): whether two streams hold the very same event."""
+    ks = [_event_arg(a, scope) for a in node.args]
+    if len(ks) != 2 or any(k is None for k in ks):
+        raise scope.fail("The 'event_identity_equals' function requires two stream names as parameters")
+    a, b = ks
+
+    def same(eps, _a=a, _b=b):
+        x, y = eps[_a], eps[_b]
+        return x is not None and y is not None and (x is y or x.underlying is y.underlying)
+    return Compiled(same, T.BOOLEAN)
+
+
+def attach(stream_plans: list, scope: Scope) -> list:
+    """The stream plans with the trackers their prev/prior expressions need."""
+    reqs = getattr(scope.services, "access", None)
+    if not reqs:
+        return stream_plans
+    out = list(stream_plans)
+    for k, acc in reqs.items():
+        if k >= len(out):
+            continue
+        sp = out[k]
+        views = list(sp.views)
+        if acc.prev:
+            tracked = track_prev(views, acc.holder)
+            if tracked is None:
+                raise scope.fail("Previous function requires a single data window view onto the stream")
+            views = tracked
+        if acc.prior_depth >= 0 or acc.istream:
+            views = [PriorChainFactory(tuple(views), acc.holder, max(acc.prior_depth, 0))]
+        out[k] = replace(sp, views=tuple(views))
+    return out
+
