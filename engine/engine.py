@@ -231,7 +231,7 @@ class Engine:
             if et is not None and et.is_map:
                 with self._lock:
                     if not self._depth:
-                        self._depth = 1
+                        self._depth += 1
                         try:
                             entry = self._send_routes.get(et)
                             if entry is None:
@@ -257,7 +257,7 @@ class Engine:
                             if self._dispatch_queue or self._route_queue or self._window_changes:
                                 self._drain()
                         finally:
-                            self._depth = 0
+                            self._depth -= 1
                         return
                 bean = EventBean(et, event)
             else:
