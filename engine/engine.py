@@ -16,10 +16,12 @@ from filterindex import STALE, FilterIndex
 
 from . import epl_types as T
 from .bean import EventBean
+from .deployment import Deployment
 from .errors import EventTypeError, TimeError
 from .event_types import EventType, EventTypeRegistry, Representation
 from .instance import RowHandle
 from .scheduler import Scheduler
+from .frames import dataframe_records, is_dataframe
 from .signals import EngineSignals
 from .statement import Statement, StatementState
 from .time_service import TimerThread, wall_clock_ms
@@ -38,7 +40,7 @@ class Engine:
     [{'account': 'a1', 'amount': 300}]
     """
 
-    def __init__(self, time: str = "system", *, resolution_ms: int = 100,
+    def __init__(self, time: str = "system", *, resolution_ms: int = 100, none_for_empty: bool = False,
                  start_time: Optional[int] = None, pattern_limit: Optional[int] = None,
                  check_events: bool = True, prioritized_execution: bool = False) -> None:
         if time not in ("system", "simulated"):
@@ -68,6 +70,8 @@ class Engine:
         self._window_changes: list = []
         self._depth = 0
         self.services: dict[str, Any] = {}   # feature services (named windows, variables, ...)
+        # listeners get () for a stream with nothing; True restores the older None
+        self.none_for_empty = none_for_empty
         _install_features(self)
         if pattern_limit is not None:
             from .patterns import set_pattern_limit
@@ -121,8 +125,9 @@ class Engine:
         with self._lock:
             return self._create(node, text, name)
 
-    def deploy(self, text: str) -> list[Statement]:
-        """Register a module of `;`-separated statements, all or none."""
+    def deploy(self, text: str) -> Deployment:
+        """Register a module of `;`-separated statements, all or none; the Deployment is a
+        sequence of its statements with `undeploy()`."""
         from epl import parse_module
         module = parse_module(text)
         created: list[Statement] = []
@@ -134,7 +139,8 @@ class Engine:
                 for s in reversed(created):
                     s.destroy()
                 raise
-        return created
+            self._deployments = getattr(self, "_deployments", 0) + 1
+            return Deployment(self._deployments, created)
 
     def _create(self, node: Any, text: str, name: Optional[str]) -> Statement:
         from epl.compiler import compile_statement
@@ -294,7 +300,10 @@ class Engine:
             et.check(bean.underlying)
 
     def send_many(self, events: Iterable[Any], type_name: Optional[str] = None) -> None:
-        """Process events in order; the same as calling send for each, with less overhead."""
+        """Process events in order; the same as calling send for each, with less overhead.
+        A pandas DataFrame is taken row by row (`engine.send_many(df, "T")`)."""
+        if is_dataframe(events):
+            events = dataframe_records(events)
         if type_name is None or self._timer is not None:
             # system time: the timer thread must get the lock between events
             for e in events:
@@ -555,6 +564,37 @@ class Engine:
         (apptime.CtiGeneration), import_from (other inputs), lifetime (modifications)."""
         from .apptime import open_input
         return open_input(self, type_name, **settings)
+
+    # -- checkpoint and recover ------------------------------------------------------------------------
+    def checkpoint(self, path: Optional[Any] = None, *, meta: Optional[Mapping[str, Any]] = None) -> bytes:
+        """The engine's whole state as checkpoint bytes; with `path`, also written to that
+        file atomically. `meta` (JSON data) travels in the header, e.g. how many input events
+        the checkpoint covers. Listeners and subscribers are not part of it (docs/checkpoint.md)."""
+        from . import checkpoint as ck
+        data = ck.dumps(self, meta)
+        if path is not None:
+            ck.write_atomic(path, data)
+        return data
+
+    def checkpoint_to(self, path: Any, *, meta: Optional[Mapping[str, Any]] = None) -> bytes:
+        """Write a checkpoint to `path` atomically (temporary file, fsync, rename)."""
+        return self.checkpoint(path, meta=meta)
+
+    @classmethod
+    def restore(cls, source: Any, *, listeners: Optional[Mapping[str, Any]] = None,
+                subscribers: Optional[Mapping[str, Any]] = None) -> "Engine":
+        """An engine rebuilt from checkpoint bytes or a checkpoint file, continuing exactly
+        where the checkpointed engine stopped. `listeners={"stmt name": fn or [fns]}` and
+        `subscribers={"stmt name": obj}` re-attach receivers. A checkpoint is trusted data:
+        restoring unpickles it, which runs code."""
+        from . import checkpoint as ck
+        return ck.loads(source, listeners=listeners, subscribers=subscribers)
+
+    @property
+    def application_inputs(self) -> dict[str, Any]:
+        """The application-time inputs by name (e.g. to go on feeding them after `restore`)."""
+        c = self.services.get("apptime")
+        return {inp.name: inp for inp in c.inputs} if c is not None else {}
 
     # -- introspection and shutdown ------------------------------------------------------------------
     def filter_count(self) -> int:
