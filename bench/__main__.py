@@ -1,7 +1,9 @@
 """`python -m bench` (`make bench`): every workload, engine beside a hand-written loop.
 
 Prints events per second of the engine and of the loop and their ratio, medians of
-`--repeat` runs; `--quick` uses small sizes; `--only W1,W5` picks workloads."""
+`--repeat` runs; `--quick` uses small sizes; `--only W1,W5` picks workloads; `--save FILE`
+keeps the figures as a baseline, `--compare FILE` prints the ratios against one and flags a
+row more than 10% slower (exit status 1 when one is)."""
 from __future__ import annotations
 
 import argparse
@@ -10,7 +12,7 @@ import sys
 import time
 from typing import Any, Callable
 
-from . import w1_filter, w2_window, w3_time_batch, w4_pattern, w5_statements, w6_context, w7_rowrecog
+from . import baseline, memory, w1_filter, w2_window, w3_time_batch, w4_pattern, w5_statements, w6_context, w7_rowrecog
 from .harness import Row, format_rows, not_supported
 
 WORKLOADS: dict[str, Callable[[bool, int], list[Row]]] = {
@@ -21,6 +23,7 @@ WORKLOADS: dict[str, Callable[[bool, int], list[Row]]] = {
     "W5": w5_statements.run,
     "W6": w6_context.run,
     "W7": w7_rowrecog.run,
+    "MEM": memory.run,
 }
 SPARK = "Spark"
 
@@ -60,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="small sizes")
     p.add_argument("--repeat", type=int, default=3, help="runs per figure (median), default 3")
     p.add_argument("--only", default="", help="comma-separated workloads, e.g. W1,W5,Spark")
+    p.add_argument("--save", metavar="FILE", help="write the figures to FILE (JSON) as a baseline")
+    p.add_argument("--compare", metavar="FILE", help="print the ratios against the baseline FILE")
     args = p.parse_args(argv)
     names = [n.strip() for n in args.only.split(",") if n.strip()] or [*WORKLOADS, SPARK]
     unknown = [n for n in names if n not in WORKLOADS and n != SPARK]
@@ -80,7 +85,15 @@ def main(argv: list[str] | None = None) -> int:
     print("\n" + cold_start_line(3 if args.quick else 5))
     print(f"\nmedian of {args.repeat} run(s) per figure; {'quick' if args.quick else 'full'} sizes; "
           f"total {time.perf_counter() - started:.0f} s")
-    return 0
+    worse = 0
+    if args.compare:
+        text, worse = baseline.compare(rows, args.compare)
+        print(f"\nagainst {args.compare} (engine/loop ratios; a row more than 10% slower is flagged):")
+        print(text)
+    if args.save:
+        baseline.save(rows, args.save)
+        print(f"\nsaved to {args.save}")
+    return 1 if worse else 0
 
 
 if __name__ == "__main__":

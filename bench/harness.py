@@ -5,6 +5,7 @@ import gc
 import math
 import statistics
 import time
+import tracemalloc
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
@@ -22,12 +23,22 @@ class Row:
     engine_eps: Optional[float] = None
     loop_eps: Optional[float] = None
     note: str = ""
+    # "ev/s" (events per second: more is better) or "B/1k" (bytes per 1,000 units: less is
+    # better); either way `ratio` is the engine's figure relative to the loop's, higher better
+    unit: str = "ev/s"
 
     @property
     def ratio(self) -> Optional[float]:
         if self.engine_eps is None or not self.loop_eps:
             return None
+        if self.unit != "ev/s":
+            return self.loop_eps / self.engine_eps if self.engine_eps else None
         return self.engine_eps / self.loop_eps
+
+    @property
+    def key(self) -> str:
+        """What identifies the row in a saved baseline."""
+        return f"{self.workload} | {self.case}"
 
 
 def stopwatch() -> Callable[[], float]:
@@ -82,22 +93,49 @@ def measure(workload: str, case: str, events: int, engine: Callable[[], Run],
                events / statistics.median(l_times), note)
 
 
+def measure_memory(workload: str, case: str, units: int, engine: Callable[[], Any],
+                   loop: Callable[[], Any], repeat: int, note: str = "") -> Row:
+    """Bytes per 1,000 units (groups, pattern instances) that `engine()` and `loop()` keep
+    allocated, by tracemalloc: each returns what must stay alive (its state) and is measured
+    from before its call to after it, runs interleaved, medians."""
+    e_sizes, l_sizes = [], []
+    for _ in range(max(1, repeat)):
+        for fn, sizes in ((engine, e_sizes), (loop, l_sizes)):
+            gc.collect()
+            tracemalloc.start()
+            try:
+                before = tracemalloc.get_traced_memory()[0]
+                kept = fn()
+                gc.collect()
+                sizes.append(tracemalloc.get_traced_memory()[0] - before)
+            finally:
+                tracemalloc.stop()
+            del kept
+    per = 1000.0 / units
+    return Row(workload, case, units, statistics.median(e_sizes) * per, statistics.median(l_sizes) * per,
+               note, unit="B/1k")
+
+
 def not_supported(workload: str, case: str, reason: str) -> Row:
     return Row(workload, case, 0, None, None, f"not supported ({reason})")
 
 
-def _eps(v: Optional[float]) -> str:
-    return "not supported" if v is None else f"{v:,.0f}"
+def _eps(v: Optional[float], unit: str = "ev/s") -> str:
+    if v is None:
+        return "not supported"
+    return f"{v:,.0f}" if unit == "ev/s" else f"{v / 1024:,.1f} KiB/1k"
 
 
 def format_rows(rows: list[Row]) -> str:
     """A plain-text table: workload, case, events, engine ev/s, loop ev/s, ratio, note."""
     head = ("workload", "case", "events", "engine ev/s", "loop ev/s", "engine/loop", "note")
+    # memory rows: "events" is the number of units kept, the figures KiB per 1,000 units and
+    # the ratio loop/engine (so that, as for speed, higher is better)
     lines = [head]
     for r in rows:
         ratio = "" if r.ratio is None else f"{r.ratio:.3f}"
-        loop = "" if r.loop_eps is None and r.engine_eps is not None else _eps(r.loop_eps)
-        lines.append((r.workload, r.case, f"{r.events:,}" if r.events else "", _eps(r.engine_eps),
+        loop = "" if r.loop_eps is None and r.engine_eps is not None else _eps(r.loop_eps, r.unit)
+        lines.append((r.workload, r.case, f"{r.events:,}" if r.events else "", _eps(r.engine_eps, r.unit),
                       loop if r.engine_eps is not None else "", ratio, r.note))
     widths = [max(len(str(line[i])) for line in lines) for i in range(len(head) - 1)]
     out = []

@@ -1,6 +1,7 @@
 """W1: one filtered stream, `select * from Tick(symbol='S7' and price > 50)`, counting listener;
 with the engine's default checking of map events against their declared types on send, and
-without it (`Engine(check_events=False)`: routing alone, as the loop does no checking)."""
+without it (`Engine(check_events=False)`: routing alone, as the loop does no checking); and
+through `engine.send` per event instead of `send_many`."""
 from __future__ import annotations
 
 from engine import Engine
@@ -26,6 +27,22 @@ def engine_run(events: list[dict], check_events: bool = True) -> Run:
     return elapsed(), seen[0]
 
 
+def engine_send_run(events: list[dict]) -> Run:
+    """The same through `engine.send(event, "Tick")` per event."""
+    engine = Engine(time="simulated")
+    engine.epl(data.TICK_SCHEMA)
+    seen = [0]
+
+    def count(new, old):
+        seen[0] += len(new)
+    engine.epl(EPL).add_listener(count)
+    send = engine.send
+    elapsed = stopwatch()
+    for ev in events:
+        send(ev, "Tick")
+    return elapsed(), seen[0]
+
+
 def loop_run(events: list[dict]) -> Run:
     seen = [0]
 
@@ -45,4 +62,6 @@ def run(quick: bool, repeat: int) -> list[Row]:
     return [measure(NAME, "S7 and price > 50", len(events), lambda: engine_run(events),
                     lambda: loop_run(events), repeat),
             measure(NAME, "... check_events=False", len(events), lambda: engine_run(events, False),
+                    lambda: loop_run(events), repeat),
+            measure(NAME, "... engine.send per event", len(events), lambda: engine_send_run(events),
                     lambda: loop_run(events), repeat)]

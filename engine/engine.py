@@ -91,6 +91,7 @@ class Engine:
         self._dispatch_queue: list = []       # [statement, new, old] in processing order
         self._queued: dict = {}                # statement -> its entry, merged per event
         self._route_queue: deque = deque()
+        self._send_routes: dict = {}           # event type -> send's entry (_send_route)
         # named-window changes waiting for the window's consumers: (handles, new, old)
         self._window_changes: list = []
         self._depth = 0
@@ -279,9 +280,43 @@ class Engine:
     def send(self, event: Any, type_name: Optional[str] = None) -> None:
         """Process one event: a dict with its type name, or an object of a registered class."""
         if type(event) is dict and type_name is not None:
-            # the common case without _bean's checks: a dict of a map type
+            # the common case, kept to a few steps before the generated routing code: a dict
+            # of a map type, no send in progress (docs/performance.md, "A lean send")
             et = self._find_type(type_name)
-            bean = EventBean(et, event) if et is not None and et.is_map else self._bean(event, type_name)
+            if et is not None and et.is_map:
+                with self._lock:
+                    if not self._depth:
+                        self._depth += 1
+                        try:
+                            entry = self._send_routes.get(et)
+                            if entry is None:
+                                entry = self._send_route(et)
+                            # filters see a probe bean: no bean for an event nothing wants
+                            # (EPL filters keep no reference to it; a nested send makes its own)
+                            probe = entry[1]
+                            probe.underlying = event
+                            handles = entry[0].fn(probe)
+                            probe.underlying = None
+                            if handles:
+                                if self.check_events:
+                                    entry[2](event)
+                                bean = EventBean(et, event)
+                                if len(handles) == 1:
+                                    h = handles[0]
+                                    if type(h) is RowHandle and not self._dispatch_queue:
+                                        h.statement._deliver_now(bean)
+                                    else:
+                                        h.on_event(bean)
+                                else:
+                                    self._on_match(bean, handles)
+                            if self._dispatch_queue or self._route_queue or self._window_changes:
+                                self._drain()
+                        finally:
+                            self._depth -= 1
+                        return
+                bean = EventBean(et, event)
+            else:
+                bean = self._bean(event, type_name)
         else:
             bean = self._bean(event, type_name)
         with self._lock:
@@ -301,6 +336,11 @@ class Engine:
                     self._drain()
             finally:
                 self._depth -= 1
+
+    def _send_route(self, et: EventType) -> tuple:
+        """send's per-type entry: (the filter index's router, a probe bean, the checker)."""
+        entry = self._send_routes[et] = (self._filters.router(et), EventBean(et, None), et.checker())
+        return entry
 
     def _check(self, bean: EventBean) -> None:
         """Check a map or typed-class event's values against its declared types before any
@@ -520,10 +560,18 @@ class Engine:
     def advance_time(self, t: int) -> None:
         """Esper's advanceTime: jump to t; every callback due at or before t fires, with the
         engine's time already at t."""
-        self._check_simulated()
+        if self._timer is not None or self.time_mode != "simulated":
+            self._check_simulated()
         with self._lock:
-            self._scheduler.set_time(t)
-            self._fire_due(t)
+            scheduler = self._scheduler
+            if t < scheduler.now:
+                scheduler.set_time(t)           # raises: time cannot move backwards
+            scheduler.now = t
+            # one comparison when nothing is due (the head may be a cancelled callback:
+            # _fire_due pops it and fires nothing)
+            heap = scheduler._heap
+            if heap and heap[0].time <= t:
+                self._fire_due(t)
 
     def advance_time_span(self, t: int) -> None:
         """Esper's advanceTimeSpan: step through each scheduled instant up to t, each

@@ -398,6 +398,12 @@ class FilterIndex:
         when nothing filters the type or its supertypes (a snapshot: ask again after `add`)."""
         return self._route(event_type).build()
 
+    def router(self, event_type: Any) -> Any:
+        """The routing of `event_type`'s events as an object whose attribute `fn` is always the
+        current `fn(bean)` (match without the type lookup; an empty tuple when nothing wants the
+        event): read `fn` per event, never keep it. One object per type for the index's life."""
+        return self._route(event_type)
+
     def scanner(self, event_type: Any) -> Callable:
         """Batch routing for dict events of `event_type`: `fn(events, i, n, probe)` yields
         `(j, handles)` per wanted event (see codegen.build_scan_fn); (j, STALE) asks for the

@@ -13,7 +13,7 @@ if str(ROOT) not in sys.path:        # bench/ is not an installed package
     sys.path.insert(0, str(ROOT))
 
 from bench import __main__ as cli  # noqa: E402
-from bench import data, harness, w1_filter, w2_window, w3_time_batch, w4_pattern, w5_statements, w6_context  # noqa: E402
+from bench import data, harness, memory, w1_filter, w2_window, w3_time_batch, w4_pattern, w5_statements, w6_context  # noqa: E402
 
 
 def _same(engine_run, loop_run):
@@ -80,13 +80,14 @@ def test_the_command_runs_every_workload(monkeypatch, capsys):
                          (w5_statements, 300), (w6_context, 300)):
         monkeypatch.setitem(module.SIZES, True, size)
     monkeypatch.setitem(w5_statements.COUNTS, True, (1, 10))
+    monkeypatch.setitem(memory.SIZES, True, 200)
     fake = types.ModuleType("bench.spark_bench")     # the real one starts Spark: too slow here
     fake.run = lambda quick: [{"workload": "Spark", "case": "replay", "events": 10, "engine_eps": 1.0,
                                "loop_eps": 2.0, "note": "fake"}]
     monkeypatch.setitem(sys.modules, "bench.spark_bench", fake)
     assert cli.main(["--quick", "--repeat", "1"]) == 0
     out = capsys.readouterr().out
-    for name in ("W1", "W2", "W3", "W4", "W5", "W6", "Spark"):
+    for name in ("W1", "W2", "W3", "W4", "W5", "W6", "MEM", "Spark"):
         assert name in out
     assert "0.500" in out                             # the Spark row's ratio
     assert "RESULTS DIFFER" not in out and "FAILED" not in out

@@ -1,0 +1,131 @@
+"""The lean paths of `engine.send` for dict events of a map type and of `advance_time` when
+nothing is due (issue 17 item 4): few Python frames, the same behaviour as the general path."""
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from engine import Engine
+from engine.errors import EventTypeError, TimeError
+
+SCHEMA = "create schema Tick(symbol string, price double, volume long)"
+
+
+def _python_frames(fn) -> list[str]:
+    """Names of the Python functions called while `fn()` runs (C calls not counted)."""
+    names: list[str] = []
+
+    def prof(frame, event, arg):
+        if event == "call":
+            names.append(frame.f_code.co_name)
+    sys.setprofile(prof)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return names[1:]         # the lambda itself
+
+
+def _engine() -> tuple[Engine, list]:
+    engine = Engine(time="simulated")
+    engine.epl(SCHEMA)
+    seen: list = []
+    engine.epl("select * from Tick(symbol='S7' and price > 50)").add_listener(
+        lambda new, old: seen.extend({"symbol": e["symbol"], "price": e["price"]} for e in new))
+    return engine, seen
+
+
+def test_a_discarded_event_costs_send_and_the_routing_code_only():
+    engine, seen = _engine()
+    engine.send({"symbol": "S7", "price": 60.0}, "Tick")          # routing code built
+    frames = _python_frames(lambda: engine.send({"symbol": "S1", "price": 60.0}, "Tick"))
+    assert frames == ["send", "_f"]
+    assert seen == [{"symbol": "S7", "price": 60.0}]
+
+
+def test_a_wanted_event_is_checked_and_delivered():
+    engine, seen = _engine()
+    engine.send({"symbol": "S7", "price": 70.0}, "Tick")
+    with pytest.raises(EventTypeError):
+        engine.send({"symbol": "S7", "price": 75.0, "volume": "many"}, "Tick")
+    engine.send({"symbol": "S1", "price": 75.0, "volume": "unchecked: no filter wants it"}, "Tick")
+    assert seen == [{"symbol": "S7", "price": 70.0}]
+    engine.send({"symbol": "S7", "price": 80.0}, "Tick")       # the engine goes on after an error
+    assert seen[-1] == {"symbol": "S7", "price": 80.0}
+
+
+def test_an_unknown_type_and_a_non_dict_are_refused():
+    engine, _ = _engine()
+    with pytest.raises(EventTypeError):
+        engine.send({"symbol": "S7"}, "Nope")
+    with pytest.raises(EventTypeError):
+        engine.send(["S7", 1.0], "Tick")
+
+
+def test_sends_from_a_listener_are_processed_after_the_event():
+    engine, _ = _engine()
+    engine.epl("create schema Echo(n int)")
+    order: list = []
+    engine.epl("select * from Tick(symbol='S7' and price > 50)").add_listener(
+        lambda new, old: (order.append(("tick", new[0]["price"])), engine.send({"n": 1}, "Echo"),
+                          order.append("after send")))
+    engine.epl("select * from Echo").add_listener(lambda new, old: order.append("echo"))
+    engine.send({"symbol": "S7", "price": 99.0}, "Tick")
+    assert order == [("tick", 99.0), "after send", "echo"]
+
+
+def test_filters_added_between_sends_see_the_next_event():
+    engine, seen = _engine()
+    engine.send({"symbol": "S9", "price": 1.0}, "Tick")
+    late: list = []
+    stmt = engine.epl("select * from Tick(symbol='S9')")
+    stmt.add_listener(lambda new, old: late.extend(e["price"] for e in new))
+    engine.send({"symbol": "S9", "price": 2.0}, "Tick")
+    stmt.destroy()
+    engine.send({"symbol": "S9", "price": 3.0}, "Tick")
+    assert late == [2.0]
+
+
+def test_the_sent_event_is_not_kept_by_the_engine():
+    engine, _ = _engine()
+    ev = {"symbol": "S1", "price": 1.0}
+    engine.send(ev, "Tick")
+    assert all(getattr(entry[1], "underlying", None) is not ev for entry in engine._send_routes.values())
+
+
+def test_advance_time_with_nothing_due_is_one_frame():
+    engine = Engine(time="simulated")
+    engine.epl(SCHEMA)
+    engine.epl("select sum(price) from Tick#time_batch(1 sec)").add_listener(lambda n, o: None)
+    engine.advance_time(10)
+    engine.send({"symbol": "S1", "price": 1.0}, "Tick")
+    assert _python_frames(lambda: engine.advance_time(20)) == ["advance_time"]
+    assert engine.now == 20
+
+
+def test_advance_time_fires_what_is_due_and_refuses_going_back():
+    engine = Engine(time="simulated")
+    engine.epl(SCHEMA)
+    got: list = []
+    engine.epl("select sum(price) as s from Tick#time_batch(1 sec)").add_listener(
+        lambda new, old: got.append(new[0]["s"]))
+    engine.send({"symbol": "S1", "price": 1.5}, "Tick")
+    engine.advance_time(999)
+    assert got == []
+    engine.advance_time(1000)
+    assert got == [1.5]
+    with pytest.raises(TimeError):
+        engine.advance_time(500)
+    assert engine.now == 1000
+
+
+def test_advance_time_is_for_simulated_engines():
+    engine = Engine(time="system", resolution_ms=1000)
+    try:
+        with pytest.raises(TimeError):
+            engine.advance_time(engine.now + 1)
+    finally:
+        engine.close()
+    with pytest.raises(TimeError):
+        engine.advance_time(engine.now + 1)       # still refused once closed
