@@ -116,6 +116,12 @@ class Engine:
         with self._lock:
             return self._create(node, text, name)
 
+    def prepare(self, text: str) -> Any:
+        """A statement with substitution parameters (`?`, `?:name`, `?:name:type`) to deploy
+        with values: `engine.prepare(text).deploy([1, 'a'])` or `.deploy(name=1)`."""
+        from .prepared import PreparedStatement
+        return PreparedStatement(self, text)
+
     def deploy(self, text: str) -> list[Statement]:
         """Register a module of `;`-separated statements, all or none."""
         from epl import parse_module
@@ -133,6 +139,8 @@ class Engine:
 
     def _create(self, node: Any, text: str, name: Optional[str]) -> Statement:
         from epl.compiler import compile_statement
+        from epl.compiler.params import check_unbound
+        check_unbound(node, text)
         compiled = compile_statement(node, self, text)
         stmt_name = name or compiled.name or f"stmt-{len(self._statements)}"
         stmt = Statement(self, stmt_name, text, compiled.kind, next(self._order),

@@ -67,6 +67,8 @@ tokens = tuple(sorted(set(RESERVED.values()))) + (
     "OR_TERMINATED",
     # `?`: row-pattern quantifiers (`A?`, `B*?`); a generic token other clauses may use too
     "QUESTION",
+    # `?:name` and `?:name:type`: named substitution parameters (plain `?` is QUESTION)
+    "SUBSTITUTION",
     # `,` followed by `context Name` (nested context declarations)
     "NESTCOMMA",
     # `.win:`, `.std:`, `.ext:` view namespaces of the old view syntax
@@ -138,6 +140,11 @@ def t_unterminated_comment(t):
 
 def t_line_comment(t):
     r"(//|--)[^\n]*"
+
+
+def t_SUBSTITUTION(t):
+    r"\?:[\w$]+(?::[^\W\d][\w.$]*(?:\[\])?)?"
+    return t
 
 
 def t_VIEWNS(t):

@@ -36,6 +36,7 @@ from .expressions import (
     Quantifier as Quantifier,
     Regexp as Regexp,
     StreamWildcard as StreamWildcard,
+    Substitution as Substitution,
     Subquery as Subquery,
     TIME_UNIT_MSEC as TIME_UNIT_MSEC,
     TimePeriod as TimePeriod,
