@@ -122,20 +122,43 @@ class Engine:
         from .prepared import PreparedStatement
         return PreparedStatement(self, text)
 
-    def deploy(self, text: str) -> list[Statement]:
-        """Register a module of `;`-separated statements, all or none."""
+    def deploy(self, text: Any) -> Any:
+        """Register a module, all statements or none: `;`-separated statements after
+        Esper's optional `module name;`, `uses other;` and `import ...;` headers. Takes the
+        text, or a path (`pathlib.Path`) of an `.epl` file. Returns a Deployment: the
+        statements, with `module_name`, `uses` and `imports`."""
+        import os
+        if isinstance(text, os.PathLike):
+            return self.deploy_file(text)
+        return self._deploy_text(text, None)
+
+    def deploy_file(self, path: Any) -> Any:
+        """Deploy the module in an `.epl` file (UTF-8); errors name the file and line."""
+        from .deployment import read_module
+        text, p = read_module(path)
+        return self._deploy_text(text, p)
+
+    def _deploy_text(self, text: str, path: Optional[str]) -> Any:
         from epl import parse_module
+        from epl.errors import EPLError
+        from .deployment import Deployment, located
         module = parse_module(text)
         created: list[Statement] = []
+        lines = module.lines or (None,) * len(module.statements)
         with self._lock:
             try:
-                for node, stmt_text in zip(module.statements, module.texts or [None] * len(module.statements)):
-                    created.append(self._create(node, stmt_text or "", None))
+                for node, stmt_text, line in zip(module.statements, module.texts or [None] * len(module.statements), lines):
+                    try:
+                        created.append(self._create(node, stmt_text or "", None))
+                    except EPLError as e:
+                        if line is None or (module.name is None and path is None and len(module.statements) == 1):
+                            raise
+                        raise located(e, line, module.name, path) from None
             except Exception:
                 for s in reversed(created):
                     s.destroy()
                 raise
-        return created
+        return Deployment(created, module.name, module.uses, module.imports, path)
 
     def _create(self, node: Any, text: str, name: Optional[str]) -> Statement:
         from epl.compiler import compile_statement

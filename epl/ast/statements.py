@@ -498,3 +498,8 @@ class Module(Node):
     statements: tuple[Statement, ...]
     texts: tuple[str, ...] = field(default=(), compare=False)
     span: Span = field(default=NO_SPAN, compare=False)
+    # Esper's module headers: `module name;`, `uses other;`, `import a.b.*;`
+    name: Optional[str] = None
+    uses: tuple[str, ...] = ()
+    imports: tuple[str, ...] = ()
+    lines: tuple[int, ...] = field(default=(), compare=False)   # each statement's first line
