@@ -233,9 +233,15 @@ class Engine:
                 raise EventTypeError(f"Event type named '{type_name}' has not been defined")
             if et.representation is Representation.MAP:
                 if type(event) is not dict and not isinstance(event, Mapping):   # ABC check: slow
+                    if et.convert is not None:      # object-array lists, JSON text
+                        return EventBean(et, et.convert(event))
                     raise EventTypeError(
                         f"Event type '{type_name}' is a map type: expected a dict, got "
                         f"{type(event).__name__}")
+            elif et.representation is Representation.VARIANT:
+                raise EventTypeError(
+                    f"Event type '{type_name}' is a variant stream: events enter it by "
+                    f"'insert into {type_name}'")
             elif not isinstance(event, et.pyclass):
                 raise EventTypeError(
                     f"Event type '{type_name}' expects instances of {et.pyclass.__name__}, got "
@@ -409,6 +415,9 @@ class Engine:
             self._route_queue.append(self._derive(ins, row))
 
     def _derive(self, ins: Any, row: EventBean) -> EventBean:
+        if ins.event_type.representation is Representation.VARIANT:
+            # a variant stream's event wraps the member event (its type resolves properties)
+            return EventBean(ins.event_type, row if ins.passthrough else self._derive(ins.member, row))
         if ins.passthrough:
             return row if row.event_type is ins.event_type else EventBean(ins.event_type, row.underlying)
         u = row.underlying

@@ -19,6 +19,7 @@ Getter = Callable[[Any], Any]
 class Representation(enum.Enum):
     MAP = "map"
     CLASS = "class"
+    VARIANT = "variant"     # a variant stream: the underlying is the member event's EventBean
 
 
 _SEGMENT = re.compile(r"""\s*([A-Za-z_$][\w$]*)\s*(?:\[\s*(\d+)\s*\]|\(\s*['"]([^'"]*)['"]\s*\))?\s*""")
@@ -114,6 +115,13 @@ class EventType:
         self.end_timestamp = end_timestamp or next(
             (s.end_timestamp for s in self.supertypes if s.end_timestamp), None)
         self.dynamic = dynamic          # properties not declared may still be read
+        # how the events of a map type arrive: 'map' (dicts), 'objectarray' (lists in
+        # property order) or 'json' (dicts or JSON text); `convert` turns the other forms
+        # into the dict the type reads (None: dicts only)
+        self.wire = "map" if representation is Representation.MAP else representation.value
+        self.convert: Optional[Callable[[Any], Any]] = None
+        # a variant stream's member types (None: any type)
+        self.variant_members: Optional[tuple[EventType, ...]] = None
         self._getters: dict[str, Getter] = {}
         self._checks: Optional[tuple] = None
         for ts in (self.start_timestamp, self.end_timestamp):
@@ -172,6 +180,9 @@ class EventType:
         return g
 
     def _compile_getter(self, path: str) -> Getter:
+        if self.representation is Representation.VARIANT:
+            # the member event resolves the path with its own type's getters
+            return lambda u, _p=path: u.get(_p)
         segs = parse_path(path)
         if self.representation is Representation.MAP:
             name, index, key = segs[0]
@@ -221,6 +232,8 @@ class EventType:
         checker(underlying)
 
     def to_dict(self, underlying: Any) -> dict[str, Any]:
+        if self.representation is Representation.VARIANT:
+            return underlying.to_dict()
         if self.representation is Representation.MAP:
             if self.dynamic:
                 return dict(underlying)

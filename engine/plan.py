@@ -28,6 +28,7 @@ class InsertIntoPlan:
     columns: tuple[tuple[str, str], ...]   # (output column, target property), in select order
     selector: str = "istream"        # 'istream' | 'rstream' | 'irstream'
     passthrough: bool = False        # `insert into X select *` of the same type: route as is
+    member: Optional["InsertIntoPlan"] = None   # into a variant stream: builds the member event
 
 
 @dataclass(frozen=True)

@@ -242,6 +242,9 @@ class CreateSchema(Statement):
     class_name: Optional[str] = None         # `as ClassName`
     annotations: tuple[Annotation, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False)
+    # `create variant schema V as T1, T2` (members) or `as *` (any type)
+    variant_types: tuple[str, ...] = ()
+    variant_any: bool = False
 
 
 @dataclass(frozen=True, slots=True)

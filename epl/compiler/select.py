@@ -373,6 +373,9 @@ def _insert_into(ins: Optional[A.InsertInto], engine: Any, out_type: EventType, 
         raise EPLValidationError(
             f"Number of supplied values in the select or values clause does not match insert-into clause", text)
     new_types = []
+    if target is not None and target.representation is Representation.VARIANT:
+        from .variants import insert_into_variant
+        return insert_into_variant(target, out_type, src, cols, selector, passthrough, text), []
     if target is None:
         if passthrough:
             target = EventType(ins.stream_name, out_type.representation, out_type.properties, (),

@@ -217,7 +217,11 @@ class StatementPrinter(RowRecogPrinter, PatternPrinter):
         out = self.prefix(s)
         out.append("create " + (s.representation + " " if s.representation else "") + "schema")
         head = name(s.name, False)
-        if s.class_name is not None:
+        if s.variant_any:
+            out.append(head + " as *")
+        elif s.variant_types:
+            out.append(head + " as " + ", ".join(self.type_text(t) for t in s.variant_types))
+        elif s.class_name is not None:
             out.append(head + " as " + self.type_text(s.class_name))
         else:
             out.append(head + self.column_defs(s.columns))
