@@ -221,7 +221,8 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
                                          select_eval, shaper, want_new, want_old, names, stream_plans)
     else:
         make_processor = _processor_factory(collector, select_eval, shaper, want_new, want_old,
-                                            exprs, group_exprs, group_compiled, node, streams, stream_plans)
+                                            exprs, group_exprs, group_compiled, node, streams, stream_plans,
+                                            engine=engine, text=text)
 
     make_output = None
     if node.output is not None:
@@ -275,7 +276,7 @@ def _uses_ungrouped_property(e: Any, group_texts: set[str], in_agg: bool = False
 
 
 def _processor_factory(collector, select_eval, shaper, want_new, want_old, exprs, group_exprs,
-                       group_compiled, node, streams, stream_plans):
+                       group_compiled, node, streams, stream_plans, engine=None, text=""):
     has_agg = bool(collector.entries)
     group_texts = {expr_text(g) for g in group_exprs}
     ungrouped_props = any(_uses_ungrouped_property(e, group_texts) for e in exprs) or \
@@ -284,6 +285,10 @@ def _processor_factory(collector, select_eval, shaper, want_new, want_old, exprs
     ctx = collector.ctx
     # unbounded streams (no data window) keep their groups; windows reclaim empty groups
     reclaim = all(sp.views for sp in stream_plans)
+    from .annotations import group_reclaim
+    override, aged_ms, freq_ms = group_reclaim(node.annotations, text)
+    if override is not None:
+        reclaim = override
     if not group_exprs:
         if not has_agg:
             return lambda: P.SimpleProcessor(select_eval, shaper, want_new, want_old)
@@ -297,6 +302,14 @@ def _processor_factory(collector, select_eval, shaper, want_new, want_old, exprs
         def key_of(eps, _fns=key_fns):
             return tuple(f(eps) for f in _fns)
     cls = P.AggregatedGroupedProcessor if ungrouped_props else P.RowPerGroupProcessor
+    if aged_ms is not None and engine is not None:
+        from engine.resultset.aged_rows import AgedAggregationRows
+        clock = type(engine).now.fget
+
+        def aged_rows():
+            return AgedAggregationRows(entries, reclaim, lambda: clock(engine), aged_ms, freq_ms)
+        return lambda: cls(select_eval, shaper, want_new, want_old, ctx, aged_rows(),
+                           key_of=key_of, key_types=key_types)
     return lambda: cls(select_eval, shaper, want_new, want_old, ctx, AggregationRows(entries, reclaim),
                        key_of=key_of, key_types=key_types)
 
