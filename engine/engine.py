@@ -169,6 +169,10 @@ class Engine:
         stmt = Statement(self, stmt_name, text, compiled.kind, next(self._order),
                          priority=compiled.priority, drop=compiled.drop, plan=compiled.plan,
                          annotations=compiled.annotations)
+        clause = getattr(node, "for_clause", None)
+        if clause is not None:
+            from .delivery import delivery_splitter
+            stmt._set_delivery(delivery_splitter(clause, stmt, self, text))
         registered: list[Callable[[], None]] = []
         try:
             for action, undo in compiled.on_create:

@@ -69,6 +69,8 @@ tokens = tuple(sorted(set(RESERVED.values()))) + (
     "QUESTION",
     # `?:name` and `?:name:type`: named substitution parameters (plain `?` is QUESTION)
     "SUBSTITUTION",
+    # `for` followed by `grouped_delivery` / `discrete_delivery` (the for-clause)
+    "FOR",
     # `,` followed by `context Name` (nested context declarations)
     "NESTCOMMA",
     # `.win:`, `.std:`, `.ext:` view namespaces of the old view syntax
@@ -120,6 +122,7 @@ _KEYWORD_AHEAD = {
     "and": re.compile(r"\s+(?i:when)\b"),
     "or": re.compile(r"\s+(?i:terminated)\b"),
 }
+_FOR_AHEAD = re.compile(r"\s+(?i:grouped_delivery|discrete_delivery)(?![\w$])")
 _AHEAD_KIND = {"not": "NOTX", "and": "AND_WHEN", "or": "OR_TERMINATED"}
 
 
@@ -194,6 +197,8 @@ def t_IDENT(t):
     word = t.value.lower()
     kind = RESERVED.get(word)
     if kind is None:
+        if word == "for" and _FOR_AHEAD.match(t.lexer.lexdata, t.lexer.lexpos):
+            t.type = "FOR"
         return t
     ahead = _KEYWORD_AHEAD.get(word)
     if ahead is not None and ahead.match(t.lexer.lexdata, t.lexer.lexpos):

@@ -92,6 +92,7 @@ from .statements import (
     CreateWindow as CreateWindow,
     DeleteStatement as DeleteStatement,
     FilterStream as FilterStream,
+    ForClause as ForClause,
     FromClause as FromClause,
     GroupingSet as GroupingSet,
     HashContext as HashContext,

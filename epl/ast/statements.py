@@ -208,6 +208,18 @@ class SelectStatement(Statement):
     annotations: tuple[Annotation, ...] = ()
     into_table: Optional[str] = None        # `into table T select ...`: aggregate into T's rows
     span: Span = field(default=NO_SPAN, compare=False)
+    # `for grouped_delivery(a, b)` / `for discrete_delivery`: how listeners receive a batch
+    for_clause: Optional["ForClause"] = None
+
+
+@dataclass(frozen=True, slots=True)
+class ForClause(Node):
+    """`for grouped_delivery(exprs)` (one listener call per group of output rows) or `for
+    discrete_delivery` (one call per row)."""
+
+    kind: str                      # 'grouped_delivery' | 'discrete_delivery'
+    exprs: tuple[Expr, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -199,6 +199,10 @@ class StatementPrinter(RowRecogPrinter, PatternPrinter):
             out.append("order by " + ", ".join(self._s_OrderItem(o) for o in s.order_by))
         if s.limit is not None:
             out.append(self._s_Limit(s.limit))
+        if getattr(s, "for_clause", None) is not None:
+            fc = s.for_clause
+            out.append("for " + fc.kind + ("(" + ", ".join(self.expr(e) for e in fc.exprs) + ")"
+                                           if fc.exprs else ""))
         return " ".join(out)
 
     _s_SelectStatement = select_statement
