@@ -37,7 +37,23 @@ def has(annotations: tuple[A.Annotation, ...], name: str) -> bool:
     return annotation(annotations, name) is not None
 
 
-def hints(annotations: tuple[A.Annotation, ...]) -> dict[str, Optional[str]]:
+def hints(annotations: tuple[A.Annotation, ...]) -> frozenset[str]:
+    """The names in every `@hint('a, b')`, lower case with '-' for '_'."""
+    out: set[str] = set()
+    for a in annotations:
+        if a.name.lower() != "hint":
+            continue
+        v = a.value if a.value is not None else dict(a.attrs).get("value")
+        if v is None:
+            continue
+        for part in str(v).split(","):
+            name = part.strip().lower().replace("_", "-")
+            if name:
+                out.add(name)
+    return frozenset(out)
+
+
+def hint_values(annotations: tuple[A.Annotation, ...]) -> dict[str, Optional[str]]:
     """Every `@Hint('a, b=1')` item, lower-case name to its value (None without `=`)."""
     out: dict[str, Optional[str]] = {}
     for a in annotations:
@@ -74,7 +90,7 @@ def group_reclaim(annotations: tuple[A.Annotation, ...], text: str) -> tuple[Opt
     None). `disable_reclaim_group` keeps empty groups of windowed group-by statements;
     `reclaim_group_aged=N` drops groups not updated for N seconds."""
     from ..errors import EPLValidationError
-    h = hints(annotations)
+    h = hint_values(annotations)
     override = False if "disable_reclaim_group" in h else None
 
     def seconds(name: str) -> Optional[float]:
