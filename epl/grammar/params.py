@@ -14,3 +14,15 @@ def p_primary_substitution(p):
         return
     parts = p[1][2:].split(":", 1)
     p[0] = Substitution(parts[0], parts[1] if len(parts) > 1 else None, span(p))
+
+
+def p_time_part_substitution(p):
+    """time_part : QUESTION time_unit
+                 | SUBSTITUTION time_unit"""
+    # `#time(? sec)`, `?:n min`: Esper allows a parameter as a time period's amount
+    if p[1] == "?":
+        amount = Substitution(None, None, span(p, 1))
+    else:
+        parts = p[1][2:].split(":", 1)
+        amount = Substitution(parts[0], parts[1] if len(parts) > 1 else None, span(p, 1))
+    p[0] = (amount, p[2])

@@ -95,3 +95,11 @@ def test_statement_name_and_objects(engine):
     rec = Rec(stmt)
     send(engine, "A", 1)
     assert engine.statement("withdate") is stmt and rec.pop() == [[{"d": d}]]
+
+
+def test_parameter_as_time_period_amount(engine):
+    rec = Rec(engine.prepare("select irstream count(*) as c from Tick#time(?:s sec)").deploy(s=2))
+    send(engine, "A", 1)
+    engine.advance_time(1999)
+    engine.advance_time(2000)
+    assert [c[0]["c"] for c in rec.pop()] == [1, 0]
