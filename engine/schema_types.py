@@ -96,4 +96,7 @@ def admits(variant: EventType, event_type: EventType) -> bool:
     """Whether events of `event_type` may be inserted into the variant stream."""
     if variant.variant_members is None:
         return True
+    if event_type.representation is Representation.VARIANT:     # a variant of members only
+        return event_type.variant_members is not None and all(
+            admits(variant, m) for m in event_type.variant_members)
     return any(event_type is m or event_type.is_subtype_of(m) for m in variant.variant_members)

@@ -141,3 +141,15 @@ def test_variant_of_any_type(engine):
     engine.send({"name": "n"}, "C")
     assert rec.pop() == [[{"id": "1", "name": None, "q": None}],
                          [{"id": None, "name": "n", "q": None}], [{"id": "n", "name": None, "q": 1}]]
+
+
+def test_named_window_of_a_variant_stream_keeps_member_properties(engine):
+    _members(engine)
+    engine.deploy("create window VW#keepall as V; insert into VW select * from V")
+    rec = Rec(engine.epl("select id, a, b from VW"))
+    engine.send({"id": "1", "a": 5, "x": 1.5}, "A")
+    engine.send({"id": "2", "b": 6, "x": 2}, "B")
+    assert rec.pop() == [[{"id": "1", "a": 5, "b": None}], [{"id": "2", "a": None, "b": 6}]]
+    assert [r.to_dict() for r in engine.execute_query("select * from VW")] == [
+        {"id": "1", "a": 5, "x": 1.5}, {"id": "2", "b": 6, "x": 2}]
+    assert len(engine.execute_query("select * from VW where b = 6")) == 1
