@@ -20,6 +20,7 @@ class StreamPlan:
     unidirectional: bool = False
     pattern: Any = None              # a pattern plan for `pattern [...]` streams
     named_window: Any = None         # set when the stream consumes a named window
+    contained: Any = None            # `Type[prop]`: bean -> the contained events to feed
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,7 @@ class FilterStream(Node):
     retain_union: bool = False
     retain_intersection: bool = False
     span: Span = field(default=NO_SPAN, compare=False)
+    contained: Optional[str] = None     # `Type[prop]`: the events in property `prop` (a path)
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,9 +68,15 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
     if node.from_ is None:
         raise EPLValidationError("A select statement needs a from clause", text)
     streams: list[StreamInfo] = []
+    containers: dict[int, Any] = {}     # contained-event streams: (container info, splitter)
     stream_specs = node.from_.streams
     for i, spec in enumerate(stream_specs):
-        if isinstance(spec, A.FilterStream):
+        if isinstance(spec, A.FilterStream) and getattr(spec, "contained", None):
+            from .contained import contained_stream
+            et = resolve_stream_type(engine, spec.event_filter.type_name, text)
+            info, containers[i] = contained_stream(i, spec, et, text)
+            streams.append(info)
+        elif isinstance(spec, A.FilterStream):
             et = resolve_stream_type(engine, spec.event_filter.type_name, text)
             streams.append(StreamInfo(i, et, spec.alias, spec.event_filter.type_name))
         else:
@@ -104,6 +110,11 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
         nw = engine.services.get("named_windows")
         if isinstance(spec, A.FilterStream) and nw is not None and nw.get(info.type_name) is not None:
             stream_plans.append(nw.consumer_stream(info, spec, views, scope))
+        elif isinstance(spec, A.FilterStream) and info.index in containers:
+            container, split = containers[info.index]
+            filt = compile_filter(spec.event_filter.filter, container, scope)
+            stream_plans.append(StreamPlan(info.index, info.event_type, info.alias, filt, views,
+                                           spec.unidirectional, contained=split))
         elif isinstance(spec, A.FilterStream):
             filt = compile_filter(spec.event_filter.filter, info, scope)
             stream_plans.append(StreamPlan(info.index, info.event_type, info.alias, filt, views,

@@ -183,6 +183,20 @@ def p_filter_stream(p):
                         "retain-intersection" in flags, span(p))
 
 
+def p_filter_stream_contained(p):
+    "filter_stream : event_filter LBRACK contained_path RBRACK views_opt alias_opt stream_flags"
+    # contained-event selection: `Order[items]` streams the events held in property `items`
+    flags = p[7]
+    p[0] = FilterStream(p[1], p[5], p[6], "unidirectional" in flags, "retain-union" in flags,
+                        "retain-intersection" in flags, span(p), contained=p[3])
+
+
+def p_contained_path(p):
+    """contained_path : name
+                      | contained_path DOT name"""
+    p[0] = p[1] if len(p) == 2 else p[1] + "." + p[3]
+
+
 def p_pattern_stream(p):
     """pattern_stream : PATTERN LBRACK pattern RBRACK views_opt alias_opt stream_flags
                       | PATTERN annotations LBRACK pattern RBRACK views_opt alias_opt stream_flags"""

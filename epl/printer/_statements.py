@@ -96,7 +96,10 @@ class StatementPrinter(RowRecogPrinter, PatternPrinter):
         return " as " + name(a) if a is not None else ""
 
     def _s_FilterStream(self, s: A.FilterStream) -> str:
-        text = self.event_filter(s.event_filter) + self.views(s.views) + self.alias(s.alias)
+        text = self.event_filter(s.event_filter)
+        if getattr(s, "contained", None):
+            text += "[" + s.contained + "]"
+        text += self.views(s.views) + self.alias(s.alias)
         if s.unidirectional:
             text += " unidirectional"
         if s.retain_union:
