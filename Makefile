@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench venv java clean
+.PHONY: demo test bench fuzz venv java clean
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,11 @@ java:
 
 bench: java $(STAMP)
 	$(PY) -m bench
+
+# The long fuzz run: 100,000 statements from the grammar and mutated conformance cases;
+# prints the counts (compiled, ran, rejected with EPL errors, crashes) and the first crashes.
+fuzz: $(STAMP)
+	$(PY) -m tests.fuzz --count 100000
 
 clean:
 	rm -rf $(VENV) build dist site *.egg-info .pytest_cache .hypothesis

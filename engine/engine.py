@@ -7,6 +7,7 @@ processed, in the order produced, before `send` returns."""
 from __future__ import annotations
 
 import itertools
+import logging
 import threading
 from collections import deque
 from collections.abc import Mapping
@@ -25,6 +26,12 @@ from .frames import dataframe_records, is_dataframe
 from .signals import EngineSignals
 from .statement import Statement, StatementState
 from .time_service import TimerThread, wall_clock_ms
+
+_log = logging.getLogger("epl.engine")
+
+# Insert-into events routed for one incoming event (or one time step) before the engine
+# cuts a loop: far above any real chain, small enough to end in about a second.
+ROUTE_LIMIT = 100_000
 
 
 class Engine:
@@ -418,7 +425,10 @@ class Engine:
         the statements produced; hand named-window changes to the windows' consumers and
         call the listeners of what they produced; then the next routed (insert-into) event,
         through `process` (an isolated service's routing, or the engine's own), until none
-        remain."""
+        remain. Past ROUTE_LIMIT routed events for one event (`insert into A select * from A`
+        never ends) the rest is dropped: an error log line and the `route_limit` signal,
+        never a stall."""
+        routed = 0
         while True:
             queue = self._dispatch_queue
             if queue:
@@ -431,6 +441,15 @@ class Engine:
                 continue
             if not self._route_queue:
                 return
+            routed += 1
+            if routed > ROUTE_LIMIT:
+                dropped = len(self._route_queue)
+                self._route_queue.clear()
+                _log.error("More than %d insert-into events routed for one event: %d queued "
+                           "events dropped (a statement inserting into its own input?)",
+                           ROUTE_LIMIT, dropped)
+                self.signals.route_limit.send(self, limit=ROUTE_LIMIT, dropped=dropped)
+                continue
             (process or self._process)(self._route_queue.popleft())
 
     def _window_changed(self, consumers: tuple, new: Optional[list], old: Optional[list]) -> None:

@@ -16,3 +16,8 @@ class TimeError(EngineError):
 
 class StatementStateError(EngineError):
     """An operation not allowed in the statement's current state (e.g. start after destroy)."""
+
+
+class EvaluationTimeout(EngineError):
+    """An evaluation passed its time bound (a back-tracking regular expression): the statement
+    fails for that event alone, as any statement fault does."""

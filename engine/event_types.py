@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterable, Mapping, Optional
 
 from . import epl_types as T
 from .epl_types import PropertyType
+from . import sandbox
 from .errors import EventTypeError
 
 Getter = Callable[[Any], Any]
@@ -52,36 +53,18 @@ def _split_dots(path: str) -> list[str]:
     return parts
 
 
-def _step(value: Any, name: str) -> Any:
-    """One dynamic step into a nested value: dict key, EventBean property or attribute."""
-    if value is None:
-        return None
-    if isinstance(value, Mapping):
-        return value.get(name)
-    from .bean import EventBean
-    if isinstance(value, EventBean):
-        return value.get(name)
-    return getattr(value, name, None)
+# One dynamic step into a nested value (dict key, EventBean property or public attribute),
+# `v[i]` and `v('k')`: the sandbox's rules (engine/sandbox.py) apply to each.
+_step = sandbox.step
+_index = sandbox.index
+_key = sandbox.key
 
 
-def _index(value: Any, i: int) -> Any:
-    if value is None:
-        return None
-    try:
-        return value[i]
-    except (IndexError, KeyError, TypeError):
-        return None
-
-
-def _key(value: Any, k: str) -> Any:
-    if value is None:
-        return None
-    if isinstance(value, Mapping):
-        return value.get(k)
-    try:
-        return value(k)
-    except Exception:  # a mapped property may be a method taking the key
-        return None
+# Kinds whose values have no properties to navigate into (`s.__class__` is not valid).
+_LEAF_KINDS = frozenset({
+    T.EPLType.STRING, T.EPLType.BOOLEAN, T.EPLType.BYTE, T.EPLType.SHORT, T.EPLType.INT,
+    T.EPLType.LONG, T.EPLType.BIGINT, T.EPLType.FLOAT, T.EPLType.DOUBLE, T.EPLType.DECIMAL,
+})
 
 
 class EventType:
@@ -157,13 +140,20 @@ class EventType:
         name, index, key = segs[0]
         pt = self.properties.get(name)
         if pt is None:
-            return T.OBJECT if self.dynamic else None
+            if self.dynamic and (self.representation is Representation.MAP or
+                                 sandbox.allowed_name(name)):
+                return T.OBJECT
+            return None
         pt = _apply_index_key(pt, index, key)
         for name, index, key in segs[1:]:
             if pt is None:
                 return None
             if pt.kind is T.EPLType.EVENT and pt.event_type is not None:
                 pt = pt.event_type.property_type(name)
+            elif pt.kind in _LEAF_KINDS:
+                return None     # strings, numbers and booleans have no properties
+            elif not sandbox.allowed_name(name) and pt.kind is not T.EPLType.MAP:
+                return None     # the sandbox: never a private or dunder attribute
             elif pt.pyclass is not None and dataclasses.is_dataclass(pt.pyclass):
                 pt = _class_properties(pt.pyclass).get(name)
             else:
@@ -187,6 +177,16 @@ class EventType:
         if self.representation is Representation.MAP:
             name, index, key = segs[0]
             first: Getter = lambda u, _n=name: u.get(_n)  # noqa: E731
+        elif not sandbox.allowed_name(segs[0][0]):
+            name, index, key = segs[0]
+
+            def first(u: Any, _n=name) -> Any:
+                sandbox.refuse(u, _n, "private name")
+                return None
+        elif self.dynamic or segs[0][0] not in self.properties:
+            # an undeclared attribute of a plain object: the sandbox's dynamic step
+            name, index, key = segs[0]
+            first = lambda u, _n=name: sandbox.step(u, _n)  # noqa: E731
         else:
             name, index, key = segs[0]
             ag = attrgetter(name)
@@ -324,7 +324,8 @@ def _apply_index_key(pt: PropertyType, index: Optional[int], key: Optional[str])
     if index is not None:
         return pt.element if pt.kind is T.EPLType.ARRAY and pt.element else T.OBJECT
     if key is not None:
-        return T.OBJECT
+        # the mapped syntax `m('k')` indexes maps (or untyped values, checked per event)
+        return T.OBJECT if pt.kind in (T.EPLType.MAP, T.EPLType.OBJECT) else None
     return pt
 
 
@@ -337,7 +338,8 @@ def _class_properties(cls: type) -> dict[str, PropertyType]:
         except Exception:
             hints = {}
         for f in dataclasses.fields(cls):
-            props[f.name] = T.type_of_python(hints.get(f.name, f.type))
+            if sandbox.allowed_name(f.name):     # private fields are not EPL properties
+                props[f.name] = T.type_of_python(hints.get(f.name, f.type))
         return props
     for klass in reversed(cls.__mro__):
         if klass is object:

@@ -12,6 +12,8 @@ SIGNAL_NAMES = (
     "listener_error",       # sender: engine, statement=, listener=, error=
     "cti_violation",        # sender: engine, input=, event=, action= ('dropped' | 'adjusted')
     "pattern_limit",        # sender: engine, statement=, count=, limit=
+    "route_limit",          # sender: engine, limit=, dropped= (insert-into loop cut)
+    "regex_timeout",        # sender: engine, expression=, event=, error= (filter skipped it)
 )
 
 
@@ -22,3 +24,9 @@ class EngineSignals:
         ns = Namespace()
         for name in SIGNAL_NAMES:
             setattr(self, name, ns.signal(name))
+
+
+# Process-wide, for the places that have no engine at hand: a property getter refusing a step
+# (see engine/sandbox.py). sender: the value's type name; name=, reason=.
+_process = Namespace()
+property_refused = _process.signal("property_refused")

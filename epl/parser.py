@@ -22,6 +22,7 @@ from ply import yacc
 from ply.lex import LexToken
 
 from .ast import Expr, Module, Span, Statement
+from .ast.walk import MAX_NESTING, too_deep
 from .errors import EPLSyntaxError
 from .grammar import GRAMMAR_MODULES, precedence, start
 from .grammar._support import STATE, with_span
@@ -108,10 +109,27 @@ def _run(text: str, toks: list) -> Any:
         STATE.text = text
         _CURRENT.stream = stream
         try:
-            return parser.parse(lexer=stream, tokenfunc=stream.token)
+            tree = parser.parse(lexer=stream, tokenfunc=stream.token)
         finally:
             STATE.text = ""
             _CURRENT.stream = None
+    _check_nesting(text, tree)
+    return tree
+
+
+def _check_nesting(text: str, tree: Any) -> None:
+    """Refuse trees nested deeper than MAX_NESTING (parentheses, `not`s, calls inside
+    calls...) before anything recursive sees them: an EPLSyntaxError, never RecursionError."""
+    deep = too_deep(tree)
+    if deep is None:
+        return
+    sp = getattr(deep, "span", None)
+    line, col = (sp.line, sp.column) if sp is not None and sp.line else (1, 1)
+    near = text[sp.start:sp.end][:20] if sp is not None and sp.end > sp.start else None
+    raise EPLSyntaxError(
+        f"Expression nesting exceeds the limit of {MAX_NESTING} levels at line {line} column "
+        f"{col}, please simplify the expression", text, line, col, near=near,
+        expected=f"at most {MAX_NESTING} levels of nesting")
 
 
 class _TokenStream:

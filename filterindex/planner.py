@@ -202,15 +202,37 @@ def _strip(e: A.Expr) -> A.Expr:
 
 
 def _dnf(e: A.Expr) -> Optional[list[list[A.Expr]]]:
-    """The filter as an `or` of conjunctions of atoms; None past MAX_PATHS conjunctions."""
+    """The filter as an `or` of conjunctions of atoms; None past MAX_PATHS conjunctions.
+    An `and` / `or` chain is opened in a loop (10,000-term chains do not recurse per term)."""
     e = _strip(e)
     if isinstance(e, A.BinaryOp) and e.op in (A.BinOp.AND, A.BinOp.OR):
-        left, right = _dnf(e.left), _dnf(e.right)
-        if left is None or right is None:
-            return None
-        out = left + right if e.op is A.BinOp.OR else [a + b for a in left for b in right]
-        return out if len(out) <= MAX_PATHS else None
+        out: Optional[list[list[A.Expr]]] = None
+        for term in _operands(e, e.op):
+            part = _dnf(term)
+            if part is None:
+                return None
+            if out is None:
+                out = part
+            else:
+                out = out + part if e.op is A.BinOp.OR else [a + b for a in out for b in part]
+            if len(out) > MAX_PATHS:
+                return None
+        return out
     return [[e]]
+
+
+def _operands(e: A.Expr, op: A.BinOp) -> list[A.Expr]:
+    """The operands of a chain of `op`, in order, parentheses seen through."""
+    out: list[A.Expr] = []
+    stack = [e]
+    while stack:
+        n = _strip(stack.pop())
+        if isinstance(n, A.BinaryOp) and n.op is op:
+            stack.append(n.right)
+            stack.append(n.left)
+        else:
+            out.append(n)
+    return out
 
 
 class _Planner:

@@ -154,13 +154,8 @@ def _pin(node: A.SelectStatement, pins: list[tuple[int, int]], start: int) -> A.
 def _conjuncts(e: Optional[A.Expr]) -> Iterable[A.Expr]:
     if e is None:
         return
-    while isinstance(e, A.Parens):
-        e = e.inner
-    if isinstance(e, A.BinaryOp) and e.op is A.BinOp.AND:
-        yield from _conjuncts(e.left)
-        yield from _conjuncts(e.right)
-    else:
-        yield e
+    from epl.ast.walk import operands
+    yield from operands(e, A.BinOp.AND)
 
 
 def _unparen(e: A.Expr) -> A.Expr:

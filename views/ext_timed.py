@@ -32,6 +32,9 @@ class ExtTimedWindow(View):
         expired = None
         if new:
             ts_of = self._timestamp
+            # an event without a timestamp has no place on the timeline: it stays out
+            new = [e for e in new if isinstance(ts_of(e), (int, float)) and ts_of(e) == ts_of(e)]
+        if new:
             ts = 0
             for e in new:
                 ts = int(ts_of(e))  # type: ignore[arg-type]

@@ -44,6 +44,8 @@ class ExtTimedBatchWindow(View):
         if new:
             period = self._period
             ts_of = self._timestamp
+            # an event without a timestamp has no place on the timeline: it stays out
+            new = [e for e in new if isinstance(ts_of(e), (int, float)) and ts_of(e) == ts_of(e)]
             for e in new:
                 ts = int(ts_of(e))  # type: ignore[arg-type]
                 if self._ref is None:

@@ -46,11 +46,14 @@ def event_interval(bean: EventBean) -> Optional[Interval]:
         s = bean.get(et.start_timestamp)
         if s is None:
             return None
-        start = to_ms(s)
-        if not et.end_timestamp:
-            return start, start
-        e = bean.get(et.end_timestamp)
-        return None if e is None else (start, to_ms(e))
+        try:    # a timestamp that is no point in time (1.5 ms) has no interval: null
+            start = to_ms(s)
+            if not et.end_timestamp:
+                return start, start
+            e = bean.get(et.end_timestamp)
+            return None if e is None else (start, to_ms(e))
+        except (TypeError, ValueError):
+            return None
     if isinstance(bean, TimedBean):
         return (bean.start, bean.start) if bean.shape is Shape.POINT else (bean.start, bean.end)
     return None

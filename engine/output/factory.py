@@ -191,7 +191,7 @@ def _msec(e: A.Expr, scope: Any, text: str, what: str) -> int:
         raise EPLValidationError(f"Error in the output rate limiting clause: the {what} must be a "
                                  f"constant time period", text)
     msec = c.constant if c.is_time_period else c.constant * 1000
-    if msec <= 0:
+    if not 0 < msec < float("inf"):     # NaN and infinity too
         raise EPLValidationError(f"Error in the output rate limiting clause: the {what} must be "
                                  f"a positive time period", text)
     return int(round(msec))

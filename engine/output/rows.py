@@ -10,6 +10,23 @@ Pair = tuple  # (order-by key or None, row)
 Rows = Optional[list]
 
 
+def _passes(having: Callable[[Eps], Any], eps: Eps) -> bool:
+    """Whether a row passes `having`; a fully aggregated row (no event) reads properties as null."""
+    if eps:
+        return having(eps) is True
+    try:
+        return having(eps) is True
+    except (IndexError, AttributeError):
+        return False
+
+
+def _sort_key(order_keys: Sequence[Any], eps: Eps) -> tuple:
+    """The order-by values of a row; all null for a fully aggregated row (no event to read)."""
+    if not eps:
+        return (None,) * len(order_keys)
+    return tuple(f(eps) for f, _ in order_keys)
+
+
 def keyed(p: Any, eps_list: Iterable[Eps], point: Optional[Callable[[Eps], None]] = None) -> list[Pair]:
     """Rows of `eps_list` that pass `having`, with their sort keys; `point(eps)` first aims the
     aggregation context at the event's group."""
@@ -21,9 +38,9 @@ def keyed(p: Any, eps_list: Iterable[Eps], point: Optional[Callable[[Eps], None]
     for eps in eps_list:
         if point is not None:
             point(eps)
-        if having is not None and having(eps) is not True:
+        if having is not None and not _passes(having, eps):
             continue
-        key = tuple(f(eps) for f, _ in order_keys) if order_keys else None
+        key = _sort_key(order_keys, eps) if order_keys else None
         out.append((key, select(eps)))
     return out
 
@@ -39,9 +56,9 @@ def keyed_groups(p: Any, items: Iterable[tuple[Any, Eps]]) -> list[Pair]:
     out = []
     for key, eps in items:
         ctx.row = aggs.peek(key)
-        if having is not None and having(eps) is not True:
+        if having is not None and not _passes(having, eps):
             continue
-        sort_key = tuple(f(eps) for f, _ in order_keys) if order_keys else None
+        sort_key = _sort_key(order_keys, eps) if order_keys else None
         out.append((sort_key, select(eps)))
     return out
 

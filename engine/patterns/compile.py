@@ -232,7 +232,10 @@ def _to_ms(v: Any, scale: int) -> Optional[int]:
             v = float(v)  # Decimal and friends
         except (TypeError, ValueError):
             return None
-    return int(round(v * scale))
+    ms = v * scale
+    if ms != ms or ms in (float("inf"), float("-inf")):
+        return None     # NaN or infinite: no point in time
+    return int(round(ms))
 
 
 def _int_or_none(v: Any) -> Optional[int]:

@@ -67,6 +67,25 @@ class RowShaper:
         return rows or None
 
 
+def _passes(having: Callable[[Eps], Any], eps: Eps) -> bool:
+    """Whether a row passes `having`. A fully aggregated row has no event: a property the
+    having clause reads there is null (as Esper reads it from an empty event slot)."""
+    if eps:
+        return having(eps) is True
+    try:
+        return having(eps) is True
+    except (IndexError, AttributeError):
+        return False
+
+
+def _sort_key(order_keys: Sequence[tuple[Callable[[Eps], Any], bool]], eps: Eps) -> tuple:
+    """The order-by values of a row; all null for a fully aggregated row, which has no event
+    to read them from."""
+    if not eps:
+        return (None,) * len(order_keys)
+    return tuple(f(eps) for f, _ in order_keys)
+
+
 def _null_key(v: Any) -> tuple:
     return (0, 0) if v is None else (1, v)
 
@@ -120,9 +139,9 @@ class _Base:
         for eps in eps_list:
             if row_for is not None:
                 row_for(eps)
-            if having is not None and having(eps) is not True:
+            if having is not None and not _passes(having, eps):
                 continue
-            sort_key = tuple(f(eps) for f, _ in shaper.order_keys) if keyed else None
+            sort_key = _sort_key(shaper.order_keys, eps) if keyed else None
             pairs.append((sort_key, select(eps)))
         if keyed:
             pairs = shaper.order(pairs)

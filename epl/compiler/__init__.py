@@ -10,6 +10,16 @@ from .result import CompiledStatement as CompiledStatement
 
 def compile_statement(node: A.Statement, engine: Any, text: str) -> CompiledStatement:
     """Validate and compile one statement against the engine's types and services."""
+    try:
+        return _compile_statement(node, engine, text)
+    except RecursionError:
+        # the parser's nesting limit keeps trees shallow and chains compile in loops; this is
+        # the last guard for a compile step that still recurses per term
+        raise EPLValidationError("The statement is too deeply nested or too long to compile",
+                                 text) from None
+
+
+def _compile_statement(node: A.Statement, engine: Any, text: str) -> CompiledStatement:
     if isinstance(node, A.CreateSchema):
         from .schema import compile_create_schema
         return compile_create_schema(node, engine, text)

@@ -228,6 +228,9 @@ def _category(name: str, spec: A.CategoryContext, engine: Any, text: str) -> tup
     return CategorySpec(name, info.event_type, base, tuple(cats)), _ctx_type(name, {"label": T.STRING})
 
 
+MAX_PREALLOCATE = 65_536
+
+
 def _hash(name: str, spec: A.HashContext, engine: Any, text: str) -> tuple[HashSpec, EventType]:
     items = []
     for expr, ef in spec.items:
@@ -237,9 +240,13 @@ def _hash(name: str, spec: A.HashContext, engine: Any, text: str) -> tuple[HashS
     granularity = DEFAULT_GRANULARITY
     if spec.granularity is not None:
         c = compile_expr(spec.granularity, base_scope(engine, [], text))
-        if not c.is_constant or not isinstance(c.constant, int) or c.constant < 1:
+        if not c.is_constant or not isinstance(c.constant, int) or not 1 <= c.constant <= 2**31 - 1:
             raise EPLValidationError("The granularity of a hash context must be a positive integer constant", text)
         granularity = c.constant
+    if spec.preallocate and granularity > MAX_PREALLOCATE:
+        # every preallocated partition holds the context's statements: memory, not a setting
+        raise EPLValidationError(f"A hash context can preallocate at most {MAX_PREALLOCATE} "
+                                 f"partitions, granularity {granularity} was given", text)
     return HashSpec(name, tuple(items), granularity, spec.preallocate), _ctx_type(name, {})
 
 

@@ -9,13 +9,16 @@ from typing import Any, Callable
 from engine import epl_types as T
 from engine.bean import EventBean
 from engine.epl_types import EPLType, PropertyType
-from engine.event_types import Representation, _step
+from engine.event_types import _LEAF_KINDS, Representation, _step
+from engine.sandbox import allowed_name
 
 from .. import ast as A
 from . import operators as O
+from . import regexes as RX
 from .compiled import Compiled, constant
-from .functions import MATH, METHODS, SINGLE_ROW
+from .functions import MATH, METHODS, SINGLE_ROW, method_applies
 from .scope import Scope
+from .typechecks import between_error, in_list_error
 
 _COMPILERS: dict[type, Callable[[Any, Scope], Compiled]] = {}
 
@@ -152,6 +155,9 @@ def _property(node: A.Property, scope: Scope) -> Compiled:
         var = scope.variables.reader(r.name) if holder is None else scope.variables.reader(r.name, holder)
         if r.path:
             path = r.path.split(".")
+            if not all(allowed_name(p) for p in path):
+                raise scope.fail(f"Failed to resolve property '{node.dotted}': names starting "
+                                 f"with '_' are not accessible")
 
             def read_nested(eps, _v=var, _p=path):
                 v = _v()
@@ -300,16 +306,25 @@ def _compile_compare(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -
 
 
 def _flatten(node: A.Expr, op: A.BinOp) -> list[A.Expr]:
-    while isinstance(node, A.Parens):
-        node = node.inner
-    if isinstance(node, A.BinaryOp) and node.op is op:
-        return _flatten(node.left, op) + _flatten(node.right, op)
-    return [node]
+    """The operands of an `and` / `or` chain, in order; iterative (10,000-term chains)."""
+    out: list[A.Expr] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        while isinstance(n, A.Parens):
+            n = n.inner
+        if isinstance(n, A.BinaryOp) and n.op is op:
+            stack.append(n.right)
+            stack.append(n.left)
+        else:
+            out.append(n)
+    return out
 
 
 def _compile_logic(node: A.BinaryOp, scope: Scope) -> Compiled:
-    parts = [compile_expr(p, scope) for p in _flatten(node, node.op)]
-    for p, src in zip(parts, _flatten(node, node.op)):
+    sources = _flatten(node, node.op)
+    parts = [compile_expr(p, scope) for p in sources]
+    for p, src in zip(parts, sources):
         if p.type.kind not in (EPLType.BOOLEAN, EPLType.OBJECT):
             raise scope.fail(f"Incorrect use of '{node.op.value}': expression '{expr_text(src)}' "
                              f"returns '{p.type}', not boolean")
@@ -339,11 +354,55 @@ def _compile_logic(node: A.BinaryOp, scope: Scope) -> Compiled:
 
 @compiles(A.BinaryOp)
 def _binary(node: A.BinaryOp, scope: Scope) -> Compiled:
-    op = node.op
-    if op in (A.BinOp.AND, A.BinOp.OR):
+    if node.op in (A.BinOp.AND, A.BinOp.OR):
         return _compile_logic(node, scope)
-    l = compile_expr(node.left, scope)
-    r = compile_expr(node.right, scope)
+    # a left-associative chain (`a + b + c ...`) is compiled bottom-up in a loop, not by
+    # recursion down its left spine: 10,000-term chains compile
+    spine = [node]
+    left = node.left
+    while isinstance(left, A.BinaryOp) and left.op not in (A.BinOp.AND, A.BinOp.OR):
+        spine.append(left)
+        left = left.left
+    l = compile_expr(left, scope)
+    first, steps, nulled = l, [], False
+    for n in reversed(spine):
+        r = compile_expr(n.right, scope)
+        if len(spine) > _FLAT_CHAIN:
+            # the step's own operator on two plain values: `step((a, b))`
+            hole = _binary_step(n, scope, Compiled(_left_hole, l.type), Compiled(_right_hole, r.type))
+            steps.append((hole.fn, r.fn))
+        l = _binary_step(n, scope, l, r)
+        if scope.null_texts and n is not node and expr_text(n) in scope.null_texts:
+            l = constant(None, T.OBJECT)   # what compile_expr does for a rolled-up group key
+            nulled = True
+    if len(spine) <= _FLAT_CHAIN or l.is_constant or nulled:
+        return l
+    return Compiled(_flat_chain(first.fn, tuple(steps)), l.type, has_aggregation=l.has_aggregation)
+
+
+# Chains longer than this evaluate in a loop: nested closures would recurse once per term.
+_FLAT_CHAIN = 32
+
+
+def _left_hole(pair):
+    return pair[0]
+
+
+def _right_hole(pair):
+    return pair[1]
+
+
+def _flat_chain(first: Callable, steps: tuple) -> Callable:
+    def chain(eps):
+        a = first(eps)
+        for op, rf in steps:
+            a = op((a, rf(eps)))
+        return a
+    return chain
+
+
+def _binary_step(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> Compiled:
+    op = node.op
     if op in (A.BinOp.ADD, A.BinOp.SUB, A.BinOp.MUL, A.BinOp.DIV, A.BinOp.MOD):
         return _compile_arith(node, scope, l, r)
     if op in (A.BinOp.EQ, A.BinOp.NE, A.BinOp.LT, A.BinOp.LE, A.BinOp.GT, A.BinOp.GE, A.BinOp.IS, A.BinOp.IS_NOT):
@@ -391,6 +450,8 @@ def _unary(node: A.UnaryOp, scope: Scope) -> Compiled:
 @compiles(A.Between)
 def _between(node: A.Between, scope: Scope) -> Compiled:
     x, lo, hi = (compile_expr(n, scope) for n in (node.operand, node.low, node.high))
+    if (err := between_error((x, lo, hi))) is not None:
+        raise scope.fail(err)
     xf, lf, hf, neg = x.fn, lo.fn, hi.fn, node.negated
 
     def f(eps):
@@ -407,6 +468,8 @@ def _between(node: A.Between, scope: Scope) -> Compiled:
 @compiles(A.InRange)
 def _in_range(node: A.InRange, scope: Scope) -> Compiled:
     x, lo, hi = (compile_expr(n, scope) for n in (node.operand, node.low, node.high))
+    if (err := between_error((x, lo, hi))) is not None:
+        raise scope.fail(err)
     xf, lf, hf = x.fn, lo.fn, hi.fn
     lc, hc, neg = node.low_closed, node.high_closed, node.negated
 
@@ -425,6 +488,8 @@ def _in_range(node: A.InRange, scope: Scope) -> Compiled:
 def _in_list(node: A.InList, scope: Scope) -> Compiled:
     x = compile_expr(node.operand, scope)
     items = [compile_expr(i, scope) for i in node.items]
+    if (err := in_list_error(x, items)) is not None:
+        raise scope.fail(err)
     xf, neg = x.fn, node.negated
     if all(i.is_constant for i in items) and not any(isinstance(i.constant, (list, tuple)) for i in items):
         consts = [i.constant for i in items]
@@ -465,20 +530,22 @@ def _in_list(node: A.InList, scope: Scope) -> Compiled:
 def _like(node: A.Like, scope: Scope) -> Compiled:
     x, p = compile_expr(node.operand, scope), compile_expr(node.pattern, scope)
     esc = compile_expr(node.escape, scope).constant if node.escape is not None else None
+    if esc is not None and not isinstance(esc, str):
+        esc = None
     xf, pf, neg = x.fn, p.fn, node.negated
     if p.is_constant and p.constant is not None:
-        rx = O.like_regex(p.constant, esc)
+        m = RX.like_matcher(p.constant if isinstance(p.constant, str) else RX._text(p.constant), esc)
 
         def f(eps):
             v = xf(eps)
             if v is None:
                 return None
-            r = rx.fullmatch(v if isinstance(v, str) else str(v)) is not None
+            r = m(v if isinstance(v, str) else RX._text(v))
             return (not r) if neg else r
         return _fold(f, T.BOOLEAN, [x, p])
 
     def g(eps):
-        r = O.like(xf(eps), pf(eps), esc)
+        r = RX.like(xf(eps), pf(eps), esc)
         return None if r is None else ((not r) if neg else r)
     return _fold(g, T.BOOLEAN, [x, p])
 
@@ -487,11 +554,24 @@ def _like(node: A.Like, scope: Scope) -> Compiled:
 def _regexp(node: A.Regexp, scope: Scope) -> Compiled:
     x, p = compile_expr(node.operand, scope), compile_expr(node.pattern, scope)
     xf, pf, neg = x.fn, p.fn, node.negated
+    if p.is_constant and p.constant is not None:
+        try:    # a bad constant pattern is Esper's validation error
+            m = RX.regex_matcher(p.constant if isinstance(p.constant, str) else str(p.constant))
+        except RX.PatternError as exc:
+            raise scope.fail(str(exc)) from None
 
-    def f(eps):
-        r = O.regexp(xf(eps), pf(eps))
+        def f(eps):
+            v = xf(eps)
+            if v is None:
+                return None
+            r = m(v if isinstance(v, str) else RX._text(v))
+            return (not r) if neg else r
+        return _fold(f, T.BOOLEAN, [x, p])
+
+    def g(eps):
+        r = RX.regexp(xf(eps), pf(eps))
         return None if r is None else ((not r) if neg else r)
-    return _fold(f, T.BOOLEAN, [x, p])
+    return _fold(g, T.BOOLEAN, [x, p])
 
 
 @compiles(A.IsNull)
@@ -698,9 +778,12 @@ def _dot(node: A.Dot, scope: Scope) -> Compiled:
         et = target.type.event_type
         if et is not None and et.property_type(name) is not None:
             t = et.property_type(name)
+        elif et is not None or target.type.kind in _LEAF_KINDS or (
+                not allowed_name(name) and target.type.kind is not EPLType.MAP):
+            raise scope.fail(f"Failed to resolve property '{name}' of '{expr_text(node.target)}'")
         return Compiled(lambda eps: _step(tf(eps), name), t, has_aggregation=target.has_aggregation)
     method = METHODS.get(node.name)
-    if method is None:
+    if method is None or not method_applies(node.name, target.type.kind):
         raise scope.fail(f"Failed to resolve method '{node.name}' on '{expr_text(node.target)}'")
     mfn, rt = method
     args = [compile_expr(a, scope) for a in node.args]

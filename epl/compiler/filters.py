@@ -3,7 +3,10 @@ becomes a boolean leaf compiled here."""
 from __future__ import annotations
 
 import itertools
+import logging
 from typing import Any, Optional
+
+from engine.errors import EvaluationTimeout
 
 from filterindex.spec import FilterSpec
 
@@ -11,6 +14,8 @@ from .. import ast as A
 from ..ast.walk import walk
 from .expressions import compile_expr, expr_text
 from .scope import Scope, StreamInfo
+
+log = logging.getLogger("epl.regex")
 
 
 class UnfilteredTemplate:
@@ -75,16 +80,37 @@ def compile_filter(expr: Optional[A.Expr], stream: StreamInfo, scope: Scope,
 
             def pred(bean, bindings=None, _f=f):
                 return _f((bean,) + tuple(bindings or ())) is True
-            return pred
+            return _bounded(pred, e, getattr(scope.services, "engine", None))
         f = compile_expr(e, own).fn
 
         def pred1(bean, bindings=None, _f=f):
             return _f((bean,)) is True
-        return pred1
+        return _bounded(pred1, e, getattr(scope.services, "engine", None))
 
     return plan_filter(expr, stream.event_type, stream_alias=stream.alias,
                        resolve_value=resolve_value, compile_predicate=compile_pred,
                        key_of=_statement_key(scope))
+
+
+def _bounded(pred: Any, e: A.Expr, engine: Any) -> Any:
+    """A filter leaf that cannot be evaluated on an event does not match it: the statements
+    sharing the leaf skip the event, every other statement processes it. Filters run before
+    the event's values are checked against its type (events no filter wants are never
+    checked), so a value of the wrong type gets here; a regular expression past its time
+    bound is reported through the engine's `regex_timeout` signal and a log line."""
+    text = expr_text(e)
+
+    def bounded(bean, bindings=None):
+        try:
+            return pred(bean, bindings)
+        except (TypeError, ValueError, ArithmeticError, AttributeError, LookupError):
+            return False
+        except EvaluationTimeout as exc:
+            log.warning("Filter '%s' skipped an event: %s", text, exc)
+            if engine is not None:
+                engine.signals.regex_timeout.send(engine, expression=text, event=bean, error=exc)
+            return False
+    return bounded
 
 
 _tokens = itertools.count(1)

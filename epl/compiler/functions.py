@@ -61,7 +61,12 @@ def _substring(s: str, start: int, end: Optional[int] = None) -> str:
     return s[start:end] if end is not None else s[start:]
 
 
-# Methods on values, Java names as Esper users write them.
+# The sandbox's registry of allowed methods (see engine/sandbox.py): `v.name(args)` in EPL calls
+# METHODS[name] = (fn, result type) as fn(v, *args), never an attribute of v found by name.
+# METHOD_KINDS[name], when present, lists the value kinds the method applies to: a call on
+# a value of another known kind is an EPLValidationError at compile time (an `object`-typed
+# value is checked per event: fn's TypeError/AttributeError evaluate to null). Add methods
+# with `register_method`, not by reaching into another module's dispatch.
 METHODS: dict[str, tuple[Callable[..., Any], PropertyType]] = {
     "toUpperCase": (lambda s: s.upper(), T.STRING),
     "toLowerCase": (lambda s: s.lower(), T.STRING),
@@ -83,6 +88,34 @@ METHODS: dict[str, tuple[Callable[..., Any], PropertyType]] = {
     "doubleValue": (lambda n: float(n), T.DOUBLE),
     "toString": (lambda v: str(v), T.STRING),
 }
+
+_STRING = frozenset({T.EPLType.STRING})
+_NUMBER = frozenset(T.NUMERIC_RANK)
+_COLLECTION = frozenset({T.EPLType.ARRAY, T.EPLType.MAP, T.EPLType.STRING})
+METHOD_KINDS: dict[str, frozenset] = {
+    **{m: _STRING for m in ("toUpperCase", "toLowerCase", "trim", "substring", "startsWith",
+                            "endsWith", "indexOf", "charAt", "replace", "equalsIgnoreCase")},
+    "length": _STRING, "isEmpty": _COLLECTION, "contains": _COLLECTION, "size": _COLLECTION,
+    **{m: _NUMBER for m in ("intValue", "longValue", "doubleValue")},
+}
+
+
+def register_method(name: str, fn: Callable[..., Any], result_type: PropertyType,
+                    kinds: Optional[frozenset] = None) -> None:
+    """Allow `v.name(args)` in EPL: `fn(v, *args)` returning `result_type`; `kinds` (a set of
+    EPLType) restricts it to values of those kinds, None allows any value."""
+    METHODS[name] = (fn, result_type)
+    if kinds is None:
+        METHOD_KINDS.pop(name, None)
+    else:
+        METHOD_KINDS[name] = frozenset(kinds)
+
+
+def method_applies(name: str, kind: Any) -> bool:
+    """Whether method `name` may be called on a value of EPLType `kind` (object: yes)."""
+    kinds = METHOD_KINDS.get(name)
+    return kinds is None or kind is T.EPLType.OBJECT or kind in kinds
+
 
 # `Math.abs(x)` and friends: Esper users call Java's Math; these are the ones we offer.
 MATH: dict[str, tuple[Callable[..., Any], Optional[PropertyType]]] = {

@@ -27,11 +27,8 @@ def conjuncts(node: Optional[A.Expr]) -> list[A.Expr]:
     """The `and`-ed parts of a condition (parentheses dropped)."""
     if node is None:
         return []
-    while isinstance(node, A.Parens):
-        node = node.inner
-    if isinstance(node, A.BinaryOp) and node.op is A.BinOp.AND:
-        return conjuncts(node.left) + conjuncts(node.right)
-    return [node]
+    from ..ast.walk import operands
+    return operands(node, A.BinOp.AND)
 
 
 class _Unknown(Exception):
@@ -61,9 +58,11 @@ def stream_refs(node: A.Expr, scope: Scope) -> Optional[frozenset[int]]:
                 refs.add(r.index)
             return
         for c in children(n):
-            visit(c)
+            stack.append(c)
+    stack = [node]
     try:
-        visit(node)
+        while stack:    # iterative: 10,000-term conditions
+            visit(stack.pop())
     except _Unknown:
         return None
     return frozenset(refs)

@@ -17,7 +17,6 @@ from engine.namedwindows.actions import (
 from engine.variables import assignable, check_value
 
 from .. import ast as A
-from ..ast.walk import children
 from ..errors import EPLValidationError
 from .annotations import has, priority, statement_name
 from .expressions import compile_expr, compile_predicate, expr_text
@@ -186,11 +185,8 @@ def _key_lookup(where: A.Expr, target: Any, scope: Scope, target_info: StreamInf
 
 
 def _conjuncts(e: A.Expr) -> list:
-    while isinstance(e, A.Parens):
-        e = e.inner
-    if isinstance(e, A.BinaryOp) and e.op is A.BinOp.AND:
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
+    from ..ast.walk import operands
+    return operands(e, A.BinOp.AND)
 
 
 def _target_column(e: A.Expr, scope: Scope, target_info: StreamInfo) -> Optional[str]:
@@ -206,13 +202,16 @@ def _target_column(e: A.Expr, scope: Scope, target_info: StreamInfo) -> Optional
 
 
 def _reads_stream(e: Any, scope: Scope, index: int) -> bool:
-    if isinstance(e, A.Property):
-        try:
-            r = scope.resolve(e)
-        except EPLValidationError:
-            return True
-        return r.kind == "stream" and r.index == index
-    return any(_reads_stream(c, scope, index) for c in children(e))
+    from ..ast.walk import walk
+    for n in walk(e, prune=lambda n: isinstance(n, A.Property)):   # iterative: long chains
+        if isinstance(n, A.Property):
+            try:
+                r = scope.resolve(n)
+            except EPLValidationError:
+                return True
+            if r.kind == "stream" and r.index == index:
+                return True
+    return False
 
 
 def compile_assignments(assignments: tuple[A.Assignment, ...], target: Any, scope: Scope,

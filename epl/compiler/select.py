@@ -13,7 +13,6 @@ from engine.resultset.aggregation_rows import AggregationRows
 from engine.resultset.select import SelectEvaluator
 
 from .. import ast as A
-from ..ast.walk import children
 from ..errors import EPLValidationError
 from .aggregations import AggregationCollector
 from .annotations import has, hints, priority, statement_name
@@ -278,15 +277,21 @@ def _constant_int(e: A.Expr, scope: Scope, what: str) -> int:
 def _uses_ungrouped_property(e: Any, group_texts: set[str], in_agg: bool = False) -> bool:
     """Whether an expression reads a stream property outside aggregations and group keys."""
     from engine.aggregation import is_aggregation
-    if isinstance(e, A.Expr) and not in_agg and expr_text(e) in group_texts:
-        return False
-    if isinstance(e, A.Call) and is_aggregation(e.name.lower()) and not (
-            e.name.lower() in ("max", "min") and len(e.args) >= 2):
-        return False
-    if isinstance(e, A.Property):
-        # `context.label` is the same for every event of a partition, like a constant
-        return not (len(e.path) > 1 and e.path[0].name == "context")
-    return any(_uses_ungrouped_property(c, group_texts) for c in children(e))
+    from ..ast.walk import walk
+
+    def stop(n: Any) -> bool:   # below these nothing counts
+        if isinstance(n, A.Expr) and group_texts and expr_text(n) in group_texts:
+            return True
+        if isinstance(n, A.Call) and is_aggregation(n.name.lower()) and not (
+                n.name.lower() in ("max", "min") and len(n.args) >= 2):
+            return True
+        return isinstance(n, A.Property)
+    for n in walk(e, prune=stop):   # iterative: 10,000-term chains
+        if isinstance(n, A.Property) and not (group_texts and expr_text(n) in group_texts):
+            # `context.label` is the same for every event of a partition, like a constant
+            if not (len(n.path) > 1 and n.path[0].name == "context"):
+                return True
+    return False
 
 
 def _processor_factory(collector, select_eval, shaper, want_new, want_old, exprs, group_exprs,

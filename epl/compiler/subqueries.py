@@ -71,6 +71,10 @@ def _own_first(node: Any, sub: StreamInfo, inner: Scope, qual: Optional[str]) ->
     so that they read the subquery's stream (stream zero is unambiguous in Esper)."""
     if qual is None or len(inner.streams) == 1:
         return node
+    from ..ast.walk import walk
+    if not any(isinstance(n, A.Property) and _needs_qualifier(n, sub, inner)
+               for n in walk(node, prune=lambda n: isinstance(n, A.Subquery))):
+        return node     # nothing to qualify: no rebuild (which recurses per level)
 
     def fix(n: Any) -> Any:
         if isinstance(n, A.Subquery):
@@ -84,6 +88,19 @@ def _own_first(node: Any, sub: StreamInfo, inner: Scope, qual: Optional[str]) ->
                     s.event_type.property_type(path) is not None for s in inner.streams[1:]):
                 return A.Property((A.PropSeg(qual),) + tuple(segs), n.span)
             return n
+        if isinstance(n, A.BinaryOp):
+            # down the left spine in a loop: 10,000-term chains do not recurse per term
+            spine, cur = [], n
+            while isinstance(cur, A.BinaryOp):
+                spine.append(cur)
+                cur = cur.left
+            new = fix(cur)
+            for s in reversed(spine):
+                right = fix(s.right)
+                if new is not s.left or right is not s.right:
+                    s = dataclasses.replace(s, left=new, right=right)
+                new = s
+            return new
         if not dataclasses.is_dataclass(n) or isinstance(n, type):
             return n
         changes = {}
@@ -96,6 +113,15 @@ def _own_first(node: Any, sub: StreamInfo, inner: Scope, qual: Optional[str]) ->
                 changes[f.name] = nv
         return dataclasses.replace(n, **changes) if changes else n
     return fix(node)
+
+
+def _needs_qualifier(n: A.Property, sub: StreamInfo, inner: Scope) -> bool:
+    segs = n.path
+    if len(segs) > 1 and inner.stream_by_alias(segs[0].name) is not None:
+        return False
+    path = _path_text(segs)
+    return sub.event_type.property_type(path) is not None and any(
+        s.event_type.property_type(path) is not None for s in inner.streams[1:])
 
 
 def _fix_value(v: Any, fix: Callable[[Any], Any]) -> Any:
@@ -332,20 +358,17 @@ def _aggregates_outer(items: Sequence[A.SelectItem], inner: Scope) -> bool:
     from engine.aggregation import is_aggregation
     from .joins import stream_refs
 
-    def visit(n: Any) -> bool:
-        if isinstance(n, A.Subquery):
-            return False
-        if isinstance(n, A.Call) and is_aggregation(n.name.lower()):
-            refs = stream_refs(n, inner)
-            return refs is None or bool(refs - {0})
-        if dataclasses.is_dataclass(n) and not isinstance(n, type):
-            for f in dataclasses.fields(n):
-                v = getattr(n, f.name)
-                for x in (v if isinstance(v, tuple) else (v,)):
-                    if isinstance(x, A.Node) and visit(x):
-                        return True
-        return False
-    return any(visit(i.expr) for i in items)
+    from ..ast.walk import walk
+
+    def stop(n: Any) -> bool:
+        return isinstance(n, A.Subquery) or (isinstance(n, A.Call) and is_aggregation(n.name.lower()))
+    for item in items:
+        for n in walk(item.expr, prune=stop):     # iterative: long chains
+            if isinstance(n, A.Call) and is_aggregation(n.name.lower()):
+                refs = stream_refs(n, inner)
+                if refs is None or bool(refs - {0}):
+                    return True
+    return False
 
 
 def _single_column(sq: CompiledSubquery, scope: Scope, what: str) -> None:

@@ -11,7 +11,6 @@ from engine.namedwindows.service import TablePlan
 from engine.namedwindows.table import Table
 
 from .. import ast as A
-from ..ast.walk import children
 from ..errors import EPLValidationError
 from .annotations import statement_name
 from .result import CompiledStatement
@@ -156,18 +155,17 @@ def _aggregation_texts(exprs: list, is_aggregation: Any, expr_text: Any) -> list
     """Aggregation calls in the order the select compiler collects them (one per text)."""
     out: list[str] = []
 
-    def visit(n: Any) -> None:
-        if isinstance(n, A.Call) and is_aggregation(n.name.lower()) and not (
-                n.name.lower() in ("max", "min") and len(n.args) >= 2):
-            t = expr_text(n)
-            if t not in out:
-                out.append(t)
-            return
-        for c in children(n):
-            visit(c)
+    def is_agg(n: Any) -> bool:
+        return isinstance(n, A.Call) and is_aggregation(n.name.lower()) and not (
+            n.name.lower() in ("max", "min") and len(n.args) >= 2)
+    from ..ast.walk import walk
     for e in exprs:
         if e is not None:
-            visit(e)
+            for n in walk(e, prune=is_agg):      # pre-order, as the select compiler collects
+                if is_agg(n):
+                    t = expr_text(n)
+                    if t not in out:
+                        out.append(t)
     return out
 
 

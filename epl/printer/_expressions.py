@@ -144,6 +144,8 @@ class ExprPrinter:
         return method(e, follow)
 
     def _x_BinaryOp(self, e: A.BinaryOp, follow: int) -> str:
+        if e.op not in (A.BinOp.IS, A.BinOp.IS_NOT) and isinstance(e.left, A.BinaryOp):
+            return self._chain(e, follow)
         lvl = _BINOP_LEVEL[e.op]
         logical = lvl <= RELATIONAL
         left = self.expr(e.left, lvl, lvl, logical)
@@ -158,6 +160,26 @@ class ExprPrinter:
             return left + " is (" + self.render(right_operand, 0) + ")"
         right = self.expr(right_operand, lvl + 1, follow, logical)
         return left + self.op(e.op.value, e.op in _WORD_OPS) + right
+
+    def _chain(self, e: A.BinaryOp, follow: int) -> str:
+        """A left-associative chain (`a or b or ...`, `a + b - c ...`) printed in a loop: what
+        `_x_BinaryOp` does level by level, without recursing down the left spine."""
+        spine = [(e, follow)]
+        n = e
+        while True:
+            left = n.left
+            if not (isinstance(left, A.BinaryOp) and left.op not in (A.BinOp.IS, A.BinOp.IS_NOT)
+                    and _BINOP_LEVEL[left.op] >= _BINOP_LEVEL[n.op]):
+                break
+            spine.append((left, _BINOP_LEVEL[n.op]))
+            n = left
+        lvl = _BINOP_LEVEL[n.op]
+        parts = [self.expr(n.left, lvl, lvl, lvl <= RELATIONAL)]
+        for node, fol in reversed(spine):
+            lvl = _BINOP_LEVEL[node.op]
+            parts.append(self.op(node.op.value, node.op in _WORD_OPS))
+            parts.append(self.expr(node.right, lvl + 1, fol, lvl <= RELATIONAL))
+        return "".join(parts)
 
     def _x_UnaryOp(self, e: A.UnaryOp, follow: int) -> str:
         if e.op is A.UnOp.NOT:
