@@ -151,27 +151,58 @@ class Engine:
         with self._lock:
             return self._create(node, text, name)
 
-    def deploy(self, text: str) -> Deployment:
-        """Register a module of `;`-separated statements, all or none; the Deployment is a
-        sequence of its statements with `undeploy()`."""
+    def prepare(self, text: str) -> Any:
+        """A statement with substitution parameters (`?`, `?:name`, `?:name:type`) to deploy
+        with values: `engine.prepare(text).deploy([1, 'a'])` or `.deploy(name=1)`."""
+        from .prepared import PreparedStatement
+        return PreparedStatement(self, text)
+
+    def deploy(self, text: Any) -> Deployment:
+        """Register a module, all statements or none: `;`-separated statements after
+        Esper's optional `module name;`, `uses other;` and `import ...;` headers. Takes the
+        text, or a path (`pathlib.Path`) of an `.epl` file. Returns a Deployment: the
+        statements, with `module_name`, `uses` and `imports`."""
+        import os
+        if isinstance(text, os.PathLike):
+            return self.deploy_file(text)
+        return self._deploy_text(text, None)
+
+    def deploy_file(self, path: Any) -> Any:
+        """Deploy the module in an `.epl` file (UTF-8); errors name the file and line."""
+        from .deployment import read_module
+        text, p = read_module(path)
+        return self._deploy_text(text, p)
+
+    def _deploy_text(self, text: str, path: Optional[str]) -> Any:
         from epl import parse_module
+        from epl.errors import EPLError
+        from .deployment import located
         module = parse_module(text)
         created: list[Statement] = []
+        lines = module.lines or (None,) * len(module.statements)
         with self._lock:
             try:
-                for node, stmt_text in zip(module.statements, module.texts or [None] * len(module.statements)):
-                    created.append(self._create(node, stmt_text or "", None))
+                for node, stmt_text, line in zip(module.statements, module.texts or [None] * len(module.statements), lines):
+                    try:
+                        created.append(self._create(node, stmt_text or "", None))
+                    except EPLError as e:
+                        if line is None or (module.name is None and path is None and len(module.statements) == 1):
+                            raise
+                        raise located(e, line, module.name, path) from None
             except Exception:
                 for s in reversed(created):
                     s.destroy()
                 raise
             self._deployments = getattr(self, "_deployments", 0) + 1
-            return Deployment(self._deployments, created)
+            return Deployment(self._deployments, created, module.name, module.uses,
+                              module.imports, path)
 
     def _create(self, node: Any, text: str, name: Optional[str]) -> Statement:
         from epl.compiler import compile_statement
         if name is not None:
             self._check_name_free(name, text)
+        from epl.compiler.params import check_unbound
+        check_unbound(node, text)
         compiled = compile_statement(node, self, text)
         if name is None and compiled.name is not None:
             self._check_name_free(compiled.name, text)
@@ -182,6 +213,10 @@ class Engine:
                          drop=compiled.drop and self.prioritized_execution, plan=compiled.plan,
                          annotations=compiled.annotations, phase=dispatch_phase(node, self),
                          tier=filter_tier(node, self))
+        clause = getattr(node, "for_clause", None)
+        if clause is not None:
+            from .delivery import delivery_splitter
+            stmt._set_delivery(delivery_splitter(clause, stmt, self, text))
         registered: list[Callable[[], None]] = []
         try:
             for action, undo in compiled.on_create:
@@ -265,9 +300,15 @@ class Engine:
                 raise EventTypeError(f"Event type named '{type_name}' has not been defined")
             if et.representation is Representation.MAP:
                 if type(event) is not dict and not isinstance(event, Mapping):   # ABC check: slow
+                    if et.convert is not None:      # object-array lists, JSON text
+                        return EventBean(et, et.convert(event))
                     raise EventTypeError(
                         f"Event type '{type_name}' is a map type: expected a dict, got "
                         f"{type(event).__name__}")
+            elif et.representation is Representation.VARIANT:
+                raise EventTypeError(
+                    f"Event type '{type_name}' is a variant stream: events enter it by "
+                    f"'insert into {type_name}'")
             elif not isinstance(event, et.pyclass):
                 raise EventTypeError(
                     f"Event type '{type_name}' expects instances of {et.pyclass.__name__}, got "
@@ -295,19 +336,18 @@ class Engine:
                             # (EPL filters keep no reference to it; a nested send makes its own)
                             probe = entry[1]
                             probe.underlying = event
+                            self._current_statement = None   # filters evaluate for no one statement
                             handles = entry[0].fn(probe)
                             probe.underlying = None
                             if handles:
                                 if self.check_events:
                                     entry[2](event)
                                 bean = EventBean(et, event)
-                                if len(handles) == 1:
-                                    h = handles[0]
-                                    if type(h) is RowHandle and not self._dispatch_queue:
-                                        h.statement._deliver_now(bean)
-                                    else:
-                                        h.on_event(bean)
-                                else:
+                                h = handles[0]
+                                if len(handles) == 1 and type(h) is RowHandle \
+                                        and not self._dispatch_queue:
+                                    h.statement._deliver_now(bean)
+                                else:       # statement attribution and fault isolation
                                     self._on_match(bean, handles)
                             if self._dispatch_queue or self._route_queue or self._window_changes:
                                 self._drain()
@@ -541,6 +581,9 @@ class Engine:
             self._route_queue.append(self._derive(ins, row))
 
     def _derive(self, ins: Any, row: EventBean) -> EventBean:
+        if ins.event_type.representation is Representation.VARIANT:
+            # a variant stream's event wraps the member event (its type resolves properties)
+            return EventBean(ins.event_type, row if ins.passthrough else self._derive(ins.member, row))
         if ins.passthrough:
             return row if row.event_type is ins.event_type else EventBean(ins.event_type, row.underlying)
         u = row.underlying

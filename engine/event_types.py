@@ -27,6 +27,7 @@ Getter = Callable[[Any], Any]
 class Representation(enum.Enum):
     MAP = "map"
     CLASS = "class"
+    VARIANT = "variant"     # a variant stream: the underlying is the member event's EventBean
 
 
 # a segment is a name, or any text in backquotes (`user-id`, `first name`: names that are not
@@ -120,6 +121,13 @@ class EventType:
         self.end_timestamp = end_timestamp or next(
             (s.end_timestamp for s in self.supertypes if s.end_timestamp), None)
         self.dynamic = dynamic          # properties not declared may still be read
+        # how the events of a map type arrive: 'map' (dicts), 'objectarray' (lists in
+        # property order) or 'json' (dicts or JSON text); `convert` turns the other forms
+        # into the dict the type reads (None: dicts only)
+        self.wire = "map" if representation is Representation.MAP else representation.value
+        self.convert: Optional[Callable[[Any], Any]] = None
+        # a variant stream's member types (None: any type)
+        self.variant_members: Optional[tuple[EventType, ...]] = None
         self._getters: dict[str, Getter] = {}
         self._checks: Optional[Callable[[Any], None]] = None
         # set by the registry that holds this type: called as (type, path, exception)
@@ -194,6 +202,9 @@ class EventType:
         return g
 
     def _compile_getter(self, path: str) -> Getter:
+        if self.representation is Representation.VARIANT:
+            # the member event resolves the path with its own type's getters
+            return lambda u, _p=path: u.get(_p)
         # a declared name is one segment whatever its characters (`user-id`, `a.b`)
         segs = [(path, None, None)] if path in self.properties else parse_path(path)
         if self.representation is Representation.MAP:
@@ -268,6 +279,8 @@ class EventType:
         checker(underlying)
 
     def to_dict(self, underlying: Any) -> dict[str, Any]:
+        if self.representation is Representation.VARIANT:
+            return underlying.to_dict()
         if self.representation is Representation.MAP:
             if self.dynamic:
                 return dict(underlying)

@@ -96,6 +96,25 @@ class RowHandle(StreamHandle):
         self.statement._emit([bean], None)
 
 
+class ContainedHandle:
+    """Contained-event selection (`Order[items]`): the container event matched the filter;
+    each event held in the property goes to the stream, in order."""
+
+    __slots__ = ("inner", "split", "order", "statement", "drop", "stream_index")
+
+    def __init__(self, inner: Any, split: Any) -> None:
+        self.inner = inner
+        self.split = split
+        self.order = inner.order
+        self.statement = inner.statement
+        self.drop = inner.drop
+        self.stream_index = inner.stream_index
+
+    def on_event(self, bean: EventBean) -> None:
+        for b in self.split(bean):
+            self.inner.on_event(b)
+
+
 def make_handle(first: Any, statement: "Statement", stream_index: int) -> StreamHandle:
     """RowHandle when the stream feeds its statement's rows directly, else StreamHandle."""
     if type(first) is PassthroughSink and first.want_new and first.emit == statement._emit:
@@ -205,8 +224,11 @@ class SelectInstance:
             else:
                 first, chain = sink, []
             self.views.append(chain)
-            self.handles.append(make_handle(first, statement, stream.index) if self.join is None
-                                else self.join.make_handle(first, statement, stream.index))
+            handle = make_handle(first, statement, stream.index) if self.join is None \
+                else self.join.make_handle(first, statement, stream.index)
+            if stream.contained is not None:
+                handle = ContainedHandle(handle, stream.contained)
+            self.handles.append(handle)
         self.bindings = bindings
 
     def start(self) -> None:

@@ -20,6 +20,7 @@ class StreamPlan:
     unidirectional: bool = False
     pattern: Any = None              # a pattern plan for `pattern [...]` streams
     named_window: Any = None         # set when the stream consumes a named window
+    contained: Any = None            # `Type[prop]`: bean -> the contained events to feed
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class InsertIntoPlan:
     columns: tuple[tuple[str, str], ...]   # (output column, target property), in select order
     selector: str = "istream"        # 'istream' | 'rstream' | 'irstream'
     passthrough: bool = False        # `insert into X select *` of the same type: route as is
+    member: Optional["InsertIntoPlan"] = None   # into a variant stream: builds the member event
 
 
 @dataclass(frozen=True)

@@ -190,6 +190,19 @@ class Statement:
         else:
             self._emit([bean], None)
 
+    def _set_delivery(self, split: Any) -> None:
+        """The for-clause: each batch is split into several listener calls (an instance
+        attribute in front of the class's _dispatch; the direct single-row delivery calls
+        _dispatch too, and one row is one call either way)."""
+        if split is None:
+            return
+        dispatch = Statement._dispatch
+
+        def split_dispatch(new: Optional[list], old: Optional[list]) -> None:
+            for n, o in split(new, old):
+                dispatch(self, n, o)
+        self._dispatch = split_dispatch  # type: ignore[method-assign]
+
     def _dispatch(self, new: Optional[list], old: Optional[list]) -> None:
         engine = self.engine
         if not new or not old:

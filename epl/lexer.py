@@ -67,6 +67,10 @@ tokens = tuple(sorted(set(RESERVED.values()))) + (
     "OR_TERMINATED",
     # `?`: row-pattern quantifiers (`A?`, `B*?`); a generic token other clauses may use too
     "QUESTION",
+    # `?:name` and `?:name:type`: named substitution parameters (plain `?` is QUESTION)
+    "SUBSTITUTION",
+    # `for` followed by `grouped_delivery` / `discrete_delivery` (the for-clause)
+    "FOR",
     # `,` followed by `context Name` (nested context declarations)
     "NESTCOMMA",
     # `.win:`, `.std:`, `.ext:` view namespaces of the old view syntax
@@ -120,6 +124,7 @@ _KEYWORD_AHEAD = {
     "and": re.compile(r"\s+(?i:when)\b"),
     "or": re.compile(r"\s+(?i:terminated)\b"),
 }
+_FOR_AHEAD = re.compile(r"\s+(?i:grouped_delivery|discrete_delivery)(?![\w$])")
 _AHEAD_KIND = {"not": "NOTX", "and": "AND_WHEN", "or": "OR_TERMINATED"}
 
 
@@ -143,6 +148,11 @@ def t_unterminated_comment(t):
 
 def t_line_comment(t):
     r"(//|--)[^\n]*"
+
+
+def t_SUBSTITUTION(t):
+    r"\?:[\w$]+(?::[^\W\d][\w.$]*(?:\[\])?)?"
+    return t
 
 
 def t_VIEWNS(t):
@@ -192,6 +202,8 @@ def t_IDENT(t):
     word = t.value.lower()
     kind = RESERVED.get(word)
     if kind is None:
+        if word == "for" and _FOR_AHEAD.match(t.lexer.lexdata, t.lexer.lexpos):
+            t.type = "FOR"
         return t
     ahead = _KEYWORD_AHEAD.get(word)
     if ahead is not None and ahead.match(t.lexer.lexdata, t.lexer.lexpos):

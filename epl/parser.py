@@ -39,24 +39,59 @@ def parse(text: str) -> Statement:
 
 
 def parse_module(text: str) -> Module:
-    """Parse `;`-separated statements. `Module.texts` holds each statement's source text."""
+    """Parse `;`-separated statements, after Esper's optional module headers (`module name;`,
+    `uses name;`, `import name;`, before the first statement). `Module.texts` holds each
+    statement's source text, `Module.lines` its first line."""
     toks = tokenize(text)
     statements: list[Statement] = []
     texts: list[str] = []
+    lines: list[int] = []
+    headers: dict[str, list[str]] = {"module": [], "uses": [], "import": []}
     group: list[LexToken] = []
     for tok in toks + [None]:
         if tok is not None and tok.type != "SEMI":
             group.append(tok)
             continue
         if group:
-            end = group[-1].end
-            statements.append(_run(text, group))
-            texts.append(text[group[0].lexpos:end])
+            word = group[0].value.lower() if group[0].type == "IDENT" else None
+            if word in headers and not getattr(group[0], "ticked", False):
+                headers[word].append(_module_header(text, group, bool(statements), headers))
+            else:
+                end = group[-1].end
+                statements.append(_run(text, group))
+                texts.append(text[group[0].lexpos:end])
+                lines.append(group[0].lineno)
         group = []
-    if not statements:
+    if not statements and not headers["module"]:
         raise EPLSyntaxError("Unexpected end-of-input at line 1 column 1, expecting a statement",
                              text, 1, 1, near=None, expected="a statement")
-    return Module(tuple(statements), tuple(texts), Span(1, 1, 0, len(text)))
+    name = headers["module"][0] if headers["module"] else None
+    return Module(tuple(statements), tuple(texts), Span(1, 1, 0, len(text)), name,
+                  tuple(headers["uses"]), tuple(headers["import"]), tuple(lines))
+
+
+def _module_header(text: str, group: list, after_statements: bool,
+                   headers: dict[str, list[str]]) -> str:
+    """The dotted name of a `module`, `uses` or `import` header (`import a.b.*` keeps `.*`)."""
+    first = group[0]
+    word = first.value.lower()
+    where = f"at line {first.lineno} column {position(text, first.lexpos)[1]}"
+    if after_statements:
+        raise EPLSyntaxError(f"The '{word}' declaration {where} must come before the module's "
+                             f"statements", text, first.lineno, position(text, first.lexpos)[1],
+                             near=first.value, expected="a statement")
+    if word == "module" and headers["module"]:
+        raise EPLSyntaxError(f"Duplicate module name declaration {where}", text, first.lineno,
+                             position(text, first.lexpos)[1], near=first.value)
+    body = group[1:]
+    ok = bool(body) and all(
+        (t.type == "IDENT" or t.type in RESERVED.values()) if i % 2 == 0 else t.type == "DOT"
+        for i, t in enumerate(body[:-1] if body and body[-1].type == "STAR" else body))
+    if not ok or (body[-1].type == "STAR" and word != "import"):
+        raise EPLSyntaxError(f"Incorrect syntax of the '{word}' declaration {where}, expecting a "
+                             f"dotted name", text, first.lineno, position(text, first.lexpos)[1],
+                             near=first.value, expected="a dotted name")
+    return "".join(t.value for t in body)
 
 
 def parse_expression(text: str) -> Expr:

@@ -372,3 +372,13 @@ class CronKeyword(Expr):
     keyword: str
     value: Optional[Expr] = None
     span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Substitution(Expr):
+    """A substitution parameter: `?` (name None), `?:name` or `?:name:type`; a prepared
+    statement replaces it by a literal before compiling."""
+
+    name: Optional[str] = None
+    type_name: Optional[str] = None
+    span: Span = field(default=NO_SPAN, compare=False)

@@ -80,6 +80,7 @@ class FilterStream(Node):
     retain_union: bool = False
     retain_intersection: bool = False
     span: Span = field(default=NO_SPAN, compare=False)
+    contained: Optional[str] = None     # `Type[prop]`: the events in property `prop` (a path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +209,18 @@ class SelectStatement(Statement):
     annotations: tuple[Annotation, ...] = ()
     into_table: Optional[str] = None        # `into table T select ...`: aggregate into T's rows
     span: Span = field(default=NO_SPAN, compare=False)
+    # `for grouped_delivery(a, b)` / `for discrete_delivery`: how listeners receive a batch
+    for_clause: Optional["ForClause"] = None
+
+
+@dataclass(frozen=True, slots=True)
+class ForClause(Node):
+    """`for grouped_delivery(exprs)` (one listener call per group of output rows) or `for
+    discrete_delivery` (one call per row)."""
+
+    kind: str                      # 'grouped_delivery' | 'discrete_delivery'
+    exprs: tuple[Expr, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +255,9 @@ class CreateSchema(Statement):
     class_name: Optional[str] = None         # `as ClassName`
     annotations: tuple[Annotation, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False)
+    # `create variant schema V as T1, T2` (members) or `as *` (any type)
+    variant_types: tuple[str, ...] = ()
+    variant_any: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -523,3 +539,8 @@ class Module(Node):
     statements: tuple[Statement, ...]
     texts: tuple[str, ...] = field(default=(), compare=False)
     span: Span = field(default=NO_SPAN, compare=False)
+    # Esper's module headers: `module name;`, `uses other;`, `import a.b.*;`
+    name: Optional[str] = None
+    uses: tuple[str, ...] = ()
+    imports: tuple[str, ...] = ()
+    lines: tuple[int, ...] = field(default=(), compare=False)   # each statement's first line

@@ -51,3 +51,59 @@ def hints(annotations: tuple[A.Annotation, ...]) -> frozenset[str]:
             if name:
                 out.add(name)
     return frozenset(out)
+
+
+def hint_values(annotations: tuple[A.Annotation, ...]) -> dict[str, Optional[str]]:
+    """Every `@Hint('a, b=1')` item, lower-case name to its value (None without `=`)."""
+    out: dict[str, Optional[str]] = {}
+    for a in annotations:
+        if a.name.lower() != "hint":
+            continue
+        for v in [a.value] + [v for _, v in a.attrs]:
+            if not isinstance(v, str):
+                continue
+            for item in _split_items(v):
+                name, eq, value = item.partition("=")
+                if name.strip():
+                    out[name.strip().lower()] = value.strip() if eq else None
+    return out
+
+
+def _split_items(text: str) -> list[str]:
+    """`'a, index(x, y), b=1'` -> ['a', 'index(x, y)', 'b=1']: commas inside parentheses
+    belong to the item."""
+    items, depth, cur = [], 0, []
+    for ch in text:
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == "," and depth == 0:
+            items.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    items.append("".join(cur))
+    return items
+
+
+def group_reclaim(annotations: tuple[A.Annotation, ...], text: str) -> tuple[Optional[bool], Optional[float], Optional[float]]:
+    """The group-reclaim hints: (reclaim override or None, aged ms or None, frequency ms or
+    None). `disable_reclaim_group` keeps empty groups of windowed group-by statements;
+    `reclaim_group_aged=N` drops groups not updated for N seconds."""
+    from ..errors import EPLValidationError
+    h = hint_values(annotations)
+    override = False if "disable_reclaim_group" in h else None
+
+    def seconds(name: str) -> Optional[float]:
+        v = h.get(name)
+        if name not in h:
+            return None
+        try:
+            n = float(v) if v is not None else None
+        except ValueError:
+            n = None
+        if n is None or n <= 0:
+            raise EPLValidationError(
+                f"Failed to parse hint parameter value '{v}' as a double-typed seconds value or "
+                f"variable name for hint '{name}'", text)
+        return n * 1000
+    return override, seconds("reclaim_group_aged"), seconds("reclaim_group_freq")

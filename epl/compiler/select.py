@@ -68,9 +68,15 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
     if node.from_ is None:
         raise EPLValidationError("A select statement needs a from clause", text)
     streams: list[StreamInfo] = []
+    containers: dict[int, Any] = {}     # contained-event streams: (container info, splitter)
     stream_specs = node.from_.streams
     for i, spec in enumerate(stream_specs):
-        if isinstance(spec, A.FilterStream):
+        if isinstance(spec, A.FilterStream) and getattr(spec, "contained", None):
+            from .contained import contained_stream
+            et = resolve_stream_type(engine, spec.event_filter.type_name, text)
+            info, containers[i] = contained_stream(i, spec, et, text)
+            streams.append(info)
+        elif isinstance(spec, A.FilterStream):
             et = resolve_stream_type(engine, spec.event_filter.type_name, text)
             streams.append(StreamInfo(i, et, spec.alias, spec.event_filter.type_name))
         else:
@@ -104,6 +110,11 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
         nw = engine.services.get("named_windows")
         if isinstance(spec, A.FilterStream) and nw is not None and nw.get(info.type_name) is not None:
             stream_plans.append(nw.consumer_stream(info, spec, views, scope))
+        elif isinstance(spec, A.FilterStream) and info.index in containers:
+            container, split = containers[info.index]
+            filt = compile_filter(spec.event_filter.filter, container, scope)
+            stream_plans.append(StreamPlan(info.index, info.event_type, info.alias, filt, views,
+                                           spec.unidirectional, contained=split))
         elif isinstance(spec, A.FilterStream):
             filt = compile_filter(spec.event_filter.filter, info, scope)
             stream_plans.append(StreamPlan(info.index, info.event_type, info.alias, filt, views,
@@ -224,7 +235,8 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
                                          select_eval, shaper, want_new, want_old, names, stream_plans)
     else:
         make_processor = _processor_factory(collector, select_eval, shaper, want_new, want_old,
-                                            exprs, group_exprs, group_compiled, node, streams, stream_plans)
+                                            exprs, group_exprs, group_compiled, node, streams, stream_plans,
+                                            engine=engine, text=text)
 
     make_output = None
     if node.output is not None:
@@ -294,7 +306,7 @@ def _uses_ungrouped_property(e: Any, group_texts: set[str], in_agg: bool = False
 
 
 def _processor_factory(collector, select_eval, shaper, want_new, want_old, exprs, group_exprs,
-                       group_compiled, node, streams, stream_plans):
+                       group_compiled, node, streams, stream_plans, engine=None, text=""):
     has_agg = bool(collector.entries)
     group_texts = {expr_text(g) for g in group_exprs}
     ungrouped_props = any(_uses_ungrouped_property(e, group_texts) for e in exprs) or \
@@ -303,6 +315,10 @@ def _processor_factory(collector, select_eval, shaper, want_new, want_old, exprs
     ctx = collector.ctx
     # unbounded streams (no data window) keep their groups; windows reclaim empty groups
     reclaim = all(sp.views for sp in stream_plans)
+    from .annotations import group_reclaim
+    override, aged_ms, freq_ms = group_reclaim(getattr(node, "annotations", ()), text)
+    if override is not None:
+        reclaim = override
     if not group_exprs:
         if not has_agg:
             return lambda: P.SimpleProcessor(select_eval, shaper, want_new, want_old)
@@ -316,6 +332,14 @@ def _processor_factory(collector, select_eval, shaper, want_new, want_old, exprs
         def key_of(eps, _fns=key_fns):
             return tuple(f(eps) for f in _fns)
     cls = P.AggregatedGroupedProcessor if ungrouped_props else P.RowPerGroupProcessor
+    if aged_ms is not None and engine is not None:
+        from engine.resultset.aged_rows import AgedAggregationRows
+        clock = type(engine).now.fget
+
+        def aged_rows():
+            return AgedAggregationRows(entries, reclaim, lambda: clock(engine), aged_ms, freq_ms)
+        return lambda: cls(select_eval, shaper, want_new, want_old, ctx, aged_rows(),
+                           key_of=key_of, key_types=key_types)
     return lambda: cls(select_eval, shaper, want_new, want_old, ctx, AggregationRows(entries, reclaim),
                        key_of=key_of, key_types=key_types)
 
@@ -394,6 +418,9 @@ def _insert_into(ins: Optional[A.InsertInto], engine: Any, out_type: EventType, 
         raise EPLValidationError(
             f"Number of supplied values in the select or values clause does not match insert-into clause", text)
     new_types = []
+    if target is not None and target.representation is Representation.VARIANT:
+        from .variants import insert_into_variant
+        return insert_into_variant(target, out_type, src, cols, selector, passthrough, text), []
     if target is None:
         if passthrough:
             target = EventType(ins.stream_name, out_type.representation, out_type.properties, (),

@@ -69,6 +69,10 @@ def compile_create_window(node: A.CreateWindow, engine: Any, text: str) -> Compi
                 props[name] = c.type
                 row_fns.append((name, c.fn))
     event_type = EventType(node.name, Representation.MAP, props)
+    if source is not None and source.representation is Representation.VARIANT and not node.select:
+        # a window of a variant stream holds the variant's events, every member type's
+        from engine.schema_types import make_variant
+        event_type = make_variant(node.name, source.variant_members)
     stream = StreamInfo(0, event_type, None, node.name)
     scope = base_scope(engine, [stream], text)
     views = compile_views(node.views, stream, scope, retain_union=node.retain_union)

@@ -8,7 +8,7 @@ from ..lexer import tokens  # noqa: F401
 from ..errors import EPLValidationError
 from ._support import STATE, fail, span
 
-_REPRESENTATIONS = {"map", "objectarray", "json", "avro", "xml", "bean"}
+_REPRESENTATIONS = {"map", "objectarray", "json", "avro", "xml", "bean", "variant"}
 
 
 # -- create schema ----------------------------------------------------------------------------
@@ -21,8 +21,13 @@ def p_create_schema(p):
     else:
         if p[2].lower() not in _REPRESENTATIONS:
             fail(p, 2, "please check the create schema statement, expecting 'map', "
-                       "'objectarray', 'json' or 'avro' before 'schema'")
+                       "'objectarray', 'json', 'variant' or 'avro' before 'schema'")
         rep, name, body = p[2].lower(), p[4], p[5]
+    if rep == "variant":
+        body = _variant_body(p, body)
+    elif "variant_types" in body or "variant_any" in body:
+        fail(p, len(p) - 1, "please check the create schema statement, a list of types or "
+                            "'*' follows 'as' only in 'create variant schema'")
     p[0] = CreateSchema(name, representation=rep, span=span(p), **body)
 
 
@@ -40,6 +45,32 @@ def p_schema_body_columns(p):
 def p_schema_body_class(p):
     "schema_body : AS type_name"
     p[0] = {"class_name": p[2]}
+
+
+def p_schema_body_variant_any(p):
+    "schema_body : AS STAR"
+    p[0] = {"variant_any": True}
+
+
+def p_schema_body_variant_types(p):
+    "schema_body : AS variant_types"
+    p[0] = {"variant_types": tuple(p[2])}
+
+
+def p_variant_types(p):
+    """variant_types : type_name COMMA type_name
+                     | variant_types COMMA type_name"""
+    p[0] = [p[1], p[3]] if isinstance(p[1], str) else p[1] + [p[3]]
+
+
+def _variant_body(p, body):
+    """A variant schema lists its member types (or `*`) and nothing else."""
+    if "class_name" in body:
+        return {"variant_types": (body["class_name"],)}
+    if "variant_types" in body or "variant_any" in body:
+        return body
+    fail(p, 5, "please check the create variant schema statement, expecting 'as' and the "
+               "member types or '*'")
 
 
 def p_schema_quals(p):

@@ -5,18 +5,20 @@ from __future__ import annotations
 import re
 
 from ..ast import (
-    BinOp, BinaryOp, EventFilter, FilterStream, FromClause, GroupingSet, InsertInto, JoinKind,
+    BinOp, BinaryOp, EventFilter, FilterStream, ForClause, FromClause, GroupingSet, InsertInto, JoinKind,
     Limit, OrderItem, OuterJoin, Parens, PatternStream, SelectClause, SelectItem,
     SelectStatement, Span, StreamSelector, ViewSpec, Wildcard,
 )
 from ..lexer import tokens  # noqa: F401
-from ._support import span
+from ._support import fail, span
 from .expressions import stream_wildcard
 
 
 def p_select_stmt(p):
-    """select_stmt : select_head FROM from_clause where_opt group_opt having_opt output_opt order_opt limit_opt"""
-    p[0] = SelectStatement(p[1], p[3], p[4], p[5], p[6], p[7], p[8], p[9], span=span(p))
+    """select_stmt : select_head FROM from_clause where_opt group_opt having_opt output_opt order_opt limit_opt
+                   | select_head FROM from_clause where_opt group_opt having_opt output_opt order_opt limit_opt for_clause"""
+    p[0] = SelectStatement(p[1], p[3], p[4], p[5], p[6], p[7], p[8], p[9], span=span(p),
+                           for_clause=p[10] if len(p) > 10 else None)
 
 
 def p_select_stmt_into_table(p):
@@ -26,9 +28,24 @@ def p_select_stmt_into_table(p):
 
 
 def p_select_stmt_insert(p):
-    """select_stmt : insert_clause select_head FROM from_clause where_opt group_opt having_opt output_opt order_opt limit_opt"""
+    """select_stmt : insert_clause select_head FROM from_clause where_opt group_opt having_opt output_opt order_opt limit_opt
+                   | insert_clause select_head FROM from_clause where_opt group_opt having_opt output_opt order_opt limit_opt for_clause"""
     p[0] = SelectStatement(p[2], p[4], p[5], p[6], p[7], p[8], p[9], p[10], insert_into=p[1],
-                           span=span(p))
+                           span=span(p), for_clause=p[11] if len(p) > 11 else None)
+
+
+def p_for_clause(p):
+    """for_clause : FOR IDENT
+                  | FOR IDENT LPAREN RPAREN
+                  | FOR IDENT LPAREN expr_list RPAREN"""
+    kind = p[2].lower()
+    exprs = tuple(p[4]) if len(p) == 6 else ()
+    if kind == "discrete_delivery" and exprs:
+        fail(p, 2, "please check the for-clause, 'discrete_delivery' takes no expressions")
+    if kind == "grouped_delivery" and not exprs:
+        fail(p, 2, "please check the for-clause, 'grouped_delivery' requires one or more "
+                   "expressions")
+    p[0] = ForClause(kind, exprs, span(p))
 
 
 def p_empty(p):
@@ -164,6 +181,20 @@ def p_filter_stream(p):
     flags = p[4]
     p[0] = FilterStream(p[1], p[2], p[3], "unidirectional" in flags, "retain-union" in flags,
                         "retain-intersection" in flags, span(p))
+
+
+def p_filter_stream_contained(p):
+    "filter_stream : event_filter LBRACK contained_path RBRACK views_opt alias_opt stream_flags"
+    # contained-event selection: `Order[items]` streams the events held in property `items`
+    flags = p[7]
+    p[0] = FilterStream(p[1], p[5], p[6], "unidirectional" in flags, "retain-union" in flags,
+                        "retain-intersection" in flags, span(p), contained=p[3])
+
+
+def p_contained_path(p):
+    """contained_path : name
+                      | contained_path DOT name"""
+    p[0] = p[1] if len(p) == 2 else p[1] + "." + p[3]
 
 
 def p_pattern_stream(p):

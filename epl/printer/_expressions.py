@@ -212,6 +212,15 @@ class ExprPrinter:
             return _float(v) + "f"
         return _float(v)
 
+    def _x_Substitution(self, e: A.Substitution, follow: int) -> str:
+        if e.name is None:
+            return "?"
+        return f"?:{e.name}" + (f":{e.type_name}" if e.type_name else "")
+
+    def _x_BoundValue(self, e: Any, follow: int) -> str:
+        # a value bound to a substitution parameter that no EPL literal spells
+        return "?"
+
     def _x_TimePeriod(self, e: A.TimePeriod, follow: int) -> str:
         parts = []
         for amount, unit in e.parts:

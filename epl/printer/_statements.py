@@ -96,7 +96,10 @@ class StatementPrinter(RowRecogPrinter, PatternPrinter):
         return " as " + name(a) if a is not None else ""
 
     def _s_FilterStream(self, s: A.FilterStream) -> str:
-        text = self.event_filter(s.event_filter) + self.views(s.views) + self.alias(s.alias)
+        text = self.event_filter(s.event_filter)
+        if getattr(s, "contained", None):
+            text += "[" + s.contained + "]"
+        text += self.views(s.views) + self.alias(s.alias)
         if s.unidirectional:
             text += " unidirectional"
         if s.retain_union:
@@ -199,6 +202,10 @@ class StatementPrinter(RowRecogPrinter, PatternPrinter):
             out.append("order by " + ", ".join(self._s_OrderItem(o) for o in s.order_by))
         if s.limit is not None:
             out.append(self._s_Limit(s.limit))
+        if getattr(s, "for_clause", None) is not None:
+            fc = s.for_clause
+            out.append("for " + fc.kind + ("(" + ", ".join(self.expr(e) for e in fc.exprs) + ")"
+                                           if fc.exprs else ""))
         return " ".join(out)
 
     _s_SelectStatement = select_statement
@@ -217,7 +224,11 @@ class StatementPrinter(RowRecogPrinter, PatternPrinter):
         out = self.prefix(s)
         out.append("create " + (s.representation + " " if s.representation else "") + "schema")
         head = name(s.name, False)
-        if s.class_name is not None:
+        if s.variant_any:
+            out.append(head + " as *")
+        elif s.variant_types:
+            out.append(head + " as " + ", ".join(self.type_text(t) for t in s.variant_types))
+        elif s.class_name is not None:
             out.append(head + " as " + self.type_text(s.class_name))
         else:
             out.append(head + self.column_defs(s.columns))
