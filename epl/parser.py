@@ -158,7 +158,7 @@ _CLAUSES = {
 _PUNCT = {
     "LPAREN": "'('", "RPAREN": "')'", "LBRACK": "'['", "RBRACK": "']'", "LBRACE": "'{'",
     "RBRACE": "'}'", "COMMA": "','", "NESTCOMMA": "','", "SEMI": "';'", "DOT": "'.'",
-    "COLON": "':'", "ATSIGN": "'@'", "HASH": "'#'", "EQ": "'='", "ARROW": "'->'", "GT": "'>'",
+    "COLON": "':'", "ATSIGN": "'@'", "HASH": "'#'", "EQ": "'='", "ARROW": "'->'", "GOES": "'=>'", "GT": "'>'",
     "STAR": "'*'", "MINUS": "'-'", "IDENT": "an identifier", "NUMBER": "a number",
     "STRING": "a string", "$end": "end of input", "VIEWNS": "a view namespace",
 }
@@ -167,7 +167,7 @@ _CONTINUATIONS = {
     "OR", "AND", "BOR", "BXOR", "BAND", "EQ", "NE", "LT", "GT", "LE", "GE", "IS", "IN",
     "NOTX", "BETWEEN", "LIKE", "REGEXP", "CONCAT", "PLUS", "MINUS", "STAR", "SLASH", "PERCENT",
     "DOT", "LBRACK", "LPAREN", "AS", "ASC", "DESC", "TP_YEAR", "TP_MONTH", "TP_WEEK", "TP_DAY",
-    "TP_HOUR", "TP_MINUTE", "MIN", "TP_SEC", "TP_MSEC", "TP_USEC", "ESCAPE", "AND_WHEN",
+    "TP_HOUR", "TP_MINUTE", "MIN", "TP_SEC", "TP_MSEC", "TP_USEC", "ESCAPE", "AND_WHEN", "GOES",
 }
 _EXPR_STARTS = {"NUMBER", "STRING", "IDENT", "NULL", "TRUE", "FALSE", "CASE"}
 

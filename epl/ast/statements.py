@@ -495,3 +495,37 @@ class Module(Node):
     statements: tuple[Statement, ...]
     texts: tuple[str, ...] = field(default=(), compare=False)
     span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ExpressionDecl(Node):
+    """`expression name { params => body }` (Esper's expression declaration), or with
+    `alias=True` `expression name alias for { body }` (used by its name without parentheses).
+    `lambda_form` remembers that the body was written with `=>` (`{ () => 1 }`)."""
+
+    name: str
+    params: tuple[str, ...]
+    body: Expr
+    alias: bool = False
+    lambda_form: bool = False
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class DeclaringStatement(Statement):
+    """A statement preceded by expression declarations that only it sees:
+    `@name('s') expression twice {x => x * 2} select twice(v) from T`."""
+
+    declarations: tuple[ExpressionDecl, ...]
+    statement: Statement
+    annotations: tuple[Annotation, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CreateExpression(Statement):
+    """`create expression name { params => body }`: visible to every later statement."""
+
+    declaration: ExpressionDecl
+    annotations: tuple[Annotation, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False)

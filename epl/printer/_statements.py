@@ -253,6 +253,22 @@ class StatementPrinter(PatternPrinter):
             out += ["=", self.expr(v.initial)]
         return " ".join(out)
 
+    def _s_ExpressionDecl(self, d: A.ExpressionDecl) -> str:
+        head = "expression " + name(d.name, False)
+        if d.alias:
+            return head + " alias for {" + self.expr(d.body) + "}"
+        if d.params or d.lambda_form:
+            return head + " {" + self.lambda_text(d.params, d.body) + "}"
+        return head + " {" + self.expr(d.body) + "}"
+
+    def _s_DeclaringStatement(self, s: A.DeclaringStatement) -> str:
+        out = [self._s_Annotation(a) for a in s.annotations]
+        out += [self._s_ExpressionDecl(d) for d in s.declarations]
+        return " ".join(out + [self.node(s.statement)])
+
+    def _s_CreateExpression(self, c: A.CreateExpression) -> str:
+        return " ".join(self.prefix(c) + ["create " + self._s_ExpressionDecl(c.declaration)])
+
     def _s_CreateContext(self, c: A.CreateContext) -> str:
         return " ".join(self.prefix(c) + ["create context " + name(c.name, False),
                                           self.context_spec(c.spec)])
