@@ -509,6 +509,9 @@ def _install_features(engine: Engine) -> None:
     from . import apptime, contexts, joins, namedwindows, patterns, subqueries, variables
     for feature in (variables, namedwindows, contexts, joins, subqueries, apptime, patterns):
         feature.install(engine)
+    from epl.compiler import enummethods, exprdecl
+    enummethods.install(engine)
+    exprdecl.install(engine)
 
 
 def _order_of(handle: Any) -> Any:
