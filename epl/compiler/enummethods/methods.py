@@ -490,6 +490,7 @@ def _contains(items: Sequence[Any], v: Any) -> bool:
 def _set_op(kind: str):
     def build(name, src, args, scope):
         other = _other(name, src, args, scope).fn
+        keep_null = src.events     # Esper keeps null events in an intersection, not null values
 
         def set_op(base, coll):
             o = other(base)
@@ -499,7 +500,7 @@ def _set_op(kind: str):
                 return list(coll) + list(o)
             if kind == "except":
                 return [v for v in coll if not _contains(o, v)]
-            return [v for v in coll if v is None or _contains(o, v)]
+            return [v for v in coll if (keep_null and v is None) or _contains(o, v)]
         return set_op, T.array_of(src.elem)
     return build
 

@@ -12,7 +12,7 @@ from engine.epl_types import EPLType, PropertyType
 
 from ... import ast as A
 from ..compiled import Compiled
-from ..expressions import compile_expr
+from ..expressions import compile_expr, compiles
 
 
 @dataclass
@@ -39,7 +39,33 @@ def compile_source(node: A.Expr, scope: Any) -> Optional[Source]:
     if infra is not None:
         return _subquery(_select_all(infra), scope)
     c = compile_expr(node, scope)
-    return source_of(c)
+    src = source_of(c)
+    if src is not None and src.elem.kind is EPLType.OBJECT:
+        et = _aggregated_event_type(node, scope)
+        if et is not None:
+            src.elem = PropertyType(EPLType.EVENT, event_type=et)
+    return src
+
+
+# Aggregations whose value lists the aggregated events themselves.
+_EVENT_LISTS = {"window", "sorted", "prevwindow"}
+
+
+def _aggregated_event_type(node: A.Expr, scope: Any) -> Any:
+    """The events' type of `window(*)`, `window(s.*)`, `sorted(...)`, `prevwindow(s)`."""
+    if not (isinstance(node, A.Call) and node.name.lower() in _EVENT_LISTS) or not scope.streams:
+        return None
+    for a in node.args:
+        if isinstance(a, A.StreamWildcard):
+            s = scope.stream_by_alias(a.stream)
+            return s.event_type if s is not None else None
+        if isinstance(a, A.Property) and len(a.path) == 1 and node.name.lower() != "sorted":
+            s = scope.stream_by_alias(a.path[0].name)
+            if s is not None:
+                return s.event_type
+    if node.name.lower() == "window" and node.args and not isinstance(node.args[0], A.Wildcard):
+        return None      # window(price): the values, not the events
+    return scope.streams[0].event_type
 
 
 def source_of(c: Compiled) -> Optional[Source]:
@@ -93,3 +119,14 @@ def _select_all(name: str) -> A.Subquery:
     sel = A.SelectStatement(A.SelectClause((A.SelectItem(A.Wildcard()),)),
                             A.FromClause((A.FilterStream(A.EventFilter(name)),)))
     return A.Subquery(sel)
+
+
+@compiles(A.StreamWildcard)
+def _stream_event(node: A.StreamWildcard, scope: Any) -> Compiled:
+    """`s.*` as a value (`window(s.*)`): that stream's event."""
+    s = scope.stream_by_alias(node.stream)
+    if s is None:
+        raise scope.fail(f"Stream selector '{node.stream}.*' does not match any stream name in "
+                         f"the from clause")
+    i = s.index
+    return Compiled(lambda eps, _i=i: eps[_i], PropertyType(EPLType.EVENT, event_type=s.event_type))
