@@ -1,0 +1,125 @@
+"""Enumeration methods over every input: data windows (`window(*)`, `window(s.*)`),
+`sorted(...)`, subqueries (events, one column, several columns), named windows and tables by
+name, pattern repeat arrays, array literals and properties; chained and nested lambdas."""
+from __future__ import annotations
+
+import pytest
+
+from engine import Engine
+from epl import EPLSyntaxError, EPLValidationError
+
+
+@pytest.fixture()
+def engine() -> Engine:
+    e = Engine(time="simulated")
+    e.epl("create schema T(id string, price double, qty int, vals int[])")
+    e.epl("create schema Q(k string, n int)")
+    return e
+
+
+def listen(engine: Engine, text: str) -> list:
+    out: list = []
+    engine.epl(text).add_listener(lambda new, old: out.extend(b.to_dict() for b in new or ()))
+    return out
+
+
+def send(engine: Engine, *events: dict, type_name: str = "T") -> None:
+    for ev in events:
+        engine.send(dict(ev), type_name)
+
+
+def test_window_where_sum_of_keeps_events(engine):
+    out = listen(engine, "select window(*).where(v => v.price > 10).sumOf(v => v.price) as s, "
+                         "window(*).where(v => v.price > 10) as w, window(*).where(v => price > 10).countOf() as c "
+                         "from T#length(2)")
+    send(engine, {"id": "a", "price": 11.0}, {"id": "b", "price": 5.0}, {"id": "c", "price": 20.0})
+    assert [r["s"] for r in out] == [11.0, 11.0, 20.0]
+    assert [r["c"] for r in out] == [1, 1, 1]
+    # events stay events: the row holds the events of the window that passed
+    assert [[b.get("id") for b in r["w"]] for r in out] == [["a"], ["a"], ["c"]]
+
+
+def test_window_of_stream_in_join(engine):
+    out = listen(engine, "select window(t.*).selectFrom(v => v.id) as ids from T#length(2) as t")
+    send(engine, {"id": "a"}, {"id": "b"}, {"id": "c"})
+    assert [r["ids"] for r in out] == [["a"], ["a", "b"], ["b", "c"]]
+
+
+def test_first_of_and_max_by_property(engine):
+    out = listen(engine, "select window(*).firstOf().id as f, window(*).maxBy(v => v.price).id as m from T#length(3)")
+    send(engine, {"id": "a", "price": 1.0}, {"id": "b", "price": 3.0}, {"id": "c", "price": 2.0})
+    assert out[-1] == {"f": "a", "m": "b"}
+
+
+def test_sorted_aggregation_as_source(engine):
+    out = listen(engine, "select sorted(price).selectFrom(v => v.id) as s, sorted(price).lastOf().id as top "
+                         "from T#length(3)")
+    send(engine, {"id": "a", "price": 9.0}, {"id": "b", "price": 3.0}, {"id": "c", "price": 5.0})
+    assert out[-1] == {"s": ["b", "c", "a"], "top": "a"}
+
+
+def test_subquery_sources(engine):
+    out = listen(engine, "select (select * from T#keepall).where(v => v.qty > n).countOf() as cnt, "
+                         "(select qty from T#keepall).sumOf() as total, "
+                         "(select id, qty from T#keepall).where(r => r.qty > 1).selectFrom(r => r.id) as ids from Q")
+    send(engine, {"id": "a", "qty": 5}, {"id": "b", "qty": 1})
+    send(engine, {"k": "x", "n": 3}, type_name="Q")
+    assert out == [{"cnt": 1, "total": 6, "ids": ["a"]}]
+
+
+def test_named_window_and_table_by_name(engine):
+    engine.epl("create window W#keepall as T")
+    engine.epl("insert into W select * from T")
+    engine.epl("create table Tab(id string primary key, price double)")
+    engine.epl("insert into Tab select id, price from T")
+    out = listen(engine, "select W.where(v => v.price > 1).selectFrom(v => v.id) as w, "
+                         "Tab.where(v => v.price > 1).countOf() as t from Q")
+    send(engine, {"id": "a", "price": 2.0}, {"id": "b", "price": 0.5})
+    send(engine, {"k": "x"}, type_name="Q")
+    assert out == [{"w": ["a"], "t": 1}]
+
+
+def test_pattern_repeat_array(engine):
+    out = listen(engine, "select a.countOf() as n, a[0].id as first, a.anyOf(x => x.price > 4) as anyp, "
+                         "a.selectFrom(x => x.id) as ids from pattern [[2] a=T]")
+    send(engine, {"id": "p", "price": 1.0}, {"id": "q", "price": 5.0})
+    assert out == [{"n": 2, "first": "p", "anyp": True, "ids": ["p", "q"]}]
+
+
+def test_scalar_collections(engine):
+    out = listen(engine, "select {1, 2, 3}.sumOf() as a, {1, null, 3}.countOf() as b, "
+                         "vals.where(v => v > 1) as c, vals.selectFrom((v, i) => v * i) as d from T")
+    send(engine, {"id": "a", "vals": [1, 2, 3]}, {"id": "b"})
+    assert out == [{"a": 6, "b": 3, "c": [2, 3], "d": [0, 2, 6]}, {"a": 6, "b": 3, "c": None, "d": None}]
+
+
+def test_nested_lambdas_see_outer_parameters(engine):
+    out = listen(engine, "select window(*).where(v => window(*).anyOf(w => w.price > v.price))"
+                         ".selectFrom(v => v.id) as notmax from T#length(3)")
+    send(engine, {"id": "m", "price": 1.0}, {"id": "n", "price": 3.0}, {"id": "o", "price": 2.0})
+    assert [r["notmax"] for r in out] == [[], ["m"], ["m", "o"]]
+
+
+def test_enumeration_in_where_and_filter(engine):
+    out = listen(engine, "select id from T(vals.anyOf(v => v > 5)) where vals.countOf() > 1")
+    send(engine, {"id": "a", "vals": [1, 9]}, {"id": "b", "vals": [9]}, {"id": "c", "vals": [1, 2]})
+    assert out == [{"id": "a"}]
+
+
+def test_unaliased_column_is_named_as_esper_does(engine):
+    stmt = engine.epl("select vals.where(v => v > 1), vals.aggregate(0, (r, v) => r + v) from T")
+    assert set(stmt.event_type.property_names) == {"vals.where()", "vals.aggregate(0,)"}
+
+
+def test_lambda_outside_a_method_argument_is_a_syntax_error(engine):
+    with pytest.raises(EPLSyntaxError):
+        engine.epl("select v => v from T")
+
+
+def test_invalid_uses(engine):
+    with pytest.raises(EPLValidationError, match="expecting collection of values"):
+        engine.epl("select window(*).sumOf() from T#length(2)")
+    with pytest.raises(EPLValidationError, match="takes 1 to 3 parameter"):
+        engine.epl("select vals.where((a, b, c, d) => true) from T")
+    with pytest.raises(EPLValidationError, match="Initialization value is null-typed"):
+        engine.epl("select vals.aggregate(null, (r, v) => r) from T")

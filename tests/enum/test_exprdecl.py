@@ -1,0 +1,114 @@
+"""Expression declarations: `expression name {params => body}` before a statement,
+`expression name alias for {body}`, `create expression` for later statements (and what
+destroying it does), with parameters, aggregations, subqueries and enumeration methods."""
+from __future__ import annotations
+
+import pytest
+
+from engine import Engine
+from epl import EPLValidationError
+
+
+@pytest.fixture()
+def engine() -> Engine:
+    e = Engine(time="simulated")
+    e.epl("create schema SupportBean(theString string, intPrimitive int)")
+    e.epl("create schema S0(id int, p00 string)")
+    return e
+
+
+def listen(engine: Engine, text: str) -> list:
+    out: list = []
+    engine.epl(text).add_listener(lambda new, old: out.extend(b.to_dict() for b in new or ()))
+    return out
+
+
+def sb(engine: Engine, s: str, i: int) -> None:
+    engine.send({"theString": s, "intPrimitive": i}, "SupportBean")
+
+
+def test_inline_declarations_with_parameters_and_events(engine):
+    out = listen(engine, "@name('s0') expression twice {x => x * 2} expression isBig {v => v.intPrimitive > 4} "
+                         "select theString, twice(intPrimitive) as tw, isBig(sb) as big from SupportBean as sb")
+    sb(engine, "E1", 5)
+    sb(engine, "E2", 2)
+    assert out == [{"theString": "E1", "tw": 10, "big": True}, {"theString": "E2", "tw": 4, "big": False}]
+    assert engine.statement("s0").name == "s0"
+
+
+def test_column_keeps_the_written_name(engine):
+    stmt = engine.epl("expression twice {x => x * 2} select twice(intPrimitive) from SupportBean")
+    assert list(stmt.event_type.property_names) == ["twice(intPrimitive)"]
+
+
+def test_no_parameters_aggregation_and_several_parameters(engine):
+    out = listen(engine, "expression total {sum(intPrimitive)} expression plus {(a, b) => a + b} "
+                         "select total() as t, plus(total(), 1) as p from SupportBean")
+    sb(engine, "E1", 5)
+    sb(engine, "E2", 2)
+    assert out == [{"t": 5, "p": 6}, {"t": 7, "p": 8}]
+
+
+def test_alias_declaration(engine):
+    out = listen(engine, "expression total alias for {sum(intPrimitive)} select total as t from SupportBean")
+    sb(engine, "E1", 5)
+    assert out == [{"t": 5}]
+
+
+def test_subquery_and_enumeration_in_declared_expressions(engine):
+    out = listen(engine, "expression last2 {(select * from SupportBean#length(2))} "
+                         "expression big {x => x.where(v => v.intPrimitive > 3)} "
+                         "select big(last2()).selectFrom(v => v.theString) as names, "
+                         "last2().countOf() as n from S0")
+    sb(engine, "E1", 5)
+    sb(engine, "E2", 2)
+    sb(engine, "E3", 8)
+    engine.send({"id": 1, "p00": "x"}, "S0")
+    assert out == [{"names": ["E3"], "n": 2}]
+
+
+def test_declared_expression_uses_another(engine):
+    out = listen(engine, "expression twice {x => x * 2} expression quad {x => twice(twice(x))} "
+                         "select quad(intPrimitive) as q from SupportBean")
+    sb(engine, "E1", 3)
+    assert out == [{"q": 12}]
+
+
+def test_create_expression_for_later_statements_and_destroy(engine):
+    decl = engine.epl("create expression twice {x => x * 2}")
+    out = listen(engine, "select twice(intPrimitive) as tw from SupportBean")
+    sb(engine, "E1", 3)
+    decl.destroy()
+    sb(engine, "E2", 4)          # a statement that inlined it keeps working
+    assert out == [{"tw": 6}, {"tw": 8}]
+    with pytest.raises(EPLValidationError):
+        engine.epl("select twice(intPrimitive) from SupportBean")
+    engine.epl("create expression twice {x => x * 3}")      # the name is free again
+    out2 = listen(engine, "select twice(intPrimitive) as tw from SupportBean")
+    sb(engine, "E3", 1)
+    assert out2 == [{"tw": 3}]
+
+
+def test_local_declaration_overrides_created_one(engine):
+    engine.epl("create expression f {x => x + 1}")
+    out = listen(engine, "expression f {x => x + 100} select f(intPrimitive) as r from SupportBean")
+    sb(engine, "E1", 1)
+    assert out == [{"r": 101}]
+
+
+def test_declaration_in_where_and_filter(engine):
+    out = listen(engine, "expression big {v => v > 4} select theString from SupportBean(big(intPrimitive)) "
+                         "where big(intPrimitive + 1)")
+    sb(engine, "E1", 5)
+    sb(engine, "E2", 1)
+    assert out == [{"theString": "E1"}]
+
+
+def test_errors(engine):
+    with pytest.raises(EPLValidationError, match="Parameter count mismatches"):
+        engine.epl("expression twice {x => x * 2} select twice(1, 2) from SupportBean")
+    engine.epl("create expression g {x => x}")
+    with pytest.raises(EPLValidationError, match="already been declared"):
+        engine.epl("create expression g {x => x}")
+    with pytest.raises(EPLValidationError, match="without end"):
+        engine.epl("expression a {x => b(x)} expression b {x => a(x)} select a(1) from SupportBean")
