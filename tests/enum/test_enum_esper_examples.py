@@ -9,6 +9,7 @@ from typing import Any, Optional
 import pytest
 
 from engine import Engine
+from engine.bean import EventBean
 
 
 def _items(*specs: str) -> Optional[list]:
@@ -47,6 +48,8 @@ def evaluate(engine: Engine, exprs: list[str], event: dict) -> list:
 
 
 def _plain(v: Any) -> Any:
+    if isinstance(v, EventBean):
+        v = v.to_dict()
     if isinstance(v, list):
         return [_plain(x) for x in v]
     if isinstance(v, dict) and "id" in v and "p00" in v:

@@ -181,3 +181,53 @@ def test_method_matches_python(engine: Engine, name: str) -> None:
         check()
     finally:
         stmt.destroy()
+
+
+# The same methods over events (Item{p}) from an event-array property and from a data window.
+EVENT_CASES: dict[str, tuple[str, Callable[[list], Any]]] = {
+    "where": ("{src}.where(x => x.p > 5).selectFrom(x => x.p)", lambda ps: [p for p in ps if _gt(p, 5)]),
+    "where_ne": ("{src}.where(x => x.p != 5).countOf()", lambda ps: sum(1 for p in ps if p is not None and p != 5)),
+    "sumOf": ("{src}.sumOf(x => x.p)", lambda ps: sum(_present(ps)) if _present(ps) else None),
+    "sumOf_expr": ("{src}.sumOf(x => x.p * 2)", lambda ps: sum(2 * p for p in _present(ps)) if _present(ps) else None),
+    "average": ("{src}.average(x => x.p)", lambda ps: sum(_present(ps)) / len(_present(ps)) if _present(ps) else None),
+    "minBy": ("{src}.minBy(x => x.p).p", lambda ps: _by(ps, lambda p: p, False)),
+    "orderBy": ("{src}.orderBy(x => x.p).selectFrom(x => x.p)", lambda ps: [p for p in sorted(ps, key=_key) if p is not None]),
+    "countOf": ("{src}.countOf(x => x.p <= 5)", lambda ps: sum(1 for p in ps if p is not None and p <= 5)),
+    "allOf": ("{src}.allOf(x => x.p >= 0)", lambda ps: all(p is not None for p in ps)),
+    "takeWhile": ("{src}.takeWhile(x => x.p < 9).countOf()", lambda ps: len(_take_while(ps, lambda p: None if p is None else p < 9))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EVENT_CASES))
+@pytest.mark.parametrize("source", ["array", "window"])
+def test_event_method_matches_python(name: str, source: str) -> None:
+    text, model = EVENT_CASES[name]
+    e = Engine(time="simulated")
+    e.epl("create schema Item(p int)")
+    e.epl("create schema Box(contained Item[])")
+    if source == "array":
+        stmt = e.epl(f"select {text.format(src='contained')} as r from Box")
+    else:
+        stmt = e.epl(f"select {text.format(src='window(*)')} as r from Item#keepall")
+    got: list = []
+    stmt.add_listener(lambda new, old: got.extend(b.get("r") for b in new))
+
+    @settings(max_examples=60, deadline=None)
+    @given(ps=st.lists(st.one_of(st.none(), st.integers(0, 12)), min_size=1, max_size=6))
+    def check(ps):
+        got.clear()
+        if source == "array":
+            e.send({"contained": [{"p": p} for p in ps]}, "Box")
+            want = model(ps)
+        else:
+            stmt.stop()
+            stmt.start()
+            for p in ps:
+                e.send({"p": p}, "Item")
+            want = model(ps)
+        r = got[-1]
+        if isinstance(want, float) and r is not None:
+            assert r == pytest.approx(want)
+        else:
+            assert r == want, ps
+    check()

@@ -20,12 +20,71 @@ from ..scope import Scope, _path_text
 def compile_lambda(lam: A.Lambda, types: Sequence[PropertyType], scope: Scope) -> Compiled:
     """Compile `lam` whose parameters have `types` (in order): the result evaluates on
     `eps + (p1, ..., pk)`."""
+    return compile_lambda_parts(lam, types, scope)[0]
+
+
+def compile_lambda_parts(lam: A.Lambda, types: Sequence[PropertyType],
+                         scope: Scope) -> tuple[Compiled, Optional[Callable[[Any], Any]]]:
+    """`compile_lambda`, and for the simplest one-parameter bodies (a property of the
+    element, or one compared with a constant) the same function of the element alone, which
+    the methods' loops call without building the extended tuple."""
     k = len(lam.params)
     params = {name: (j - k, t) for j, (name, t) in enumerate(zip(lam.params, types))}
     event_param = next(((n, s, t) for n, (s, t) in params.items()
                         if t.kind is EPLType.EVENT and t.event_type is not None), None)
     body = bind_params(lam.body, params, -k, event_param, scope)
-    return compile_expr(body, scope)
+    compiled = compile_expr(body, scope)
+    return compiled, (_element_fn(body) if k == 1 else None)
+
+
+_COMPARE = {
+    A.BinOp.GT: lambda a, c: a > c, A.BinOp.GE: lambda a, c: a >= c,
+    A.BinOp.LT: lambda a, c: a < c, A.BinOp.LE: lambda a, c: a <= c,
+    A.BinOp.EQ: lambda a, c: a == c, A.BinOp.NE: lambda a, c: a != c,
+}
+
+
+def _element_fn(body: A.Expr) -> Optional[Callable[[Any], Any]]:
+    while isinstance(body, A.Parens):
+        body = body.inner
+    name = _own_map_property(body)
+    if name is not None:
+        return lambda b, _n=name: None if b is None else b.underlying.get(_n)
+    if isinstance(body, A.BinaryOp) and body.op in _COMPARE:
+        left, right = body.left, body.right
+        while isinstance(right, A.Parens):
+            right = right.inner
+        name = _own_map_property(left)
+        if name is None or not isinstance(right, A.Literal) or right.value is None or \
+                right.kind is A.LiteralKind.BOOLEAN:
+            return None
+        c, op = right.value, body.op
+        if op is A.BinOp.GT:      # the usual filter, without a second call
+            def gt(b, _n=name, _c=c):
+                v = None if b is None else b.underlying.get(_n)
+                return None if v is None else v > _c
+            return gt
+        cmp = _COMPARE[op]
+
+        def compare(b, _n=name, _c=c, _cmp=cmp):
+            v = None if b is None else b.underlying.get(_n)
+            return None if v is None else _cmp(v, _c)
+        return compare
+    return None
+
+
+def _own_map_property(e: A.Expr) -> Optional[str]:
+    """The property name when `e` reads a plain property of the lambda's only parameter, a
+    map event."""
+    if not (isinstance(e, A.LambdaParam) and e.slot == -1 and len(e.path) == 1):
+        return None
+    seg = e.path[0]
+    t = e.type
+    et = t.event_type if t.kind is EPLType.EVENT else None
+    if et is None or not et.is_map or seg.index is not None or seg.key is not None or \
+            not seg.name.isidentifier() or et.property_type(seg.name) is None:
+        return None
+    return seg.name
 
 
 def bind_params(body: A.Expr, params: dict, shift: int, event_param: Optional[tuple],
@@ -78,6 +137,13 @@ def _lambda_param(node: A.LambdaParam, scope: Scope) -> Compiled:
             raise scope.fail(f"Failed to resolve property '{node.name}.{text}': property named "
                              f"'{text}' is not valid in type '{et.name}'")
         g = et.getter(text)
+        if et.is_map and len(path) == 1 and path[0].index is None and path[0].key is None \
+                and path[0].name.isidentifier():
+            # the common case, one call per read: a map event's own property
+            def read_map(eps, _s=slot, _n=path[0].name):
+                b = eps[_s]
+                return None if b is None else b.underlying.get(_n)
+            return Compiled(read_map, pt)
 
         def read_event(eps, _s=slot, _g=g):
             b = eps[_s]

@@ -13,7 +13,7 @@ from engine.epl_types import EPLType, PropertyType
 from ... import ast as A
 from ..compiled import Compiled
 from ..expressions import compile_expr
-from .lambdas import arity, compile_lambda
+from .lambdas import arity, compile_lambda, compile_lambda_parts
 from .sources import Source, compile_source
 
 Builder = Callable[[str, Source, Sequence[A.Expr], Any], tuple[Callable[[tuple, Any], Any], PropertyType]]
@@ -40,13 +40,31 @@ def build(name: str, src: Source, args: Sequence[A.Expr], scope: Any, text: str)
 
 def _values(lam: A.Lambda, src: Source, scope: Any, method: str, low: int = 1, high: int = 3):
     """Compile a (element[, index[, size]]) lambda: `each(base, coll)` yields its value per
-    element, lazily; also its result type."""
+    element, lazily; also its result type and parameter count."""
+    each, t, n, _ = _values_fn(lam, src, scope, method, low, high)
+    return each, t, n
+
+
+def _values_fn(lam: A.Lambda, src: Source, scope: Any, method: str, low: int = 1, high: int = 3):
+    """As `_values`, plus the lambda's own closure (on `base + (element,)` when it takes one
+    parameter) for the methods' one-parameter fast paths."""
     n = arity(lam, low, high, method, scope)
-    c = compile_lambda(lam, [src.elem, _INT, _INT][:n], scope)
+    c, elem = compile_lambda_parts(lam, [src.elem, _INT, _INT][:n], scope)
     f = c.fn
+    each = _each(f, n)
+    if elem is not None and src.events:
+        # elements are events (sources make them so): the element function applies
+        def each(base, coll, _g=elem):
+            return map(_g, coll)
+        each.elem = elem
+    return each, c.type, n, f
+
+
+def _each(f, n):
     if n == 1:
         def each(base, coll):
             return (f(base + (v,)) for v in coll)
+        each.one = f       # methods with a one-parameter fast path call it directly
     elif n == 2:
         def each(base, coll):
             return (f(base + (v, i)) for i, v in enumerate(coll))
@@ -54,7 +72,7 @@ def _values(lam: A.Lambda, src: Source, scope: Any, method: str, low: int = 1, h
         def each(base, coll):
             s = len(coll)
             return (f(base + (v, i, s)) for i, v in enumerate(coll))
-    return each, c.type, n
+    return each
 
 
 def _no_args(method: str, args: Sequence[A.Expr], scope: Any, most: int = 0) -> None:
@@ -105,7 +123,12 @@ def _where(name, src, args, scope):
     _no_args(name, args, scope, 1)
     if not args:
         raise scope.fail(f"Failed to validate enumeration method '{name}', expected a lambda expression")
-    each, _, _ = _values(args[0], src, scope, name)
+    each, _, n, f = _values_fn(args[0], src, scope, name)
+    g = getattr(each, "elem", None)
+    if g is not None:
+        return (lambda base, coll: [v for v in coll if g(v) is True]), T.array_of(src.elem)
+    if n == 1:
+        return (lambda base, coll: [v for v in coll if f(base + (v,)) is True]), T.array_of(src.elem)
     return (lambda base, coll: [v for v, r in zip(coll, each(base, coll)) if r is True]), T.array_of(src.elem)
 
 
@@ -205,6 +228,25 @@ def _sum_type(t: PropertyType) -> PropertyType:
 def _sum_of(name, src, args, scope):
     each, t = _each_or_self(name, src, args, scope)
     _numeric(name, t, scope)
+    g = getattr(each, "elem", None)
+    if g is not None:
+        def sum_elem(base, coll):
+            total = None
+            for r in map(g, coll):
+                if r is not None:
+                    total = r if total is None else total + r
+            return total
+        return sum_elem, _sum_type(t)
+    f = getattr(each, "one", None)
+    if f is not None:
+        def sum_one(base, coll):
+            total = None
+            for v in coll:
+                r = f(base + (v,))
+                if r is not None:
+                    total = r if total is None else total + r
+            return total
+        return sum_one, _sum_type(t)
 
     def sum_of(base, coll):
         total = None

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 from engine import epl_types as T
+from engine.bean import EventBean
 from engine.epl_types import EPLType, PropertyType
 
 from ... import ast as A
@@ -44,7 +45,20 @@ def compile_source(node: A.Expr, scope: Any) -> Optional[Source]:
         et = _aggregated_event_type(node, scope)
         if et is not None:
             src.elem = PropertyType(EPLType.EVENT, event_type=et)
+    elif src is not None and src.events:
+        src.fn = _as_events(src.fn, src.elem.event_type)
     return src
+
+
+def _as_events(f: Callable[[Any], Any], et: Any) -> Callable[[Any], Any]:
+    """Nested events held as plain objects (`Item[]` of dicts) become events, so lambdas and
+    results see events whatever the representation."""
+    def events(eps):
+        coll = f(eps)
+        if not coll or coll[0].__class__ is EventBean:
+            return coll
+        return [x if x is None or x.__class__ is EventBean else EventBean(et, x) for x in coll]
+    return events
 
 
 # Aggregations whose value lists the aggregated events themselves.
