@@ -168,6 +168,7 @@ _CONTINUATIONS = {
     "NOTX", "BETWEEN", "LIKE", "REGEXP", "CONCAT", "PLUS", "MINUS", "STAR", "SLASH", "PERCENT",
     "DOT", "LBRACK", "LPAREN", "AS", "ASC", "DESC", "TP_YEAR", "TP_MONTH", "TP_WEEK", "TP_DAY",
     "TP_HOUR", "TP_MINUTE", "MIN", "TP_SEC", "TP_MSEC", "TP_USEC", "ESCAPE", "AND_WHEN", "GOES",
+    "ARROW",   # also a lambda operator after any call argument
 }
 _EXPR_STARTS = {"NUMBER", "STRING", "IDENT", "NULL", "TRUE", "FALSE", "CASE"}
 

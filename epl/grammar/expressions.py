@@ -424,14 +424,17 @@ def p_call_arg_lambda(p):
 
 
 # -- lambdas: only as method arguments and declared-expression bodies ---------------------------
+# Esper writes the lambda operator `=>` and also accepts `->` there.
 
 def p_lambda_one(p):
-    "lambda_expr : expr GOES expr"
+    """lambda_expr : expr GOES expr
+                   | expr ARROW expr"""
     p[0] = Lambda((_lambda_param(p, 1, p[1]),), p[3], span(p))
 
 
 def p_lambda_several(p):
-    "lambda_expr : LPAREN expr COMMA expr_list RPAREN GOES expr"
+    """lambda_expr : LPAREN expr COMMA expr_list RPAREN GOES expr
+                   | LPAREN expr COMMA expr_list RPAREN ARROW expr"""
     names = [_lambda_param(p, 2, p[2])] + [_lambda_param(p, 4, e) for e in p[4]]
     if len(set(names)) != len(names):
         fail(p, 6, "please check the lambda expression, its parameter names must differ")
@@ -439,7 +442,8 @@ def p_lambda_several(p):
 
 
 def p_lambda_none(p):
-    "lambda_expr : LPAREN RPAREN GOES expr"
+    """lambda_expr : LPAREN RPAREN GOES expr
+                   | LPAREN RPAREN ARROW expr"""
     p[0] = Lambda((), p[4], span(p))
 
 

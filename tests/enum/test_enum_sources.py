@@ -123,3 +123,39 @@ def test_invalid_uses(engine):
         engine.epl("select vals.where((a, b, c, d) => true) from T")
     with pytest.raises(EPLValidationError, match="Initialization value is null-typed"):
         engine.epl("select vals.aggregate(null, (r, v) => r) from T")
+
+
+def test_arrow_lambda_and_single_values_as_collections(engine):
+    engine.epl("create schema SB(theString string, intPrimitive int)")
+    out = listen(engine, "select window(*).allOf(x -> x.intPrimitive < 5) as val0, first(*).allOf(x => x.intPrimitive < 5) as val1, "
+                         "first(*, 1).allOf(x => x.intPrimitive < 5) as val2, last(*).allOf(x => x.intPrimitive < 5) as val3, "
+                         "last(*, 1).allOf(x => x.intPrimitive < 5) as val4 from SB#length(2)")
+    for s, i in (("E1", 1), ("E2", 10), ("E3", 2)):
+        engine.send({"theString": s, "intPrimitive": i}, "SB")
+    assert [list(r.values()) for r in out] == [[True, True, None, True, None], [False, True, False, False, True],
+                                               [False, False, True, True, False]]
+
+
+def test_named_window_with_conditions_and_empty_is_null(engine):
+    engine.epl("create schema ST0(id string, key0 string, p00 int)")
+    engine.epl("create schema SB(theString string)")
+    engine.epl("create window MyWindow#keepall as ST0")
+    engine.epl("insert into MyWindow select * from ST0")
+    out = listen(engine, "select MyWindow.allOf(x => x.p00 < 5) as a, "
+                         "MyWindow(key0 = sb.theString).allOf(x => x.p00 < 5) as b from SB#keepall sb")
+    engine.send({"theString": "E1"}, "SB")
+    engine.send({"id": "E2", "key0": "KEY1", "p00": 1}, "ST0")
+    engine.send({"theString": "E2"}, "SB")
+    engine.send({"theString": "KEY1"}, "SB")
+    assert out == [{"a": None, "b": None}, {"a": True, "b": None}, {"a": True, "b": True}]
+
+
+def test_pattern_filter_with_lambda(engine):
+    engine.epl("create schema ST0(id string, p00 int)")
+    engine.epl("create schema SB(theString string, intPrimitive int)")
+    out = listen(engine, "select b.theString as b from pattern [([2] a=ST0) -> b=SB(intPrimitive > a.max(i -> p00))]")
+    engine.send({"id": "E1", "p00": 10}, "ST0")
+    engine.send({"id": "E2", "p00": 15}, "ST0")
+    engine.send({"theString": "E3", "intPrimitive": 15}, "SB")
+    engine.send({"theString": "E4", "intPrimitive": 16}, "SB")
+    assert out == [{"b": "E4"}]

@@ -39,8 +39,26 @@ def compile_source(node: A.Expr, scope: Any) -> Optional[Source]:
     infra = _infra_by_name(node, scope)
     if infra is not None:
         return _subquery(_select_all(infra), scope)
+    if isinstance(node, A.Call) and not node.distinct and node.args and \
+            _infra_name(node.name, scope) is not None and \
+            not any(isinstance(a, (A.Wildcard, A.NamedArg, A.Lambda)) for a in node.args):
+        # `MyWindow(key0 = sb.theString)`: the window's rows that pass the conditions
+        return _subquery(_select_all(node.name, node.args), scope)
+    column = _table_column(node, scope)
+    if column is not None:
+        node = column
     c = compile_expr(node, scope)
+    if isinstance(node, A.Call) and node.name.lower() in _SINGLE_VALUE:
+        src = _singleton(c)
+        if src.elem.kind is EPLType.OBJECT and node.args and \
+                isinstance(node.args[0], (A.Wildcard, A.StreamWildcard)):
+            et = _aggregated_event_type(A.Call("window", node.args[:1]), scope)
+            if et is not None:
+                src.elem = PropertyType(EPLType.EVENT, event_type=et)
+        return src
     src = source_of(c)
+    if src is None and c.type.kind is EPLType.EVENT:
+        return _singleton(c)
     if src is not None and src.elem.kind is EPLType.OBJECT:
         et = _aggregated_event_type(node, scope)
         if et is not None:
@@ -103,10 +121,33 @@ def _listed(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return collection
 
 
+# Aggregations and functions giving one event or value that Esper enumerates as a collection
+# of that one element (`first(*).allOf(...)`, `prev(s, 1).allOf(...)`).
+_SINGLE_VALUE = {"first", "last", "prev", "prevtail", "maxby", "minby", "maxbyever", "minbyever",
+                 "firstever", "lastever"}
+
+
+def _singleton(c: Compiled) -> Source:
+    f = c.fn
+
+    def one(eps):
+        v = f(eps)
+        return None if v is None else [v]
+    return Source(one, c.type, c.has_aggregation)
+
+
 def _subquery(node: A.Subquery, scope: Any) -> Source:
     from ..subqueries import compile_subquery
     sq = compile_subquery(node, scope)
-    return Source(sq.results, sq.value_type)
+    results = sq.results
+
+    def rows(eps):
+        out = results(eps)
+        return out if out else None     # no row: a null collection, as in Esper
+    src = Source(rows, sq.value_type)
+    if src.events:
+        src.fn = _as_events(rows, src.elem.event_type)
+    return src
 
 
 def _infra_by_name(node: A.Expr, scope: Any) -> Any:
@@ -124,14 +165,39 @@ def _infra_by_name(node: A.Expr, scope: Any) -> Any:
         return None
     if scope.variables is not None and scope.variables.has(name):
         return None
+    return _infra_name(name, scope)
+
+
+def _infra_name(name: str, scope: Any) -> Any:
     engine = getattr(scope.services, "engine", None)
     svc = engine.services.get("named_windows") if engine is not None else None
     return name if svc is not None and svc.get(name) is not None else None
 
 
-def _select_all(name: str) -> A.Subquery:
+def _table_column(node: A.Expr, scope: Any) -> Optional[A.TableAccess]:
+    """`MyTable.col` on a table without primary key: that column of its one row."""
+    if not (isinstance(node, A.Property) and len(node.path) == 2):
+        return None
+    first, col = node.path
+    if first.index is not None or first.key is not None or col.key is not None or col.index is not None:
+        return None
+    if scope.stream_by_alias(first.name) is not None or \
+            any(s.event_type.property_type(first.name) is not None for s in scope.streams):
+        return None
+    engine = getattr(scope.services, "engine", None)
+    svc = engine.services.get("named_windows") if engine is not None else None
+    table = svc.get(first.name) if svc is not None else None
+    if table is None or not getattr(table, "is_table", False) or table.primary_keys:
+        return None
+    return A.TableAccess(first.name, (), col.name, node.span)
+
+
+def _select_all(name: str, conditions: Sequence[A.Expr] = ()) -> A.Subquery:
+    where = None
+    for c in conditions:
+        where = c if where is None else A.BinaryOp(A.BinOp.AND, where, c)
     sel = A.SelectStatement(A.SelectClause((A.SelectItem(A.Wildcard()),)),
-                            A.FromClause((A.FilterStream(A.EventFilter(name)),)))
+                            A.FromClause((A.FilterStream(A.EventFilter(name)),)), where)
     return A.Subquery(sel)
 
 
@@ -144,3 +210,12 @@ def _stream_event(node: A.StreamWildcard, scope: Any) -> Compiled:
                          f"the from clause")
     i = s.index
     return Compiled(lambda eps, _i=i: eps[_i], PropertyType(EPLType.EVENT, event_type=s.event_type))
+
+
+@compiles(A.Wildcard)
+def _the_event(node: A.Wildcard, scope: Any) -> Compiled:
+    """`*` as a value (`first(*, 1)`): the event of the statement's only stream."""
+    if len(scope.streams) != 1:
+        raise scope.fail("A wildcard as a value requires a single stream (use 'alias.*')")
+    et = scope.streams[0].event_type
+    return Compiled(lambda eps: eps[0], PropertyType(EPLType.EVENT, event_type=et))
