@@ -222,6 +222,7 @@ class ColumnDef(Node):
     type: Optional[TypeRef] = None
     primary_key: bool = False          # tables
     aggregation: Optional[Expr] = None  # tables: `total sum(int)`
+    event_type: Optional[str] = None    # tables: `w window(*) @type(T)`
     span: Span = field(default=NO_SPAN, compare=False)
 
 

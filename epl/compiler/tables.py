@@ -82,9 +82,16 @@ def _aggregation(col: A.ColumnDef, engine: Any, text: str) -> Any:
                 raise EPLValidationError(str(e), text) from None
             continue
         raise EPLValidationError(f"Aggregation column '{col.name}' takes type names as parameters", text)
+    named: dict = {}
+    if col.event_type is not None:      # `window(*) @type(T)`: the events' type
+        et = engine.types.find(col.event_type)
+        if et is None:
+            raise EPLValidationError(f"Failed to resolve event type '{col.event_type}' of table "
+                                     f"column '{col.name}'", text)
+        named["event_type"] = et
     try:
         return make_factory(call.name.lower(), types, distinct=call.distinct, star=star,
-                            registry=engine._aggregations)
+                            named=named, registry=engine._aggregations)
     except AggregationError as e:
         raise EPLValidationError(f"Failed to validate table column '{col.name}': {e}", text) from None
 

@@ -205,6 +205,8 @@ class StatementPrinter(PatternPrinter):
 
     def _s_ColumnDef(self, c: A.ColumnDef) -> str:
         typ = self.type_ref(c.type) if c.type is not None else self.expr(c.aggregation)
+        if c.event_type is not None:
+            typ += " @type(" + name(c.event_type, False) + ")"
         return name(c.name) + " " + typ + (" primary key" if c.primary_key else "")
 
     def column_defs(self, cols: Any) -> str:

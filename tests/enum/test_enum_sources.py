@@ -159,3 +159,15 @@ def test_pattern_filter_with_lambda(engine):
     engine.send({"theString": "E3", "intPrimitive": 15}, "SB")
     engine.send({"theString": "E4", "intPrimitive": 16}, "SB")
     assert out == [{"b": "E4"}]
+
+
+def test_table_window_column_with_type(engine):
+    engine.epl("create schema SB(theString string, intPrimitive int)")
+    engine.epl("create table MyTableUnkeyed(theWindow window(*) @type(SB))")
+    engine.epl("into table MyTableUnkeyed select window(*) as theWindow from SB#time(30)")
+    engine.send({"theString": "E1", "intPrimitive": 10}, "SB")
+    engine.send({"theString": "E2", "intPrimitive": 20}, "SB")
+    out = listen(engine, "select MyTableUnkeyed.theWindow.anyOf(v => intPrimitive = 10) as c0, "
+                         "MyTableUnkeyed.theWindow.selectFrom(v => v.theString) as c1 from Q")
+    send(engine, {"k": "x"}, type_name="Q")
+    assert out == [{"c0": True, "c1": ["E1", "E2"]}]
