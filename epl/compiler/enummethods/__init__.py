@@ -9,6 +9,7 @@ from ... import ast as A
 from ..compiled import Compiled
 from ..expressions import expr_text
 from .methods import METHODS, build
+from .sortedmethods import compile_sorted_method, is_sorted_method
 from .sources import compile_source
 
 __all__ = ["METHODS", "compile_enum_method", "install", "is_enum_method"]
@@ -34,6 +35,8 @@ def install(engine: Any) -> None:
     previous: Optional[Callable] = engine.services.get("dot")
 
     def dot(node: Any, scope: Any) -> Any:
+        if node.args is not None and is_sorted_method(node):
+            return compile_sorted_method(node, scope)
         if node.args is not None and is_enum_method(node.name):
             compiled = compile_enum_method(node, scope)
             if compiled is not None:
