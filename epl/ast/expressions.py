@@ -375,3 +375,4 @@ class LambdaParam(Expr):
     type: object
     path: tuple[PropSeg, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False)
+

@@ -13,6 +13,7 @@ from .. import ast as A
 from ..errors import EPLValidationError
 from .result import CompiledStatement
 from .rewrite import rewrite
+from .scope import _path_text
 
 _MAX_DEPTH = 50   # declared expressions using each other, never recursion
 
@@ -35,7 +36,25 @@ def expand_declarations(node: A.Statement, engine: Any, text: str) -> A.Statemen
         return node
     if isinstance(node, A.CreateExpression):
         return node     # a declaration's body is inlined where it is used
-    return _Inliner(declared, text).statement(node)
+    return _Inliner(declared, text, _stream_types(node, engine)).statement(node)
+
+
+def _stream_types(node: A.Statement, engine: Any) -> dict[str, Any]:
+    """The event type of each stream alias, type name and pattern tag the statement names."""
+    from ..ast.walk import walk
+    out: dict[str, Any] = {}
+    for n in walk(node):
+        if isinstance(n, A.FilterStream):
+            et = engine.types.find(n.event_filter.type_name)
+            if et is not None:
+                out.setdefault(n.event_filter.type_name, et)
+                if n.alias:
+                    out[n.alias] = et
+        elif isinstance(n, A.PatternFilter) and n.tag:
+            et = engine.types.find(n.event_filter.type_name)
+            if et is not None:
+                out[n.tag] = et
+    return out
 
 
 def _registry(engine: Any) -> dict:
@@ -43,9 +62,11 @@ def _registry(engine: Any) -> dict:
 
 
 class _Inliner:
-    def __init__(self, declared: dict[str, A.ExpressionDecl], text: str) -> None:
+    def __init__(self, declared: dict[str, A.ExpressionDecl], text: str,
+                 stream_types: Optional[dict[str, Any]] = None) -> None:
         self.declared = declared
         self.text = text
+        self.stream_types = stream_types or {}
 
     def statement(self, node: A.Statement) -> A.Statement:
         def fn(n: Any) -> Any:
@@ -68,13 +89,18 @@ class _Inliner:
         def fn(n: Any) -> Any:
             if isinstance(n, A.Call) and n.name in self.declared:
                 d = self.declared[n.name]
-                if not d.alias:
-                    return self.expr(self.inline(d, n), depth + 1)
-            if isinstance(n, A.Property) and len(n.path) == 1 and n.path[0].index is None \
-                    and n.path[0].key is None:
-                d = self.declared.get(n.path[0].name)
-                if d is not None and d.alias:
+                if d.alias and not n.args:      # `alias()` reads as the alias
                     return self.expr(A.Parens(d.body, n.span), depth + 1)
+                return self.expr(self.inline(d, n), depth + 1)
+            if isinstance(n, A.Property) and n.path[0].index is None and n.path[0].key is None:
+                d = self.declared.get(n.path[0].name)
+                if d is not None and not d.params:
+                    # an alias, or a declaration without parameters, used by its name:
+                    # `returnsOne`, `subq.maxi`
+                    body: A.Expr = A.Parens(d.body, n.span)
+                    for seg in n.path[1:]:
+                        body = A.Dot(body, seg.name, None, n.span)
+                    return self.expr(body, depth + 1)
             if isinstance(n, A.Property) and n.path[0].key is not None and \
                     n.path[0].name in self.declared and len(n.path) == 1:
                 # `f('x')` parses as a mapped property: a one-argument use of `f`
@@ -92,27 +118,54 @@ class _Inliner:
                 f"Parameter count mismatches for declared expression '{d.name}', expected "
                 f"{len(d.params)} parameters but received {len(args)} parameters", self.text)
         bound = dict(zip(d.params, args))
-        return A.Parens(substitute(d.body, bound), call.span)
+        # unqualified names in the body read the first parameter that is a stream's event
+        stream = next(((a.path[0].name, self.stream_types[a.path[0].name]) for a in args
+                       if isinstance(a, A.Property) and len(a.path) == 1 and a.path[0].index is None
+                       and a.path[0].key is None and a.path[0].name in self.stream_types), None)
+        return A.Parens(substitute(d.body, bound, stream), call.span)
 
 
-def substitute(body: A.Expr, bound: dict[str, A.Expr]) -> A.Expr:
-    """`body` with each parameter name replaced by its argument expression."""
+def substitute(body: A.Expr, bound: dict[str, A.Expr], stream: Optional[tuple] = None) -> A.Expr:
+    """`body` with each parameter name replaced by its argument expression; with `stream`
+    (alias, event type), other unqualified names that are properties of that event read it."""
     if not bound:
         return body
 
     def fn(n: Any) -> Any:
         if isinstance(n, A.Lambda):
             inner = {k: v for k, v in bound.items() if k not in n.params}
-            return A.Lambda(n.params, substitute(n.body, inner), n.span)
+            # the lambda's own parameters come first for its unqualified names
+            return A.Lambda(n.params, substitute(n.body, inner, None) if inner else n.body, n.span)
+        if isinstance(n, A.Subquery):
+            return rewrite(n, lambda m: _params_only(m, bound))
         if isinstance(n, A.Property):
             first = n.path[0]
             if first.key is None and first.name in bound:
                 return _apply(bound[first.name], first.index, n.path[1:], n.span)
+            if stream is not None and first.index is None and first.key is None and \
+                    stream[1].property_type(_path_text(n.path)) is not None:
+                return A.Property((A.PropSeg(stream[0]),) + tuple(n.path), n.span)
         return None
     return rewrite(body, fn)
 
 
+def _params_only(n: Any, bound: dict[str, A.Expr]) -> Any:
+    """Inside a subquery only the parameters are replaced (its own names resolve first)."""
+    if isinstance(n, A.Lambda):
+        inner = {k: v for k, v in bound.items() if k not in n.params}
+        return A.Lambda(n.params, rewrite(n.body, lambda m: _params_only(m, inner)), n.span)
+    if isinstance(n, A.Property):
+        first = n.path[0]
+        if first.key is None and first.name in bound:
+            return _apply(bound[first.name], first.index, n.path[1:], n.span)
+    return None
+
+
 def _apply(arg: A.Expr, index: Optional[int], rest: tuple, span: Any) -> A.Expr:
+    if isinstance(arg, A.Wildcard) and rest and index is None:
+        return A.Property(tuple(rest), span)          # `f(*)`: the statement's event
+    if isinstance(arg, A.StreamWildcard) and rest and index is None:
+        return A.Property((A.PropSeg(arg.stream),) + tuple(rest), span)
     if isinstance(arg, A.Property):
         path = list(arg.path)
         if index is not None:

@@ -297,7 +297,9 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
                     continue
                 out.append(project(eps))
             return out
-    return CompiledSubquery(results, value_type, 0 if star else len(fns), star)
+    out = CompiledSubquery(results, value_type, 0 if star else len(fns), star)
+    out.columns_typed = dict(zip(names, types))    # several columns: each row's columns
+    return out
 
 
 def _infra(name: str, scope: Scope, engine: Any, number: int) -> Any:

@@ -35,7 +35,8 @@ def p_statement(p):
     body = p[2]
     if "annotations" not in {f.name for f in fields(body)}:
         fail(p, 1, "please check the statement, annotations are not allowed here")
-    p[0] = replace(body, annotations=tuple(p[1]), span=span(p))
+    before = tuple(body.annotations) if isinstance(body, DeclaringStatement) else ()
+    p[0] = replace(body, annotations=tuple(p[1]) + before, span=span(p))
 
 
 def p_statement_body(p):
@@ -53,11 +54,16 @@ def p_statement_body(p):
 
 
 def p_statement_body_declaring(p):
-    "statement_body : expr_decl statement_body"
-    body, decls = p[2], (p[1],)
+    """statement_body : expr_decl statement_body
+                      | expr_decl annotations statement_body"""
+    body, decls = p[len(p) - 1], (p[1],)
+    annotations: tuple = ()
+    if len(p) == 4:      # `expression x {1} @name('s0') select ...`: annotations may follow
+        annotations = tuple(p[2])
     if isinstance(body, DeclaringStatement):
-        decls, body = decls + body.declarations, body.statement
-    p[0] = DeclaringStatement(decls, body, span=span(p))
+        decls, annotations = decls + body.declarations, annotations + body.annotations
+        body = body.statement
+    p[0] = DeclaringStatement(decls, body, annotations, span=span(p))
 
 
 def p_statement_body_create_expression(p):

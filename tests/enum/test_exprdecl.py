@@ -112,3 +112,45 @@ def test_errors(engine):
         engine.epl("create expression g {x => x}")
     with pytest.raises(EPLValidationError, match="without end"):
         engine.epl("expression a {x => b(x)} expression b {x => a(x)} select a(1) from SupportBean")
+
+
+def test_forms_of_esper_regression(engine):
+    engine.epl("create schema ST0(id string, p00 int)")
+    out = listen(engine, "@name('a') expression returnsOne {1} select returnsOne as c0 from SupportBean")
+    sb(engine, "E1", 2)
+    assert out == [{"c0": 1}]
+    stmt = engine.epl("expression scalar {1} @Name('b') select scalar() from ST0")
+    assert stmt.name == "b" and list(stmt.event_type.property_names) == ["scalar()"]
+    out = listen(engine, "expression abc { x => intPrimitive } expression def { (x, y) => x.intPrimitive * y.intPrimitive } "
+                         "select abc(*) as c0, def(*, *) as c1 from SupportBean")
+    sb(engine, "E1", 2)
+    assert out == [{"c0": 2, "c1": 4}]
+
+
+def test_event_parameter_binds_unqualified_names_in_patterns(engine):
+    out = listen(engine, "expression abc { x => intPrimitive * 2} select a.theString as a, b.theString as b "
+                         "from pattern [a=SupportBean -> b=SupportBean(intPrimitive = abc(a))]")
+    sb(engine, "E1", 2)
+    sb(engine, "E2", 4)
+    assert out == [{"a": "E1", "b": "E2"}]
+
+
+def test_alias_called_with_parentheses_and_property_of_result(engine):
+    engine.epl("create schema ST0(id string, p00 int)")
+    out = listen(engine, "expression subq alias for { (select max(intPrimitive) as maxi, min(intPrimitive) as mini "
+                         "from SupportBean#keepall) } select p00/subq().maxi as val0, p00/subq.mini as val1 from ST0#lastevent")
+    sb(engine, "E1", 10)
+    sb(engine, "E2", 5)
+    engine.send({"id": "x", "p00": 2}, "ST0")
+    assert out == [{"val0": 0.2, "val1": 0.4}]
+
+
+def test_nested_created_expressions_with_subqueries(engine):
+    engine.epl("create expression F1 { (select intPrimitive from SupportBean#lastevent)}")
+    engine.epl("create expression F2 { param => (select a.intPrimitive from SupportBean#unique(theString) as a "
+               "where a.theString = param.theString) }")
+    engine.epl("create expression F3 { s => F1()+F2(s) }")
+    out = listen(engine, "select F3(myevent) as c0 from SupportBean as myevent")
+    sb(engine, "E1", 10)
+    sb(engine, "E1", 11)
+    assert out == [{"c0": 20}, {"c0": 22}]

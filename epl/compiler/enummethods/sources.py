@@ -145,6 +145,12 @@ def _subquery(node: A.Subquery, scope: Any) -> Source:
         out = results(eps)
         return out if out else None     # no row: a null collection, as in Esper
     src = Source(rows, sq.value_type)
+    typed = getattr(sq, "columns_typed", None)
+    if not sq.star and typed and len(typed) > 1:
+        # rows of several columns enumerate as events of their own type (`v => cnt > 1`)
+        from engine.event_types import EventType, Representation
+        et = EventType(f"subquery_{id(node):x}", Representation.MAP, dict(typed))
+        src.elem = PropertyType(EPLType.EVENT, event_type=et)
     if src.events:
         src.fn = _as_events(rows, src.elem.event_type)
     return src
