@@ -187,5 +187,3 @@ def arity(lam: Any, low: int, high: int, method: str, scope: Scope) -> int:
                          f"received {n}")
     return n
 
-
-Fn = Callable[[Any], Any]

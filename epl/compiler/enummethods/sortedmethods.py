@@ -7,7 +7,7 @@ aggregated events with the aggregation's own criteria when the method runs."""
 from __future__ import annotations
 
 import bisect
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional
 
 from engine import epl_types as T
 from engine.epl_types import EPLType, PropertyType
