@@ -38,6 +38,7 @@ class SelectItem(Node):
     expr: Expr
     alias: Optional[str] = None
     span: Span = field(default=NO_SPAN, compare=False)
+    event_bean: bool = False    # `expr @eventbean as name`: a collection of events stays events
 
 
 @dataclass(frozen=True, slots=True)

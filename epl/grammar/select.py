@@ -10,7 +10,7 @@ from ..ast import (
     SelectStatement, Span, StreamSelector, ViewSpec, Wildcard,
 )
 from ..lexer import tokens  # noqa: F401
-from ._support import span
+from ._support import fail, span
 from .expressions import stream_wildcard
 
 
@@ -102,6 +102,16 @@ def p_select_item_expr(p):
     """select_item : expr
                    | expr AS name"""
     p[0] = SelectItem(p[1], p[3] if len(p) == 4 else None, span(p))
+
+
+def p_select_item_event_bean(p):
+    """select_item : expr ATSIGN IDENT
+                   | expr ATSIGN IDENT AS name"""
+    # Esper's `@eventbean` keeps a collection of events typed as events for insert into;
+    # here collections of events are events already, the marker is kept for printing
+    if p[3].lower() != "eventbean":
+        fail(p, 3, "please check the select clause, expecting '@eventbean'")
+    p[0] = SelectItem(p[1], p[5] if len(p) == 6 else None, span(p), True)
 
 
 # -- from clause --------------------------------------------------------------------------------

@@ -60,7 +60,7 @@ class StatementPrinter(PatternPrinter):
         return out
 
     def _s_SelectItem(self, item: A.SelectItem) -> str:
-        text = self.expr(item.expr)
+        text = self.expr(item.expr) + (" @eventbean" if item.event_bean else "")
         return text + (" as " + name(item.alias) if item.alias is not None else "")
 
     def _s_SelectClause(self, s: A.SelectClause, keyword: str = "select") -> str:

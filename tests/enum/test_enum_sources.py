@@ -171,3 +171,15 @@ def test_table_window_column_with_type(engine):
                          "MyTableUnkeyed.theWindow.selectFrom(v => v.theString) as c1 from Q")
     send(engine, {"k": "x"}, type_name="Q")
     assert out == [{"c0": True, "c1": ["E1", "E2"]}]
+
+
+def test_event_collections_through_insert_into(engine):
+    engine.deploy("""create schema MyEvent(id string, value int);
+insert into StreamWithAll select * from pattern[[4] me=MyEvent];
+insert into StreamGreaterZero select me.where(v => v.value>0) @eventbean as megt from StreamWithAll;
+insert into StreamLessThenTen select megt.where(v => v.value<10) @eventbean as melt from StreamGreaterZero;
+""")
+    out = listen(engine, "select melt.selectFrom(v => v.id) as ids from StreamLessThenTen")
+    for i, v in (("E1", 1), ("E2", -1), ("E3", 11), ("E4", 4)):
+        engine.send({"id": i, "value": v}, "MyEvent")
+    assert out == [{"ids": ["E1", "E4"]}]

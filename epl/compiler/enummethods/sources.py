@@ -77,16 +77,16 @@ def _as_events(f: Callable[[Any], Any], et: Any) -> Callable[[Any], Any]:
             return coll
         # the same held list gives the same events, so that `x = contained.firstOf(...)`
         # compares an element with itself (events compare by identity)
-        last = _LAST_WRAPPED
+        last = _LAST_WRAPPED[0]          # one read: another thread may replace it
         if last[0] is coll and last[1] is et and last[2] == len(coll):
             return last[3]
         out = [x if x is None or x.__class__ is EventBean else EventBean(et, x) for x in coll]
-        last[:] = [coll, et, len(coll), out]
+        _LAST_WRAPPED[0] = (coll, et, len(coll), out)
         return out
     return events
 
 
-_LAST_WRAPPED: list = [None, None, 0, None]
+_LAST_WRAPPED: list = [(None, None, 0, None)]
 
 
 # Aggregations whose value lists the aggregated events themselves.
