@@ -94,20 +94,23 @@ _EVENT_LISTS = {"window", "sorted", "prevwindow"}
 
 
 def _aggregated_event_type(node: A.Expr, scope: Any) -> Any:
-    """The events' type of `window(*)`, `window(s.*)`, `sorted(...)`, `prevwindow(s)`."""
+    """The events' type of `window(*)`, `window(s.*)`, `sorted(...)`, `prevwindow(s)`
+    (None when they hold values: `window(price)`, `prevwindow(id)`)."""
     if not (isinstance(node, A.Call) and node.name.lower() in _EVENT_LISTS) or not scope.streams:
         return None
-    for a in node.args:
-        if isinstance(a, A.StreamWildcard):
-            s = scope.stream_by_alias(a.stream)
-            return s.event_type if s is not None else None
-        if isinstance(a, A.Property) and len(a.path) == 1 and node.name.lower() != "sorted":
-            s = scope.stream_by_alias(a.path[0].name)
-            if s is not None:
-                return s.event_type
-    if node.name.lower() == "window" and node.args and not isinstance(node.args[0], A.Wildcard):
-        return None      # window(price): the values, not the events
-    return scope.streams[0].event_type
+    name = node.name.lower()
+    if name == "sorted":
+        return scope.streams[0].event_type
+    arg = node.args[0] if node.args else None
+    if arg is None or isinstance(arg, A.Wildcard):
+        return scope.streams[0].event_type
+    if isinstance(arg, A.StreamWildcard):
+        s = scope.stream_by_alias(arg.stream)
+        return s.event_type if s is not None else None
+    if isinstance(arg, A.Property) and len(arg.path) == 1:
+        s = scope.stream_by_alias(arg.path[0].name)
+        return s.event_type if s is not None else None
+    return None
 
 
 def source_of(c: Compiled) -> Optional[Source]:
