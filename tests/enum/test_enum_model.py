@@ -186,6 +186,7 @@ def test_method_matches_python(engine: Engine, name: str) -> None:
 # The same methods over events (Item{p}) from an event-array property and from a data window.
 EVENT_CASES: dict[str, tuple[str, Callable[[list], Any]]] = {
     "where": ("{src}.where(x => x.p > 5).selectFrom(x => x.p)", lambda ps: [p for p in ps if _gt(p, 5)]),
+    "where_lt": ("{src}.where(x => x.p < 5).selectFrom(x => x.p)", lambda ps: [p for p in ps if p is not None and p < 5]),
     "where_ne": ("{src}.where(x => x.p != 5).countOf()", lambda ps: sum(1 for p in ps if p is not None and p != 5)),
     "sumOf": ("{src}.sumOf(x => x.p)", lambda ps: sum(_present(ps)) if _present(ps) else None),
     "sumOf_expr": ("{src}.sumOf(x => x.p * 2)", lambda ps: sum(2 * p for p in _present(ps)) if _present(ps) else None),

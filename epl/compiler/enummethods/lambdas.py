@@ -49,7 +49,10 @@ def _element_fn(body: A.Expr) -> Optional[Callable[[Any], Any]]:
         body = body.inner
     name = _own_map_property(body)
     if name is not None:
-        return lambda b, _n=name: None if b is None else b.underlying.get(_n)
+        def read(b, _n=name):
+            return None if b is None else b.underlying.get(_n)
+        read.prop = name              # methods may fuse the read into their own loop
+        return read
     if isinstance(body, A.BinaryOp) and body.op in _COMPARE:
         left, right = body.left, body.right
         while isinstance(right, A.Parens):
@@ -59,16 +62,17 @@ def _element_fn(body: A.Expr) -> Optional[Callable[[Any], Any]]:
                 right.kind is A.LiteralKind.BOOLEAN:
             return None
         c, op = right.value, body.op
+        cmp = _COMPARE[op]
         if op is A.BinOp.GT:      # the usual filter, without a second call
             def gt(b, _n=name, _c=c):
                 v = None if b is None else b.underlying.get(_n)
                 return None if v is None else v > _c
-            return gt
-        cmp = _COMPARE[op]
-
-        def compare(b, _n=name, _c=c, _cmp=cmp):
-            v = None if b is None else b.underlying.get(_n)
-            return None if v is None else _cmp(v, _c)
+            compare = gt
+        else:
+            def compare(b, _n=name, _c=c, _cmp=cmp):
+                v = None if b is None else b.underlying.get(_n)
+                return None if v is None else _cmp(v, _c)
+        compare.prop, compare.op, compare.const = name, op, c
         return compare
     return None
 

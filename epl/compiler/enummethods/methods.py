@@ -38,12 +38,31 @@ def build(name: str, src: Source, args: Sequence[A.Expr], scope: Any, text: str)
 
 # -- filtering and projection ---------------------------------------------------------------------
 
+def _fused_filter(g: Any) -> Any:
+    """`where(v => v.p > c)` on map events as one comprehension (no call per element)."""
+    prop = getattr(g, "prop", None)
+    op = getattr(g, "op", None)
+    if prop is None or op is None:
+        return None
+    c = g.const
+    if op is A.BinOp.GT:
+        return lambda base, coll, _n=prop, _c=c: [
+            v for v in coll if v is not None and (x := v.underlying.get(_n)) is not None and x > _c]
+    if op is A.BinOp.LT:
+        return lambda base, coll, _n=prop, _c=c: [
+            v for v in coll if v is not None and (x := v.underlying.get(_n)) is not None and x < _c]
+    return lambda base, coll, _g=g: [v for v in coll if _g(v) is True]
+
+
 def _where(name, src, args, scope):
     no_args(name, args, scope, 1)
     if not args:
         raise scope.fail(f"Failed to validate enumeration method '{name}', expected a lambda expression")
     each, _, n, f = values_fn(args[0], src, scope, name)
     g = getattr(each, "elem", None)
+    fused = _fused_filter(g)
+    if fused is not None:
+        return fused, T.array_of(src.elem)
     if g is not None:
         return (lambda base, coll: [v for v in coll if g(v) is True]), T.array_of(src.elem)
     if n == 1:
@@ -148,6 +167,18 @@ def _sum_of(name, src, args, scope):
     each, t = each_or_self(name, src, args, scope)
     _numeric(name, t, scope)
     g = getattr(each, "elem", None)
+    prop = getattr(g, "prop", None)
+    if prop is not None and getattr(g, "op", None) is None:
+        def sum_prop(base, coll, _n=prop):
+            # `sumOf(v => v.p)` on map events: the read fused into the loop
+            total = None
+            for v in coll:
+                if v is not None:
+                    r = v.underlying.get(_n)
+                    if r is not None:
+                        total = r if total is None else total + r
+            return total
+        return sum_prop, _sum_type(t)
     if g is not None:
         def sum_elem(base, coll):
             total = None
