@@ -65,3 +65,28 @@ def test_sorted_methods_match_a_navigable_map(values, q):
     if q < 2:
         got["eb"] = got["eb"] or 0
     assert got == want
+
+
+def test_window_aggregation_methods():
+    e = Engine(time="simulated")
+    e.epl("create schema SB(theString string, intPrimitive int)")
+    e.epl("create schema S0(id int)")
+    out: list = []
+    e.epl("select window(*).first().theString as f, window(*).last().theString as l, window(*).first(intPrimitive) as fi, "
+          "window(*).last(intPrimitive * 2) as li, window(*).countEvents() as n from SB#length(2)").add_listener(
+        lambda new, old: out.extend(b.to_dict() for b in new))
+    for s, i in (("E1", 1), ("E2", 2), ("E3", 3)):
+        e.send({"theString": s, "intPrimitive": i}, "SB")
+    assert out == [{"f": "E1", "l": "E1", "fi": 1, "li": 2, "n": 1}, {"f": "E1", "l": "E2", "fi": 1, "li": 4, "n": 2},
+                   {"f": "E2", "l": "E3", "fi": 2, "li": 6, "n": 2}]
+    e.epl("create table MyTable(windowcol window(*) @type('SB'))")
+    e.epl("into table MyTable select window(*) as windowcol from SB#length(2)")
+    got: list = []
+    e.epl("select MyTable.windowcol.first() as c0, MyTable.windowcol.last().intPrimitive as c1, "
+          "MyTable.windowcol.listReference().countOf() as c2 from S0").add_listener(
+        lambda new, old: got.extend(b.to_dict() for b in new))
+    e.send({"id": 1}, "S0")
+    e.send({"theString": "E9", "intPrimitive": 9}, "SB")
+    e.send({"id": 2}, "S0")
+    assert got[0] == {"c0": None, "c1": None, "c2": 0}
+    assert got[1]["c1"] == 9 and got[1]["c2"] == 1

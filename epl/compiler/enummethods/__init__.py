@@ -11,6 +11,7 @@ from ..expressions import expr_text
 from .methods import METHODS, build
 from .sortedmethods import compile_sorted_method, is_sorted_method
 from .sources import compile_source
+from .windowmethods import compile_window_method, is_window_method
 
 __all__ = ["METHODS", "compile_enum_method", "install", "is_enum_method"]
 
@@ -37,6 +38,10 @@ def install(engine: Any) -> None:
     def dot(node: Any, scope: Any) -> Any:
         if node.args is not None and is_sorted_method(node):
             return compile_sorted_method(node, scope)
+        if node.args is not None and is_window_method(node, scope):
+            compiled = compile_window_method(node, scope)
+            if compiled is not None:
+                return compiled
         if node.args is not None and is_enum_method(node.name):
             compiled = compile_enum_method(node, scope)
             if compiled is not None:
