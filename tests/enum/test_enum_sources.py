@@ -183,3 +183,12 @@ insert into StreamLessThenTen select megt.where(v => v.value<10) @eventbean as m
     for i, v in (("E1", 1), ("E2", -1), ("E3", 11), ("E4", 4)):
         engine.send({"id": i, "value": v}, "MyEvent")
     assert out == [{"ids": ["E1", "E4"]}]
+
+
+def test_untyped_collections_never_raise(engine):
+    engine.epl("create schema U(vals object)")
+    out = listen(engine, "select vals.sumOf() as s, vals.average() as a, vals.orderBy() as o from U")
+    for v in ([1, "x", 3], [1, 2, 3], "abc", None):
+        engine.send({"vals": v}, "U")
+    assert out == [{"s": None, "a": None, "o": [1, "x", 3]}, {"s": 6, "a": 2.0, "o": [1, 2, 3]},
+                   {"s": None, "a": None, "o": None}, {"s": None, "a": None, "o": None}]

@@ -26,6 +26,8 @@ def build(name: str, src: Source, args: Sequence[A.Expr], scope: Any, text: str)
     key = name.lower()
     builder = METHODS[key]
     run, rtype = builder(_CANONICAL[key], src, list(args), scope)
+    if key in _ARITHMETIC and (src.elem.kind is EPLType.OBJECT or rtype.kind is EPLType.OBJECT):
+        run = _null_on_mixed_values(run)
     sfn = src.fn
 
     def method(eps, _s=sfn, _r=run):
@@ -34,6 +36,21 @@ def build(name: str, src: Source, args: Sequence[A.Expr], scope: Any, text: str)
             return None
         return _r(eps if type(eps) is tuple else tuple(eps), coll)
     return Compiled(method, rtype, has_aggregation=src.has_aggregation)
+
+
+# Methods that add, compare or convert values: over untyped collections whose values do not
+# add or compare (a string among numbers) they give null, never a Python error.
+_ARITHMETIC = {"sumof", "average", "min", "max", "minby", "maxby", "orderby", "orderbydesc",
+               "take", "takelast", "mostfrequent", "leastfrequent", "aggregate"}
+
+
+def _null_on_mixed_values(run: Any) -> Any:
+    def guarded(base, coll):
+        try:
+            return run(base, coll)
+        except (TypeError, ValueError, ArithmeticError):
+            return None
+    return guarded
 
 
 # -- filtering and projection ---------------------------------------------------------------------
