@@ -154,3 +154,29 @@ def test_nested_created_expressions_with_subqueries(engine):
     sb(engine, "E1", 10)
     sb(engine, "E1", 11)
     assert out == [{"c0": 20}, {"c0": 22}]
+
+
+def test_alias_forms_of_esper_regression(engine):
+    stmt = engine.epl("expression total alias for {sum(intPrimitive)} select total, total+1 from SupportBean")
+    assert list(stmt.event_type.property_names) == ["total", "total+1"]
+    out: list = []
+    stmt.add_listener(lambda new, old: out.extend(b.to_dict() for b in new))
+    sb(engine, "E1", 10)
+    assert out == [{"total": 10, "total+1": 11}]
+    engine.epl("create expression F1 alias for {10}")
+    engine.epl("create expression F2 alias for {20}")
+    engine.epl("create expression F3 alias for {F1+F2}")
+    engine.epl("create expression myalias alias for {1}")
+    out2 = listen(engine, "select F3 as c0 from SupportBean(intPrimitive = myalias)")
+    sb(engine, "E1", 0)
+    sb(engine, "E2", 1)
+    assert out2 == [{"c0": 30}]
+
+
+def test_alias_in_context_statement_filter(engine):
+    engine.epl("create expression the_expr alias for {theString='a' and intPrimitive=1}")
+    engine.epl("create context the_context start @now end after 10 minutes")
+    out = listen(engine, "context the_context select * from SupportBean(the_expr)")
+    sb(engine, "a", 1)
+    sb(engine, "b", 1)
+    assert [r["theString"] for r in out] == ["a"]
