@@ -11,7 +11,8 @@ from .result import CompiledStatement as CompiledStatement
 def compile_statement(node: A.Statement, engine: Any, text: str) -> CompiledStatement:
     """Validate and compile one statement against the engine's types and services."""
     from .exprdecl import expand_declarations
-    node = expand_declarations(node, engine, text)
+    from .tables import complete_into_table
+    node = complete_into_table(expand_declarations(node, engine, text), engine)
     if isinstance(node, A.CreateSchema):
         from .schema import compile_create_schema
         return compile_create_schema(node, engine, text)

@@ -90,3 +90,25 @@ def test_window_aggregation_methods():
     e.send({"id": 2}, "S0")
     assert got[0] == {"c0": None, "c1": None, "c2": 0}
     assert got[1]["c1"] == 9 and got[1]["c2"] == 1
+
+
+def test_sorted_table_columns_keyed_and_unkeyed():
+    e = Engine(time="simulated")
+    e.deploy("""create schema SB(theString string, intPrimitive int);
+create schema S0(id int, p00 string);
+create table MyTable(sortcol sorted(intPrimitive) @type('SB'));
+into table MyTable select sorted(*) as sortcol from SB;
+create table Grouped(k0 string primary key, sortcol sorted(intPrimitive) @type('SB'));
+into table Grouped select sorted(*) as sortcol from SB group by theString;
+""")
+    out: list = []
+    e.epl("select MyTable.sortcol.floorEvent(id).theString as fe, MyTable.sortcol.lastKey() as lk, "
+          "Grouped[p00].sortcol.firstKey() as gfk, Grouped[p00].sortcol.lastKey() as glk from S0").add_listener(
+        lambda new, old: out.extend(b.to_dict() for b in new))
+    for s, i in (("A", 10), ("A", 20), ("B", 100), ("A", 5)):
+        e.send({"theString": s, "intPrimitive": i}, "SB")
+    e.send({"id": 15, "p00": "A"}, "S0")
+    e.send({"id": 1, "p00": "B"}, "S0")
+    e.send({"id": 1, "p00": "C"}, "S0")
+    assert out == [{"fe": "A", "lk": 100, "gfk": 5, "glk": 20}, {"fe": None, "lk": 100, "gfk": 100, "glk": 100},
+                   {"fe": None, "lk": 100, "gfk": None, "glk": None}]

@@ -36,7 +36,7 @@ def install(engine: Any) -> None:
     previous: Optional[Callable] = engine.services.get("dot")
 
     def dot(node: Any, scope: Any) -> Any:
-        if node.args is not None and is_sorted_method(node):
+        if node.args is not None and is_sorted_method(node, scope):
             return compile_sorted_method(node, scope)
         if node.args is not None and is_window_method(node, scope):
             compiled = compile_window_method(node, scope)

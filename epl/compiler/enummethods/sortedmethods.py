@@ -15,6 +15,7 @@ from engine.epl_types import EPLType, PropertyType
 from ... import ast as A
 from ..compiled import Compiled
 from ..expressions import compile_expr
+from ..scope import StreamInfo
 
 # lower-case method name -> canonical name
 NAMES = {n.lower(): n for n in (
@@ -29,11 +30,33 @@ _KEYED = {"ceilingkey", "floorkey", "higherkey", "lowerkey", "ceilingevent", "fl
           "lowerevents", "getevent", "getevents", "containskey"}
 
 
-def is_sorted_method(node: A.Dot) -> bool:
+def is_sorted_method(node: A.Dot, scope: Any = None) -> bool:
+    if node.name.lower() not in NAMES:
+        return False
     t = node.target
     while isinstance(t, A.Parens):
         t = t.inner
-    return node.name.lower() in NAMES and isinstance(t, A.Call) and t.name.lower() == "sorted"
+    if isinstance(t, A.Call) and t.name.lower() == "sorted":
+        return True
+    return scope is not None and _table_sorted_column(t, scope) is not None
+
+
+def _table_sorted_column(t: A.Expr, scope: Any) -> Optional[tuple]:
+    """(column's declared call, its event type) when `t` is a table's `sorted(...) @type(E)`
+    column: `MyTable.col` (table without key) or `MyTable[key].col`."""
+    if isinstance(t, A.TableAccess) and t.column is not None:
+        table_name, col = t.table, t.column
+    elif isinstance(t, A.Property) and len(t.path) == 2 and scope.stream_by_alias(t.path[0].name) is None:
+        table_name, col = t.path[0].name, t.path[1].name
+    else:
+        return None
+    engine = getattr(scope.services, "engine", None)
+    svc = engine.services.get("named_windows") if engine is not None else None
+    table = svc.get(table_name) if svc is not None else None
+    declared = (getattr(table, "typed_columns", None) or {}).get(col)
+    if declared is None or declared[0].name.lower() != "sorted" or declared[1] is None:
+        return None
+    return declared
 
 
 def compile_sorted_method(node: A.Dot, scope: Any) -> Compiled:
@@ -43,13 +66,24 @@ def compile_sorted_method(node: A.Dot, scope: Any) -> Compiled:
     name = node.name.lower()
     canonical = NAMES[name]
     args = list(node.args or ())
-    if len(scope.streams) < 1:
-        raise scope.fail("The sorted aggregation requires a stream")
-    events = compile_expr(target, scope)
-    et = scope.streams[0].event_type
-    criteria = [a for a in target.args if not isinstance(a, (A.NamedArg, A.Wildcard))]
     from dataclasses import replace
-    plain = replace(scope, allow_aggregation=False, aggregations=None)
+    column = None if isinstance(target, A.Call) else _table_sorted_column(target, scope)
+    if column is not None:
+        # a table column: its events, keyed by the criteria of its declaration
+        from .sources import compile_source
+        src = compile_source(target, scope)
+        events = Compiled(src.fn, T.array_of(PropertyType(EPLType.EVENT, event_type=column[1])))
+        et = column[1]
+        criteria = [a for a in column[0].args if not isinstance(a, (A.NamedArg, A.Wildcard))]
+        plain = replace(scope, streams=[StreamInfo(0, et, None, et.name)], allow_aggregation=False,
+                        aggregations=None)
+    else:
+        if len(scope.streams) < 1:
+            raise scope.fail("The sorted aggregation requires a stream")
+        events = compile_expr(target, scope)
+        et = scope.streams[0].event_type
+        criteria = [a for a in target.args if not isinstance(a, (A.NamedArg, A.Wildcard))]
+        plain = replace(scope, allow_aggregation=False, aggregations=None)
     crit_fns = [compile_expr(c, plain) for c in criteria]
     key_type = crit_fns[0].type if len(crit_fns) == 1 else T.OBJECT
     fns = tuple(c.fn for c in crit_fns)
