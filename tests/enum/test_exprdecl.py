@@ -180,3 +180,12 @@ def test_alias_in_context_statement_filter(engine):
     sb(engine, "a", 1)
     sb(engine, "b", 1)
     assert [r["theString"] for r in out] == ["a"]
+
+
+def test_declarations_in_fire_and_forget_queries(engine):
+    engine.epl("create window W#keepall as SupportBean")
+    engine.epl("insert into W select * from SupportBean")
+    sb(engine, "a", 5)
+    sb(engine, "b", 15)
+    rows = engine.execute_query("expression big {x => x.intPrimitive > 10} select theString from W where big(W)")
+    assert [r.to_dict() for r in rows] == [{"theString": "b"}]
