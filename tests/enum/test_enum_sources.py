@@ -192,3 +192,11 @@ def test_untyped_collections_never_raise(engine):
         engine.send({"vals": v}, "U")
     assert out == [{"s": None, "a": None, "o": [1, "x", 3]}, {"s": 6, "a": 2.0, "o": [1, 2, 3]},
                    {"s": None, "a": None, "o": None}, {"s": None, "a": None, "o": None}]
+
+
+def test_null_typed_lambdas_are_refused_as_in_esper(engine):
+    with pytest.raises(EPLValidationError, match="expected a non-null result"):
+        engine.epl("select vals.sumOf(v => null) from T")
+    with pytest.raises(EPLValidationError, match="Null-type is not allowed"):
+        engine.epl("select vals.orderBy(v => null) from T")
+    engine.epl("select vals.distinctOf(v => null), vals.aggregate(0, (r, v) => null) from T")   # allowed

@@ -25,6 +25,8 @@ def values_fn(lam: A.Lambda, src: Source, scope: Any, method: str, low: int = 1,
     parameter) for the methods' one-parameter fast paths."""
     n = arity(lam, low, high, method, scope)
     c, elem = compile_lambda_parts(lam, [src.elem, _INT, _INT][:n], scope)
+    if c.is_constant and c.constant is None:
+        _null_typed(method, scope)
     f = c.fn
     each = each_of(f, n)
     if elem is not None and src.events:
@@ -33,6 +35,20 @@ def values_fn(lam: A.Lambda, src: Source, scope: Any, method: str, low: int = 1,
             return map(_g, coll)
         each.elem = elem
     return each, c.type, n, f
+
+
+# Esper's refusals of a lambda that is the null literal (`strvals.sumOf(v => null)`)
+_NEEDS_VALUE = {"sumOf", "average", "takeWhile", "takeWhileLast"}
+_NEEDS_TYPE = {"min", "max", "orderBy", "orderByDesc", "mostFrequent", "leastFrequent",
+               "minBy", "maxBy"}
+
+
+def _null_typed(method: str, scope: Any) -> None:
+    if method in _NEEDS_VALUE:
+        raise scope.fail(f"Failed to validate enumeration method '{method}', expected a non-null "
+                         f"result for expression parameter 0 but received a null-typed expression")
+    if method in _NEEDS_TYPE:
+        raise scope.fail("Null-type is not allowed")
 
 
 def each_of(f, n):
