@@ -256,6 +256,12 @@ def _uses_ungrouped_property(e: Any, group_texts: set[str], in_agg: bool = False
     if isinstance(e, A.Property):
         # `context.label` is the same for every event of a partition, like a constant
         return not (len(e.path) > 1 and e.path[0].name == "context")
+    if isinstance(e, A.Lambda):
+        # inside a lambda, its parameters and unqualified names (which read its event first)
+        # are no stream properties; a name qualified by a stream alias is
+        from ..ast.walk import walk
+        return any(isinstance(n, A.Property) and len(n.path) > 1 and n.path[0].name not in e.params
+                   and n.path[0].name != "context" for n in walk(e.body))
     return any(_uses_ungrouped_property(c, group_texts) for c in children(e))
 
 

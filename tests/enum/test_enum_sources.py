@@ -200,3 +200,23 @@ def test_null_typed_lambdas_are_refused_as_in_esper(engine):
     with pytest.raises(EPLValidationError, match="Null-type is not allowed"):
         engine.epl("select vals.orderBy(v => null) from T")
     engine.epl("select vals.distinctOf(v => null), vals.aggregate(0, (r, v) => null) from T")   # allowed
+
+
+def test_lambda_parameters_are_no_ungrouped_properties(engine):
+    # fully aggregated: one row per batch, as without the lambda
+    out = listen(engine, "select window(*).where(v => v.qty > 0).countOf() as c, "
+                         "window(*).where(v => qty > 0).countOf() as d from T#length_batch(2)")
+    send(engine, {"id": "a", "qty": 1}, {"id": "b", "qty": 2})
+    assert out == [{"c": 2, "d": 2}]
+
+
+def test_lambda_in_join_where_clause(engine):
+    engine.epl("create schema Item(itemId string, selected string)")
+    engine.epl("create schema Sel(selectorId string, selector string)")
+    engine.epl("create schema Cont(containerId string, items Item[])")
+    out = listen(engine, "select sel.selectorId as s, cont.containerId as c from Sel#keepall as sel, Cont#keepall as cont "
+                         "where cont.items.anyOf(i => sel.selector = i.selected)")
+    engine.send({"selectorId": "S1", "selector": "sel1"}, "Sel")
+    engine.send({"containerId": "C1", "items": [{"itemId": "I1", "selected": "sel1"}]}, "Cont")
+    engine.send({"containerId": "C2", "items": [{"itemId": "I2", "selected": "x"}]}, "Cont")
+    assert out == [{"s": "S1", "c": "C1"}]
