@@ -39,7 +39,7 @@ def values_fn(lam: A.Lambda, src: Source, scope: Any, method: str, low: int = 1,
 
 # Esper's refusals of a lambda that is the null literal (`strvals.sumOf(v => null)`)
 _NEEDS_VALUE = {"sumOf", "average", "takeWhile", "takeWhileLast"}
-_NEEDS_TYPE = {"min", "max", "orderBy", "orderByDesc", "mostFrequent", "leastFrequent",
+_NEEDS_TYPE = {"min", "max", "orderBy", "orderByDesc", "mostFrequent", "leastFrequent", "arrayOf",
                "minBy", "maxBy"}
 
 
