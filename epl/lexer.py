@@ -26,6 +26,7 @@ RESERVED: dict[str, str] = {
     "inner": "INNER", "insert": "INSERT", "into": "INTO", "irstream": "IRSTREAM", "is": "IS",
     "istream": "ISTREAM", "join": "JOIN", "last": "LAST", "lastweekday": "LASTWEEKDAY",
     "left": "LEFT", "like": "LIKE", "limit": "LIMIT", "match_recognize": "MATCH_RECOGNIZE",
+    "match_recognize_permute": "MATCH_RECOGNIZE_PERMUTE",
     "matched": "MATCHED", "measures": "MEASURES", "merge": "MERGE", "new": "NEW", "not": "NOT",
     "null": "NULL", "offset": "OFFSET", "on": "ON", "or": "OR", "order": "ORDER",
     "outer": "OUTER", "output": "OUTPUT", "partition": "PARTITION", "pattern": "PATTERN",
@@ -62,6 +63,10 @@ tokens = tuple(sorted(set(RESERVED.values()))) + (
     "NOTX",
     # `and` followed by `when` (`output ... and when terminated`)
     "AND_WHEN",
+    # `or` followed by `terminated` (match_recognize's `interval ... or terminated`)
+    "OR_TERMINATED",
+    # `?`: row-pattern quantifiers (`A?`, `B*?`); a generic token other clauses may use too
+    "QUESTION",
     # `,` followed by `context Name` (nested context declarations)
     "NESTCOMMA",
     # `.win:`, `.std:`, `.ext:` view namespaces of the old view syntax
@@ -104,6 +109,7 @@ t_SEMI = r";"
 t_COLON = r":"
 t_ATSIGN = r"@"
 t_HASH = r"\#"
+t_QUESTION = r"\?"
 
 _IDENT_START = r"(?:[^\W\d]|\$)"
 _IDENT_REST = r"[\w$]*"
@@ -111,7 +117,9 @@ _NESTED_CONTEXT_AHEAD = re.compile(r"\s*(?i:context)\s+(?:[^\W\d]|[$`])")
 _KEYWORD_AHEAD = {
     "not": re.compile(r"\s+(?i:in|between|like|regexp)\b"),
     "and": re.compile(r"\s+(?i:when)\b"),
+    "or": re.compile(r"\s+(?i:terminated)\b"),
 }
+_AHEAD_KIND = {"not": "NOTX", "and": "AND_WHEN", "or": "OR_TERMINATED"}
 
 
 def t_newline(t):
@@ -183,7 +191,7 @@ def t_IDENT(t):
         return t
     ahead = _KEYWORD_AHEAD.get(word)
     if ahead is not None and ahead.match(t.lexer.lexdata, t.lexer.lexpos):
-        kind = "NOTX" if word == "not" else "AND_WHEN"
+        kind = _AHEAD_KIND[word]
     t.type = kind
     return t
 

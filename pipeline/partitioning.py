@@ -265,6 +265,8 @@ class _Module:
                 self._pattern(stream.pattern)
                 reason += ", pattern bound to the key"
             return reason
+        if node.from_.match_recognize is not None and isinstance(stream, A.FilterStream):
+            return self._match_recognize(node, stream, pins)
         if isinstance(stream, A.PatternStream):
             tags = self._pattern(stream.pattern)
             windows = "pattern instances bound to the key"
@@ -284,6 +286,21 @@ class _Module:
         if single:
             return windows
         return windows + ", " + self._result(node, key_exprs)
+
+    def _match_recognize(self, node: A.SelectStatement, stream: A.FilterStream, pins: list) -> str:
+        """match_recognize matches each partition's rows on their own: partitionable when
+        `partition by` includes the key and the windows keep rows per key."""
+        mr = node.from_.match_recognize
+        alias = stream.alias
+        if not any(self._is_key(e, alias) for e in mr.partition_by):
+            raise _Refuse(f"match_recognize without partition by {self.key} matches rows of every key")
+        windows = self._views(stream, pins) if not self._single_key(stream.event_filter.filter) \
+            else f"a filter on one value of {self.key}"
+        # the rows are the measures: a measure that is the key lets the result group by it
+        key_measures = {(m.alias,) for m in mr.measures if m.alias is not None
+                        and isinstance(_unparen(m.expr), A.Property)
+                        and _unparen(m.expr).path[-1].name == self.key}
+        return windows + f", match_recognize partitioned by {self.key}, " + self._result(node, key_measures)
 
     def _in_context(self, node: A.SelectStatement) -> str:
         name = node.context

@@ -65,6 +65,20 @@ from .patterns import (
     PatternWhile as PatternWhile,
     RepeatRange as RepeatRange,
 )
+from .rowrecog import (
+    DefineItem as DefineItem,
+    MatchRecognize as MatchRecognize,
+    MeasureItem as MeasureItem,
+    RowAlt as RowAlt,
+    RowConcat as RowConcat,
+    RowNested as RowNested,
+    RowPattern as RowPattern,
+    RowPermute as RowPermute,
+    RowQuantKind as RowQuantKind,
+    RowQuantifier as RowQuantifier,
+    RowVar as RowVar,
+    SkipMode as SkipMode,
+)
 from .statements import (
     Annotation as Annotation,
     Assignment as Assignment,

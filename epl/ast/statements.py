@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 from .common import NO_SPAN, Node, Span
 from .expressions import Expr
@@ -123,6 +123,9 @@ class FromClause(Node):
     streams: tuple[StreamSpec, ...]
     joins: tuple[Optional[OuterJoin], ...] = ()
     span: Span = field(default=NO_SPAN, compare=False)
+    # `from T#win match_recognize (...)` (epl.ast.rowrecog.MatchRecognize); after `span`
+    # because the grammar builds FromClause positionally
+    match_recognize: Optional[Any] = None
 
 
 @dataclass(frozen=True, slots=True)

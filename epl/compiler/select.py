@@ -84,10 +84,20 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
     if context is not None:
         scope.context_type, scope.context_holder = context.type, context.holder
 
+    # match_recognize ends the stream's view chain; the rest of the statement reads its rows
+    mr_factory = None
+    mr = node.from_.match_recognize
+    if mr is not None:
+        from .rowrecog import compile_match_recognize, check_match_recognize_stream
+        check_match_recognize_stream(node, streams, engine, text)
+        mr_factory, mr_type = compile_match_recognize(mr, streams[0], scope, statement_name(node.annotations) or "anonymous")
+
     # streams: filters and views
     stream_plans = []
     for info, spec in zip(streams, stream_specs):
         views = compile_views(spec.views, info, scope)
+        if mr_factory is not None:
+            views = tuple(views) + (mr_factory,)
         nw = engine.services.get("named_windows")
         if isinstance(spec, A.FilterStream) and nw is not None and nw.get(info.type_name) is not None:
             stream_plans.append(nw.consumer_stream(info, spec, views, scope))
@@ -98,6 +108,11 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
         else:
             stream_plans.append(engine.services["patterns"].stream_plan(info, spec, views, scope, engine, text))
 
+    if mr_factory is not None:
+        streams[0] = StreamInfo(0, mr_type, None, mr_type.name)
+        sp0 = stream_plans[0]
+        if sp0.named_window is not None and len(sp0.views) == 2:
+            mr_factory.prime_from = sp0.views[0]   # a named window's rows present at start
     where = compile_predicate(node.where, scope) if node.where is not None else None
 
     # select clause and aggregation

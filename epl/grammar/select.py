@@ -121,6 +121,12 @@ def p_from_clause_list(p):
     p[0] = FromClause(tuple(p[1]), (), span(p))
 
 
+def p_from_clause_match_recognize(p):
+    "from_clause : stream_list match_recognize"
+    # several streams parse so that the compiler can say joins are not allowed
+    p[0] = FromClause(tuple(p[1]), (), span(p), p[2])
+
+
 def p_from_clause_joins(p):
     "from_clause : stream join_list"
     streams = (p[1],) + tuple(s for s, _ in p[2])

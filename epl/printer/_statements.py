@@ -7,9 +7,10 @@ from typing import Any, Optional
 from .. import ast as A
 from ._expressions import POSTFIX, _float, _quote, name
 from ._patterns import PatternPrinter
+from ._rowrecog import RowRecogPrinter
 
 
-class StatementPrinter(PatternPrinter):
+class StatementPrinter(RowRecogPrinter, PatternPrinter):
     # -- clauses and statements -------------------------------------------------------------
 
     def node(self, n: Any) -> str:
@@ -114,6 +115,8 @@ class StatementPrinter(PatternPrinter):
                    A.JoinKind.RIGHT: "right outer join", A.JoinKind.FULL: "full outer join"}
 
     def _s_FromClause(self, f: A.FromClause) -> str:
+        if f.match_recognize is not None:
+            return ", ".join(self.node(s) for s in f.streams) + " " + self._s_MatchRecognize(f.match_recognize)
         if not f.joins:
             return ", ".join(self.node(s) for s in f.streams)
         text = self.node(f.streams[0])

@@ -1,4 +1,4 @@
-"""W7: enumeration methods with lambdas. `window(*).where(v => v.price > 10).sumOf(v => v.price)`
+"""W8: enumeration methods with lambdas. `window(*).where(v => v.price > 10).sumOf(v => v.price)`
 over `#length(100)`: per event the engine runs both lambdas over the whole window (100
 elements), beside a hand loop doing the same filter and sum over a deque."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ from engine import Engine
 from . import data
 from .harness import Row, Run, measure, stopwatch
 
-NAME = "W7 enumeration methods"
+NAME = "W8 enumeration methods"
 EPL = "select window(*).where(v => v.price > 10).sumOf(v => v.price) as s from Tick#length({n})"
 SIZES = {False: 50_000, True: 5_000}
 
