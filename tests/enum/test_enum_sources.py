@@ -220,3 +220,17 @@ def test_lambda_in_join_where_clause(engine):
     engine.send({"containerId": "C1", "items": [{"itemId": "I1", "selected": "sel1"}]}, "Cont")
     engine.send({"containerId": "C2", "items": [{"itemId": "I2", "selected": "x"}]}, "Cont")
     assert out == [{"s": "S1", "c": "C1"}]
+
+
+def test_match_recognize_defines_and_measures(engine):
+    engine.epl("create schema SB(theString string, intPrimitive int)")
+    out = listen(engine, "select * from SB match_recognize (measures A.anyOf(v => v.intPrimitive = B.intPrimitive) as c0 "
+                         "pattern (A* B) define A as A.theString like 'A%', B as B.theString like 'B%')")
+    for s, i in (("A1", 10), ("A2", 20), ("B1", 20), ("A1", 10), ("A2", 20), ("B1", 15)):
+        engine.send({"theString": s, "intPrimitive": i}, "SB")
+    assert out == [{"c0": True}, {"c0": False}]
+    ids = listen(engine, "select ids from SB match_recognize (measures A.selectFrom(o -> o.theString) as ids "
+                         "pattern (A{3}) define A as A.intPrimitive = 1)")
+    for k in range(3):
+        engine.send({"theString": f"E{k + 1}", "intPrimitive": 1}, "SB")
+    assert ids == [{"ids": ["E1", "E2", "E3"]}]
