@@ -40,10 +40,12 @@ class Engine:
 
     def __init__(self, time: str = "system", *, resolution_ms: int = 100,
                  start_time: Optional[int] = None, pattern_limit: Optional[int] = None,
-                 check_events: bool = True) -> None:
+                 check_events: bool = True, prioritized_execution: bool = False) -> None:
         if time not in ("system", "simulated"):
             raise ValueError("time must be 'system' or 'simulated'")
         self.time_mode = time
+        # Esper's runtime setting: @priority and @drop take effect only when it is on
+        self.prioritized_execution = prioritized_execution
         # map events are checked against their declared property types on send
         self.check_events = check_events
         self.types = EventTypeRegistry()
@@ -136,7 +138,8 @@ class Engine:
         compiled = compile_statement(node, self, text)
         stmt_name = name or compiled.name or f"stmt-{len(self._statements)}"
         stmt = Statement(self, stmt_name, text, compiled.kind, next(self._order),
-                         priority=compiled.priority, drop=compiled.drop, plan=compiled.plan,
+                         priority=compiled.priority if self.prioritized_execution else 0,
+                         drop=compiled.drop and self.prioritized_execution, plan=compiled.plan,
                          annotations=compiled.annotations)
         registered: list[Callable[[], None]] = []
         try:

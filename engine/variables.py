@@ -46,6 +46,8 @@ class VariableService:
         self._commit_queued = False
         # values assigned by the `on ... set` being evaluated (visible to its later assignments)
         self.overlay: Optional[dict[str, Any]] = None
+        # name -> callbacks run after each committed write (`output when` re-evaluates on them)
+        self._watchers: dict[str, list[Callable[[], None]]] = {}
 
     # -- declaration -----------------------------------------------------------------------
     def declare(self, name: str, type_: PropertyType, value: Any = None, constant: bool = False) -> Variable:
@@ -93,6 +95,7 @@ class VariableService:
             raise VariableError(f"Variable by name '{name}' is declared constant and may not be assigned a new value")
         var.value = check_value(name, var.type, value)
         self._pending.pop(name, None)
+        self._notify(name)
 
     def __getitem__(self, name: str) -> Any:
         return self.get(name)
@@ -118,6 +121,8 @@ class VariableService:
                 var = self._vars.get(n)
                 if var is not None:
                     var.value = v
+            for n in values:
+                self._notify(n)
             return
         self._pending.update(values)
         if not self._commit_queued:
@@ -131,6 +136,24 @@ class VariableService:
             var = self._vars.get(n)
             if var is not None:
                 var.value = v
+        for n in pending:
+            self._notify(n)
+
+    # -- change callbacks --------------------------------------------------------------------
+    def subscribe(self, name: str, callback: Callable[[], None]) -> Any:
+        """Call `callback()` after every committed write of the variable; returns a handle."""
+        self._watchers.setdefault(name, []).append(callback)
+        return (name, callback)
+
+    def unsubscribe(self, handle: Any) -> None:
+        name, callback = handle
+        watchers = self._watchers.get(name)
+        if watchers and callback in watchers:
+            watchers.remove(callback)
+
+    def _notify(self, name: str) -> None:
+        for callback in list(self._watchers.get(name, ())):
+            callback()
 
     def _var(self, name: str) -> Variable:
         var = self._vars.get(name)

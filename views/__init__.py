@@ -52,6 +52,21 @@ from .time_batch import TimeBatchWindowFactory as TimeBatchWindowFactory
 from .time_length_batch import TimeLengthBatchWindow as TimeLengthBatchWindow
 from .time_length_batch import TimeLengthBatchWindowFactory as TimeLengthBatchWindowFactory
 from .unique import UniqueWindow as UniqueWindow
+from .time_order import TimeOrderWindow as TimeOrderWindow
+from .time_order import TimeOrderWindowFactory as TimeOrderWindowFactory
+from .time_order import TimeToLiveWindowFactory as TimeToLiveWindowFactory
+from .size import SizeView as SizeView
+from .size import SizeViewFactory as SizeViewFactory
+from .uni import UniView as UniView
+from .uni import UniViewFactory as UniViewFactory
+from .linest import LinestView as LinestView
+from .linest import LinestViewFactory as LinestViewFactory
+from .correl import CorrelView as CorrelView
+from .correl import CorrelViewFactory as CorrelViewFactory
+from .weighted_avg import WeightedAvgView as WeightedAvgView
+from .weighted_avg import WeightedAvgViewFactory as WeightedAvgViewFactory
+from .union import UnionWindow as UnionWindow
+from .union import UnionFactory as UnionFactory
 from .unique import UniqueWindowFactory as UniqueWindowFactory
 
 __all__ = [
@@ -68,4 +83,8 @@ __all__ = [
     "FirstLengthWindowFactory", "FirstTimeWindow", "FirstTimeWindowFactory", "SortWindow",
     "SortWindowFactory", "RankWindow", "RankWindowFactory", "GroupWinView", "GroupWinFactory",
     "ExprWindow", "ExprWindowFactory", "ExprBatchWindow", "ExprBatchWindowFactory",
+    "TimeOrderWindow", "TimeOrderWindowFactory", "TimeToLiveWindowFactory", "SizeView",
+    "SizeViewFactory", "UniView", "UniViewFactory", "LinestView", "LinestViewFactory",
+    "CorrelView", "CorrelViewFactory", "WeightedAvgView", "WeightedAvgViewFactory",
+    "UnionWindow", "UnionFactory",
 ]

@@ -71,6 +71,9 @@ class ViewArg:
     - `result_type`: the PropertyType of the expression.
     - `descending`: for sort criteria (`#sort(3, price desc)`), True when written `desc`;
       `text` may then end with ' desc' and `evaluate` evaluates the expression alone.
+    - `add_period`: for a time period with months or years (`1 month`), the instant one
+      period after a given engine time, by the calendar (UTC), as Esper computes it; None
+      for periods of fixed length.
     """
 
     text: str
@@ -80,6 +83,7 @@ class ViewArg:
     compile_with: Optional[Callable[[Sequence[str]], Callable[[EventBean, dict], Any]]] = field(default=None, compare=False)
     result_type: Any = None
     descending: bool = False
+    add_period: Optional[Callable[[int], int]] = field(default=None, compare=False)
 
     @property
     def is_constant(self) -> bool:

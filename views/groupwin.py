@@ -18,15 +18,17 @@ class GroupWinView(View):
     yields each group's contents, groups in order of first appearance. Groups are kept for
     the life of the view, as in Esper (no reclaim)."""
 
-    __slots__ = ("_ctx", "_key", "_factories", "_groups", "_out")
+    __slots__ = ("_ctx", "_key", "_factories", "_groups", "_out", "_columns")
 
     def __init__(self, ctx: ViewContext, key: Callable[[EventBean], Any],
-                 factories: Sequence[Any]) -> None:
+                 factories: Sequence[Any], columns: tuple = ()) -> None:
         self._groups: dict[Any, list[View]] = {}   # key -> the group's views, in chain order
         super().__init__()
         self._ctx = ctx
         self._key = key
         self._factories = tuple(factories)
+        # a derived-value view at the end of the sub-chain posts the group's key values too
+        self._columns = columns
 
     @property
     def child(self) -> Any:
@@ -43,6 +45,9 @@ class GroupWinView(View):
         for a, b in zip(views, views[1:]):
             a.child = b
         views[-1].child = self._out
+        if self._columns:
+            values = (k,) if len(self._columns) == 1 else k
+            views[-1].set_group(dict(zip(self._columns, values)))
         self._groups[k] = views
         return views
 
@@ -87,6 +92,7 @@ class GroupWinView(View):
 class GroupWinFactory:
     key: Callable[[EventBean], Any]
     sub: tuple
+    columns: tuple = ()
     is_data_window: ClassVar[bool] = True
 
     @classmethod
@@ -95,7 +101,13 @@ class GroupWinFactory:
         if not sub:
             raise fail(view, "the view requires one or more child views to group, or consider "
                              "using the group-by clause")
-        return cls(key_function([a.evaluate for a in args]), tuple(sub))
+        sub = tuple(sub)
+        columns: tuple = ()
+        if getattr(sub[-1], "is_derived", False):
+            # Esper adds the grouping columns to what a grouped derived-value view posts
+            sub = sub[:-1] + (sub[-1].with_group([(a.text, a.result_type) for a in args]),)
+            columns = tuple(a.text for a in args)
+        return cls(key_function([a.evaluate for a in args]), sub, columns)
 
     def make(self, ctx: ViewContext) -> GroupWinView:
-        return GroupWinView(ctx, self.key, self.sub)
+        return GroupWinView(ctx, self.key, self.sub, self.columns)

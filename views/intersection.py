@@ -1,6 +1,12 @@
 """Several data windows on one stream (`#unique(symbol)#time(30 sec)`): Esper keeps the
 intersection. An event is in the window while every data window retains it; when one window
-lets it go (expiry, replacement, eviction) it leaves all of them and is posted once as old."""
+lets it go (expiry, replacement, eviction) it leaves all of them and is posted once as old.
+
+As Esper's default intersection posts: the arriving events always as new (an event a window
+pushes straight out, such as a sort window's, is also old); the old events window by window
+in chain order, each window's in the order it let them go, each event once. With a first-kind
+window (firstunique, firstlength, ...), which may refuse an arriving event, only the events
+every window took are new, and the refused ones leave the others unseen."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -34,10 +40,11 @@ class _Tap:
 
 
 class IntersectionWindow(View):
-    __slots__ = ("_members", "_taps", "_busy")
+    __slots__ = ("_members", "_taps", "_busy", "_asymmetric")
 
-    def __init__(self, members: Sequence[View]) -> None:
+    def __init__(self, members: Sequence[View], asymmetric: bool = True) -> None:
         super().__init__()
+        self._asymmetric = asymmetric
         self._members = list(members)
         self._taps = [_Tap(self, i) for i in range(len(self._members))]
         for m, t in zip(self._members, self._taps):
@@ -66,7 +73,34 @@ class IntersectionWindow(View):
                         gone[id(r)] = r
                         pending.append(r)
 
+    def _update_symmetric(self, new: Events, old: Events) -> None:
+        self._busy = True
+        try:
+            out: dict[int, EventBean] = {}
+            if old:
+                for i in range(len(self._members)):
+                    self._feed(i, None, old)
+                for e in old:
+                    out.setdefault(id(e), e)
+            if new:
+                pushed = [list(self._feed(i, new, None).old) for i in range(len(self._members))]
+                for i, gone in enumerate(pushed):
+                    if not gone:
+                        continue
+                    for e in gone:
+                        out.setdefault(id(e), e)
+                    for j in range(len(self._members)):
+                        if j != i:
+                            self._feed(j, None, gone)
+        finally:
+            self._busy = False
+        if new or out:
+            self.child.update(new or None, list(out.values()) or None)
+
     def update(self, new: Events, old: Events) -> None:
+        if not self._asymmetric:
+            self._update_symmetric(new, old)
+            return
         self._busy = True
         try:
             gone: dict[int, EventBean] = {}
@@ -120,4 +154,5 @@ class IntersectionFactory:
     is_data_window: ClassVar[bool] = True
 
     def make(self, ctx: ViewContext) -> IntersectionWindow:
-        return IntersectionWindow([m.make(ctx) for m in self.members])
+        return IntersectionWindow([m.make(ctx) for m in self.members],
+                                  any(type(m).__name__.startswith("First") for m in self.members))

@@ -16,6 +16,8 @@ from .firsttime import FirstTimeWindowFactory
 from .firstunique import FirstUniqueWindowFactory
 from .groupwin import GroupWinFactory
 from .intersection import IntersectionFactory
+from .intersection_batch import IntersectionBatchFactory
+from .union import UnionFactory
 from .interval import IntervalWindowFactory
 from .keepall import KeepAllWindowFactory
 from .lastevent import LastEventWindowFactory
@@ -27,7 +29,13 @@ from .time import TimeWindowFactory
 from .time_accum import TimeAccumWindowFactory
 from .time_batch import TimeBatchWindowFactory
 from .time_length_batch import TimeLengthBatchWindowFactory
+from .correl import CorrelViewFactory
+from .linest import LinestViewFactory
+from .size import SizeViewFactory
+from .time_order import TimeOrderWindowFactory, TimeToLiveWindowFactory
+from .uni import UniViewFactory
 from .unique import UniqueWindowFactory
+from .weighted_avg import WeightedAvgViewFactory
 
 # EPL view name (as written after `#`, `win:`, `std:` or `ext:`) -> factory class. Each class
 # has `from_args(view_name, args) -> factory`; `groupwin` also takes its sub-chain.
@@ -53,6 +61,14 @@ VIEW_FACTORIES: dict[str, type] = {
     "expr": ExprWindowFactory,
     "expr_batch": ExprBatchWindowFactory,
     "interval": IntervalWindowFactory,     # lifetime [start, end) of interval events
+    "time_order": TimeOrderWindowFactory,
+    "timetolive": TimeToLiveWindowFactory,
+    # derived-value views: they replace the stream's event type with their own
+    "size": SizeViewFactory,
+    "uni": UniViewFactory,
+    "linest": LinestViewFactory,
+    "correl": CorrelViewFactory,
+    "weighted_avg": WeightedAvgViewFactory,
 }
 
 
@@ -62,9 +78,11 @@ def _view_name(name: str) -> str:
     return name.rsplit(":", 1)[-1]
 
 
-def create_factories(specs: Sequence[tuple[str, list[ViewArg]]]) -> list[ViewFactory]:
+def create_factories(specs: Sequence[tuple[str, list[ViewArg]]], *,
+                     retain_union: bool = False) -> list[ViewFactory]:
     """Validate a chain of `(view name, arguments)` and build its factories, in chain order.
-    A grouping view takes every view after it as its per-group sub-chain."""
+    A grouping view takes every view after it as its per-group sub-chain. Consecutive data
+    windows keep the intersection of what each retains, or with `retain_union` the union."""
     out: list[Any] = []
     specs = list(specs)
     for i, (name, args) in enumerate(specs):
@@ -72,27 +90,58 @@ def create_factories(specs: Sequence[tuple[str, list[ViewArg]]]) -> list[ViewFac
         cls = VIEW_FACTORIES.get(view)
         if cls is None:
             raise ViewParameterError(f"View name '{name}' is not a known view name")
+        if out and getattr(out[-1], "is_derived", False):
+            raise ViewParameterError(
+                f"Error in view '{view}': a derived-value view (such as size or uni) must be the "
+                f"last view of a stream")
         if cls is GroupWinFactory:
-            sub = create_factories(specs[i + 1:])
+            if retain_union and any(_view_name(n) == "groupwin" for n, _ in specs[i + 1:]):
+                raise ViewParameterError("Failed to validate data window declaration: Multiple "
+                                         "groupwin-declarations are not supported")
+            sub = create_factories(specs[i + 1:], retain_union=retain_union)
             out.append(GroupWinFactory.from_args(view, list(args), sub))
-            return _intersect(out)
+            return _combine(out, retain_union)
         out.append(cls.from_args(view, list(args)))
-    return _intersect(out)
+    return _combine(out, retain_union)
 
 
-# Batch windows decide when their contents leave as a whole; Esper gives them special
-# intersection rules we do not offer, so chains with them stay chains.
+def output_type(factories: Sequence[Any]) -> Any:
+    """The event type a derived-value view at the end of the chain posts (under `#groupwin`
+    too), or None when the chain posts the stream's own events."""
+    if not factories:
+        return None
+    last = factories[-1]
+    if getattr(last, "is_derived", False):
+        return last.event_type
+    if isinstance(last, GroupWinFactory):
+        return output_type(last.sub)
+    return None
+
+
+# Batch windows decide when their contents leave as a whole: with other data windows they
+# form Esper's batch intersection (intersection_batch.py); two of them cannot be combined.
 _BATCH_VIEWS = ("LengthBatch", "TimeBatch", "TimeLengthBatch", "ExtTimedBatch", "ExprBatch", "TimeAccum")
 
 
-def _intersect(factories: list) -> list:
-    """Consecutive data windows on one stream keep the intersection of what each retains."""
+def _combine(factories: list, retain_union: bool) -> list:
+    """Data windows listed one after the other on a stream (before a derived-value view, if
+    any) keep the intersection of what each retains, or their union."""
+    tail = []
+    if factories and getattr(factories[-1], "is_derived", False):
+        factories, tail = factories[:-1], factories[-1:]
     windows = [f for f in factories if getattr(f, "is_data_window", False)
                and not isinstance(f, GroupWinFactory)]
-    if len(windows) < 2 or len(windows) != len(factories) or \
-            any(type(f).__name__.startswith(_BATCH_VIEWS) for f in windows):
-        return factories
-    return [IntersectionFactory(tuple(windows))]
+    if len(windows) < 2 or len(windows) != len(factories):
+        return factories + tail
+    if retain_union:
+        return [UnionFactory(tuple(windows))] + tail
+    batches = [i for i, f in enumerate(windows) if type(f).__name__.startswith(_BATCH_VIEWS)]
+    if len(batches) > 1:
+        raise ViewParameterError("Failed to validate data window declaration: Cannot combined "
+                                 "multiple batch data windows into an intersection")
+    if batches:
+        return [IntersectionBatchFactory(tuple(windows), batches[0])] + tail
+    return [IntersectionFactory(tuple(windows))] + tail
 
 
 def make_chain(factories: Sequence[ViewFactory], ctx: ViewContext,

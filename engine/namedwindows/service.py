@@ -98,11 +98,12 @@ def install(engine: Any) -> NamedWindowService:
     svc = engine.services.get("named_windows")
     if svc is None:
         svc = engine.services["named_windows"] = NamedWindowService()
-    from epl.compiler import fireandforget, onactions, tables, windows  # noqa: F401 (tables: T[key])
+    from epl.compiler import fireandforget, indexes, onactions, tables, windows  # noqa: F401 (tables: T[key])
     statements = engine.services.setdefault("statements", {})
     statements["CreateWindow"] = windows.compile_create_window
     statements["CreateTable"] = windows.compile_create_table
     statements["OnStatement"] = onactions.compile_on
+    statements["CreateIndex"] = indexes.compile_create_index
     statements["InsertValues"] = fireandforget.refuse_as_statement
     statements["DeleteStatement"] = fireandforget.refuse_as_statement
     statements.setdefault("UpdateStatement", fireandforget.refuse_as_statement)

@@ -6,6 +6,7 @@ Inserts, deletes and updates all go through the chain's first view as `update(ne
 whatever leaves the chain's end is what consumers and the `create window` statement see."""
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from engine.bean import EventBean
@@ -14,6 +15,8 @@ from filterindex.spec import FilterSpec
 
 if TYPE_CHECKING:
     from engine.statement import Statement
+
+log = logging.getLogger(__name__)
 
 
 class NamedWindow:
@@ -37,6 +40,7 @@ class NamedWindow:
         self._engine: Any = None
         self._statement: Optional["Statement"] = None
         self._ctx: Any = None
+        self.indexes: dict[str, Any] = {}     # `create index`: name -> WindowIndex
 
     # -- lifecycle (the `create window` statement's start and stop) -------------------------
     def start(self, engine: Any, statement: "Statement", ctx: Any = None,
@@ -100,6 +104,14 @@ class NamedWindow:
     def snapshot(self) -> list[EventBean]:
         return list(self)
 
+    # -- indexes (`create index`) ------------------------------------------------------------
+    def add_index(self, index: Any) -> None:
+        index.add(list(self))
+        self.indexes[index.name] = index
+
+    def remove_index(self, name: str) -> None:
+        self.indexes.pop(name, None)
+
     # -- changes -------------------------------------------------------------------------------
     def insert(self, events: list[EventBean]) -> None:
         if self._first is not None and events:
@@ -138,7 +150,31 @@ class NamedWindow:
 
     def lookup(self, columns: tuple, key: tuple) -> Optional[list[EventBean]]:
         """Rows by column values when an index can answer (None: scan)."""
+        for idx in self.indexes.values():
+            if idx.columns == tuple(columns):
+                return idx.get(key)
         return None
+
+    def _update_indexes(self, new: Optional[list], old: Optional[list]) -> None:
+        """Indexes follow what leaves and enters the data window (as Esper's, after the data
+        window: a #unique window replacing a row under a unique key is no violation). A second
+        row under a unique index's key is reported as Esper reports it; the row stays, as the
+        data window already holds it."""
+        from .index import UniqueIndexViolation
+        for idx in self.indexes.values():
+            if old:
+                idx.remove(old)
+            if new:
+                for e in new:
+                    try:
+                        idx.check([e])
+                    except UniqueIndexViolation as exc:
+                        log.warning("Named window '%s': %s", self.name, exc)
+                    idx.add([e])
+
+    def index_columns(self) -> list[tuple]:
+        """The column tuples an equality lookup can use (one per index)."""
+        return [idx.columns for idx in self.indexes.values()]
 
     # -- consumers ----------------------------------------------------------------------------
     def attach(self, handle: Any) -> "_Attachment":
@@ -152,6 +188,8 @@ class NamedWindow:
         return _Attachment(self, handle)
 
     def _changed(self, new: Optional[list], old: Optional[list]) -> None:
+        if self.indexes:
+            self._update_indexes(new, old)
         for h in tuple(self.consumers):
             h.target.update(new, old)
         if self.shared_consumers:

@@ -74,10 +74,6 @@ class AggregatedGroupedAll:
 
     def flush(self) -> tuple[Rows, Rows]:
         p = self.p
-        if p.aggs.reclaim:
-            groups = p.aggs.groups
-            for k in [k for k in self.reps if k not in groups]:
-                del self.reps[k]
         if p.want_new:
             others = [k for k in self.reps if k not in self.touched]
             if len(others) > 1:
@@ -85,6 +81,12 @@ class AggregatedGroupedAll:
             self.new += keyed_groups(p, [(k, self.reps[k]) for k in others])
         out = finish(p, self.new), finish(p, self.old)
         self.new, self.old, self.touched = [], [], set()
+        # a group whose aggregation ended was output once more (fresh aggregates), as Esper
+        # does before it forgets the group
+        if p.aggs.reclaim:
+            groups = p.aggs.groups
+            for k in [k for k in self.reps if k not in groups]:
+                del self.reps[k]
         return out
 
 

@@ -11,6 +11,7 @@ from epl.errors import EPLValidationError
 from . import aggregated_grouped as AG
 from . import aggregated_ungrouped as AU
 from . import row_for_all as RA
+from . import rollup as RU
 from . import row_per_group as RG
 from . import simple as S
 from .after import AfterSpec
@@ -42,8 +43,10 @@ _BATCHES: dict = {
     ("aggregated-grouped", K.DEFAULT): AG.AggregatedGroupedDefault,
     ("aggregated-grouped", K.ALL): (AG.AggregatedGroupedAllUnordered, AG.AggregatedGroupedAll),
     ("aggregated-grouped", K.LAST): AG.AggregatedGroupedLast,
+    ("row-per-group-rollup", K.ALL): RU.RollupAll,
 }
-_GROUPED_FIRST = {"row-per-group": RG.RowPerGroupFirst, "aggregated-grouped": AG.AggregatedGroupedFirst}
+_GROUPED_FIRST = {"row-per-group": RG.RowPerGroupFirst, "aggregated-grouped": AG.AggregatedGroupedFirst,
+                  "row-per-group-rollup": RU.RollupFirst}
 
 _SELECTORS = {None: "istream", A.StreamSelector.ISTREAM: "istream",
               A.StreamSelector.IRSTREAM: "irstream", A.StreamSelector.RSTREAM: "rstream"}

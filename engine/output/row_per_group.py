@@ -2,7 +2,8 @@
 group an update touched.
 
 - `output every`: per update, the touched groups' prior rows (remove stream) and new rows.
-- `output all every`: every group seen so far (and still aggregated): its row before the batch
+- `output all every`: every group seen so far (a group whose aggregation ended is output once
+  more, with fresh aggregates, then forgotten): its row before the batch
   as remove stream, its current row as insert stream.
 - `output last every`: per group touched in the batch, its row before the batch's first update
   of it (remove stream, in order of first touch) and its current row (insert stream).
@@ -89,6 +90,9 @@ class RowPerGroupAll:
         self.started = False
 
     def _forget_removed(self) -> None:
+        """After an output: drop the groups whose aggregation ended. Esper outputs such a
+        group once more, with fresh (null) aggregates, and forgets it when it next touches
+        the group's aggregation."""
         groups = self.p.aggs.groups
         if self.p.aggs.reclaim:
             for k in [k for k in self.reps if k not in groups]:
@@ -101,7 +105,6 @@ class RowPerGroupAll:
         p = self.p
         if not self.started:
             self.started = True
-            self._forget_removed()
             if p.want_old:
                 self.old += keyed_groups(p, self._all_items())
         _apply(p, self.reps, new, old, self._prior)
@@ -112,12 +115,11 @@ class RowPerGroupAll:
     def flush(self) -> tuple[Rows, Rows]:
         p = self.p
         if not self.started and p.want_old:
-            self._forget_removed()
             self.old = keyed_groups(p, self._all_items())
-        self._forget_removed()
         new_rows = finish(p, keyed_groups(p, self._all_items())) if p.want_new else None
         old_rows = finish(p, self.old)
         self.old, self.started = [], False
+        self._forget_removed()
         return new_rows, old_rows
 
 
@@ -213,32 +215,29 @@ class RowPerGroupFirst:
 
 
 class RowPerGroupLastUnordered:
-    """`output last` without order by (Esper's non-buffered helper, its default): groups in
-    order of first touch. Remove-stream rows are kept per group and delivered again at later
-    outputs until the group is touched again: Esper 9 never clears them, and we follow it."""
+    """`output last` without order by (Esper's non-buffered helper, its default): the groups
+    touched in the batch in order of first touch, each with its current row (a group whose
+    aggregation ended gets fresh aggregates) and, as remove stream, its row before the batch."""
 
     __slots__ = ("p", "reps", "old")
 
     def __init__(self, p: Any, process: Callable) -> None:
         self.p = p
         self.reps: dict = {}
-        self.old: dict = {}
+        self.old: list = []
 
     def add(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
         _apply(self.p, self.reps, new, old, self._prior)
 
     def _prior(self, k: Any, rows: list) -> None:
-        if rows:
-            self.old[k] = rows[0]
+        self.old += rows
 
     def flush(self) -> tuple[Rows, Rows]:
         p = self.p
-        reps = self.reps
-        if p.aggs.reclaim:
-            reps = {k: e for k, e in reps.items() if k in p.aggs.groups}
-        new_rows = finish(p, keyed_groups(p, list(reps.items()))) if p.want_new else None
-        self.reps = {}
-        return new_rows, finish(p, list(self.old.values()))
+        new_rows = finish(p, keyed_groups(p, list(self.reps.items()))) if p.want_new else None
+        old_rows = finish(p, self.old)
+        self.reps, self.old = {}, []
+        return new_rows, old_rows
 
 
 class RowPerGroupAllUnordered:

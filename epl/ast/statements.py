@@ -260,6 +260,7 @@ class CreateWindow(Statement):
     annotations: tuple[Annotation, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False)
     context: Optional[str] = None           # `context X create window ...`: one per partition
+    retain_union: bool = False              # `create window W#a#b retain-union as ...`
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +270,28 @@ class CreateTable(Statement):
     annotations: tuple[Annotation, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False)
     context: Optional[str] = None           # `context X create table ...`: one per partition
+
+
+@dataclass(frozen=True, slots=True)
+class IndexColumn:
+    """One column of `create index`: the property and the index kind ('hash' or 'btree')."""
+
+    name: str
+    kind: str = "hash"
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CreateIndex(Statement):
+    """`create [unique] index name on window_or_table (col [hash|btree], ...)`."""
+
+    name: str
+    target: str
+    columns: tuple[IndexColumn, ...]
+    unique: bool = False
+    annotations: tuple[Annotation, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False)
+    context: Optional[str] = None
 
 
 @dataclass(frozen=True, slots=True)

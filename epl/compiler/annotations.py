@@ -35,3 +35,19 @@ def priority(annotations: tuple[A.Annotation, ...]) -> int:
 
 def has(annotations: tuple[A.Annotation, ...], name: str) -> bool:
     return annotation(annotations, name) is not None
+
+
+def hints(annotations: tuple[A.Annotation, ...]) -> frozenset[str]:
+    """The names in every `@hint('a, b')`, lower case with '-' for '_'."""
+    out: set[str] = set()
+    for a in annotations:
+        if a.name.lower() != "hint":
+            continue
+        v = a.value if a.value is not None else dict(a.attrs).get("value")
+        if v is None:
+            continue
+        for part in str(v).split(","):
+            name = part.strip().lower().replace("_", "-")
+            if name:
+                out.add(name)
+    return frozenset(out)

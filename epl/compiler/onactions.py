@@ -137,21 +137,26 @@ def _matcher(where: Optional[A.Expr], target: Any, scope: Scope, trigger: Stream
 
 def _key_lookup(where: A.Expr, target: Any, scope: Scope, target_info: StreamInfo) -> tuple:
     """`target.col = <trigger expression>` conjuncts covering the target's indexed columns."""
-    keys = getattr(target, "primary_keys", ())
-    if not keys:
+    candidates = [tuple(getattr(target, "primary_keys", ()))]
+    if hasattr(target, "index_columns"):          # `create index` on a named window
+        candidates += target.index_columns()
+    candidates = [c for c in candidates if c]
+    if not candidates:
         return (), ()
+    wanted = {col for c in candidates for col in c}
     found: dict[str, Any] = {}
     for conj in _conjuncts(where):
         if not (isinstance(conj, A.BinaryOp) and conj.op is A.BinOp.EQ):
             continue
         for col_side, val_side in ((conj.left, conj.right), (conj.right, conj.left)):
             col = _target_column(col_side, scope, target_info)
-            if col in keys and col not in found and not _reads_stream(val_side, scope, 1):
+            if col in wanted and col not in found and not _reads_stream(val_side, scope, 1):
                 found[col] = compile_expr(val_side, scope).fn
                 break
-    if set(found) != set(keys):
-        return (), ()
-    return tuple(keys), tuple(found[k] for k in keys)
+    for keys in candidates:
+        if set(keys) <= set(found):
+            return tuple(keys), tuple(found[k] for k in keys)
+    return (), ()
 
 
 def _conjuncts(e: A.Expr) -> list:

@@ -16,13 +16,13 @@ from .. import ast as A
 from ..ast.walk import children
 from ..errors import EPLValidationError
 from .aggregations import AggregationCollector
-from .annotations import has, priority, statement_name
+from .annotations import has, hints, priority, statement_name
 from .compiled import Compiled
 from .expressions import compile_expr, compile_predicate, expr_text
 from .filters import compile_filter
 from .result import CompiledStatement
 from .scope import Scope, StreamInfo
-from .views import compile_views
+from .views import compile_views, derived_stream
 
 _SELECTORS = {None: "istream", A.StreamSelector.ISTREAM: "istream",
               A.StreamSelector.IRSTREAM: "irstream", A.StreamSelector.RSTREAM: "rstream"}
@@ -94,8 +94,11 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
 
     # streams: filters and views
     stream_plans = []
-    for info, spec in zip(streams, stream_specs):
-        views = compile_views(spec.views, info, scope)
+    union_hint = "retain-union" in hints(node.annotations)
+    for info, spec in zip(list(streams), stream_specs):
+        views = compile_views(spec.views, info, scope,
+                              retain_union=union_hint or getattr(spec, "retain_union", False))
+        streams[info.index] = derived_stream(views, info)
         if mr_factory is not None:
             views = tuple(views) + (mr_factory,)
         nw = engine.services.get("named_windows")
@@ -373,8 +376,10 @@ def _insert_into(ins: Optional[A.InsertInto], engine: Any, out_type: EventType, 
         return None, []
     selector = _SELECTORS[ins.selector]
     target = engine.types.find(ins.stream_name)
-    cols = list(ins.columns) if ins.columns else list(out_type.property_names if passthrough else names)
-    src = list(out_type.property_names) if passthrough else names
+    # `select *, expr as y`: the wildcard's properties and the new columns (all of out_type)
+    whole = passthrough or (not ins.columns and len(out_type.property_names) > len(names))
+    cols = list(ins.columns) if ins.columns else list(out_type.property_names if whole else names)
+    src = list(out_type.property_names) if whole else names
     if ins.columns and len(ins.columns) != len(src):
         raise EPLValidationError(
             f"Number of supplied values in the select or values clause does not match insert-into clause", text)

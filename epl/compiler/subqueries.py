@@ -31,7 +31,7 @@ from .expressions import compile_expr, compile_predicate, compiles, expr_text
 from .filters import compile_filter
 from .joins import IndexRegistry, analyze, conjuncts, plan_access
 from .scope import Scope, StreamInfo, _path_text
-from .views import compile_views
+from .views import compile_views, derived_stream
 
 _CMP = {A.BinOp.LT: "<", A.BinOp.LE: "<=", A.BinOp.GT: ">", A.BinOp.GE: ">="}
 
@@ -131,7 +131,7 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
     table_source = infra is not None and infra.is_table
 
     filt = compile_filter(spec.event_filter.filter, sub, inner)
-    views = compile_views(spec.views, sub, inner)
+    views = compile_views(spec.views, sub, inner, retain_union=getattr(spec, "retain_union", False))
     accept = None
     if infra is not None:
         if views and (table_source or any(getattr(f, "is_data_window", False) for f in views)):
@@ -144,6 +144,12 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
             own_scope.streams = [sub]
             pred = compile_predicate(spec.event_filter.filter, own_scope)
             accept = lambda bean, _p=pred: _p((bean,))  # noqa: E731
+
+    derived = derived_stream(views, sub)    # `(select average from X#uni(v))`: the view's type
+    if derived is not sub:
+        sub = derived
+        inner = _inner_scope(scope, sub)
+        qual = _qualifier(sub, inner)
 
     # where: own-stream conditions gate the store; the rest correlate
     where_nodes = [_own_first(c, sub, inner, qual) for c in conjuncts(sel.where)]

@@ -40,6 +40,7 @@ def view_arg(node: A.Expr, scope: Scope) -> ViewArg:
         return run
 
     kwargs: dict[str, Any] = dict(
+        add_period=calendar_period(node, scope),
         text=expr_text(node) + (" desc" if descending else ""),
         value=c.constant if c.is_constant else NOT_CONSTANT,
         is_time_period=c.is_time_period,
@@ -50,8 +51,10 @@ def view_arg(node: A.Expr, scope: Scope) -> ViewArg:
     return ViewArg(descending=descending, **kwargs)
 
 
-def compile_views(specs: Sequence[A.ViewSpec], stream: StreamInfo, scope: Scope) -> tuple:
-    """Validate the view chain of one stream and build its factories."""
+def compile_views(specs: Sequence[A.ViewSpec], stream: StreamInfo, scope: Scope, *,
+                  retain_union: bool = False) -> tuple:
+    """Validate the view chain of one stream and build its factories; `retain_union` for a
+    stream declared `retain-union` (or under `@hint('retain-union')`)."""
     from views.registry import create_factories
     if not specs:
         return ()
@@ -71,12 +74,64 @@ def compile_views(specs: Sequence[A.ViewSpec], stream: StreamInfo, scope: Scope)
                               variables=single.variables, epl=single.epl, services=single.services,
                               builtins_holder=_Values())
         for a in spec.args:
+            if isinstance(a, A.Wildcard):
+                # `#uni(price, *)`: every property of the event as an additional property
+                for prop, ptype in stream.event_type.properties.items():
+                    args.append(ViewArg(prop, evaluate=lambda bean, _p=prop: bean.get(_p),
+                                        result_type=ptype))
+                continue
             try:
                 args.append(view_arg(a, arg_scope))
             except EPLValidationError as e:
                 raise EPLValidationError(f"Error in view '{spec.name}': {e.message}", scope.epl) from None
         compiled.append((spec.name.lower(), args))
     try:
-        return tuple(create_factories(compiled))
+        return tuple(create_factories(compiled, retain_union=retain_union))
     except ViewParameterError as e:
         raise EPLValidationError(str(e), scope.epl) from None
+
+
+def derived_stream(views: tuple, stream: StreamInfo) -> StreamInfo:
+    """The stream as the rest of the statement sees it: a derived-value view at the end of
+    the chain (`#uni(price)`) replaces the event type with its own."""
+    from views.registry import output_type
+    t = output_type(views)
+    if t is None:
+        return stream
+    return StreamInfo(stream.index, t, stream.alias, stream.type_name)
+
+
+def calendar_period(node: A.Expr, scope: Scope) -> Any:
+    """`f(t)`: t plus a time period with month or year parts, by the calendar (UTC); None for
+    other arguments."""
+    while isinstance(node, A.Parens):
+        node = node.inner
+    if not isinstance(node, A.TimePeriod) or not any(
+            u in (A.TimeUnit.MONTH, A.TimeUnit.YEAR) for _, u in node.parts):
+        return None
+    months = 0
+    fixed = 0.0
+    for amount, unit in node.parts:
+        c = compile_expr(amount, scope)
+        if not c.is_constant or not isinstance(c.constant, (int, float)):
+            return None
+        if unit is A.TimeUnit.YEAR:
+            months += int(c.constant) * 12
+        elif unit is A.TimeUnit.MONTH:
+            months += int(c.constant)
+        else:
+            fixed += c.constant * A.TIME_UNIT_MSEC[unit]
+    return lambda t, _m=months, _f=fixed: _add_months(t, _m) + int(_f)
+
+
+def _add_months(t: int, months: int) -> int:
+    """Milliseconds since the epoch plus calendar months in UTC; the day of month is kept,
+    or the month's last day when it has fewer days (as Java's Calendar.add)."""
+    import calendar
+    import datetime as dt
+    d = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc) + dt.timedelta(milliseconds=t)
+    m = d.month - 1 + months
+    year, month = d.year + m // 12, m % 12 + 1
+    day = min(d.day, calendar.monthrange(year, month)[1])
+    moved = d.replace(year=year, month=month, day=day)
+    return int((moved - dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)) / dt.timedelta(milliseconds=1))

@@ -71,7 +71,7 @@ def compile_create_window(node: A.CreateWindow, engine: Any, text: str) -> Compi
     event_type = EventType(node.name, Representation.MAP, props)
     stream = StreamInfo(0, event_type, None, node.name)
     scope = base_scope(engine, [stream], text)
-    views = compile_views(node.views, stream, scope)
+    views = compile_views(node.views, stream, scope, retain_union=node.retain_union)
     if not views:
         from views.keepall import KeepAllWindowFactory
         views = (KeepAllWindowFactory(),)
@@ -82,9 +82,10 @@ def compile_create_window(node: A.CreateWindow, engine: Any, text: str) -> Compi
         src_window = svc.get(node.as_type) if node.as_type else None
         if src_window is None or src_window.is_table:
             raise EPLValidationError(f"A named window by name '{node.as_type}' could not be located, "
-                                     f"the insert-keyword requires a named window", text)
+                                     f"the insert-keyword requires an existing named window", text)
         accept = None
         if node.insert_where is not None:
+            _check_insert_where(node.insert_where, engine, text)
             src_scope = base_scope(engine, [StreamInfo(0, src_window.event_type, None, node.as_type)], text)
             pred = compile_predicate(node.insert_where, src_scope)
             accept = lambda b, _p=pred: _p((b,))  # noqa: E731
@@ -112,6 +113,23 @@ def compile_create_window(node: A.CreateWindow, engine: Any, text: str) -> Compi
 
     return CompiledStatement("create-window", plan, statement_name(node.annotations),
                              annotations=node.annotations, on_create=[(register, unregister)])
+
+
+def _check_insert_where(where: A.Expr, engine: Any, text: str) -> None:
+    """Esper's limits on `create window ... insert where <expr>`."""
+    from ..ast.walk import walk
+    for n in walk(where):
+        if isinstance(n, (A.Subquery, A.Exists, A.InSubquery)) or \
+                (isinstance(n, A.Quantified) and isinstance(getattr(n, "subquery", None), A.Subquery)):
+            raise EPLValidationError("Create window where-clause may not have a subselect", text)
+        if isinstance(n, A.Call):
+            fname = n.name.lower()
+            if fname in ("prev", "prior", "prevtail", "prevwindow", "prevcount"):
+                raise EPLValidationError("Create window where-clause may not have a function that "
+                                         "requires view resources (prior, prev)", text)
+            if fname in engine._aggregations:
+                raise EPLValidationError("Create window where-clause may not have an aggregation "
+                                         "function", text)
 
 
 def context_infra(prototype: Any, context: str, selector: str, engine: Any, text: str) -> tuple:

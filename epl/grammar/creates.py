@@ -1,9 +1,12 @@
-"""Grammar of `create schema`, `create window`, `create table` and `create variable`."""
+"""Grammar of `create schema`, `create window`, `create table`, `create index` and
+`create variable`."""
 from __future__ import annotations
 
-from ..ast import Call, ColumnDef, CreateSchema, CreateTable, CreateVariable, CreateWindow, TypeRef
+from ..ast import (Call, ColumnDef, CreateIndex, CreateSchema, CreateTable, CreateVariable, CreateWindow,
+                   IndexColumn, TypeRef)
 from ..lexer import tokens  # noqa: F401
-from ._support import fail, span
+from ..errors import EPLValidationError
+from ._support import STATE, fail, span
 
 _REPRESENTATIONS = {"map", "objectarray", "json", "avro", "xml", "bean"}
 
@@ -92,11 +95,19 @@ def p_type_ref(p):
 # -- create window ----------------------------------------------------------------------------
 
 def p_create_window(p):
-    """create_window : CREATE WINDOW IDENT views_opt window_model window_insert
-                     | CREATE WINDOW IDENT views_opt AS window_model window_insert
-                     | CREATE WINDOW IDENT views_opt AS window_columns window_insert"""
+    """create_window : CREATE WINDOW IDENT window_views window_model window_insert
+                     | CREATE WINDOW IDENT window_views AS window_model window_insert
+                     | CREATE WINDOW IDENT window_views AS window_columns window_insert"""
     source, insert = p[len(p) - 2], p[len(p) - 1]
-    p[0] = CreateWindow(p[3], p[4], span=span(p), **source, **insert)
+    views, union = p[4]
+    p[0] = CreateWindow(p[3], views, span=span(p), retain_union=union, **source, **insert)
+
+
+def p_window_views(p):
+    """window_views : views_opt
+                    | views_opt RETAIN_UNION
+                    | views_opt RETAIN_INTERSECTION"""
+    p[0] = (p[1], len(p) == 3 and p[2].lower() == "retain-union")
 
 
 def p_window_model_type(p):
@@ -204,3 +215,36 @@ def p_variable_init(p):
     """variable_init : empty
                      | EQ expr"""
     p[0] = p[2] if len(p) == 3 else None
+
+
+# -- create index -----------------------------------------------------------------------------
+
+def p_create_index(p):
+    """create_index : CREATE IDENT IDENT ON IDENT LPAREN index_columns RPAREN
+                    | CREATE IDENT IDENT IDENT ON IDENT LPAREN index_columns RPAREN"""
+    if len(p) == 9:
+        if p[2].lower() != "index":
+            fail(p, 2, "please check the create statement, expecting 'index'")
+        unique, name, target, cols = False, p[3], p[5], p[7]
+    else:
+        if p[3].lower() != "index":
+            fail(p, 3, "please check the create index statement, expecting 'index'")
+        if p[2].lower() != "unique":
+            # valid syntax Esper rejects when validating, with this message
+            raise EPLValidationError(f"Invalid keyword '{p[2]}' in create-index encountered, "
+                                     f"expected 'unique'", STATE.text)
+        unique, name, target, cols = True, p[4], p[6], p[8]
+    p[0] = CreateIndex(name, target, tuple(cols), unique, span=span(p))
+
+
+def p_index_columns(p):
+    """index_columns : index_column
+                     | index_columns COMMA index_column"""
+    p[0] = [p[1]] if len(p) == 2 else p[1] + [p[3]]
+
+
+def p_index_column(p):
+    """index_column : name
+                    | name IDENT"""
+    # the kind is checked when compiling ("Unrecognized advanced-type index ...")
+    p[0] = IndexColumn(p[1], p[2].lower() if len(p) == 3 else "hash", span(p))

@@ -45,6 +45,7 @@ def p_statement_body(p):
                       | create_schema
                       | create_window
                       | create_table
+                      | create_index
                       | create_variable
                       | create_context
                       | update_stmt
@@ -99,7 +100,8 @@ def p_statement_body_context(p):
     """statement_body : CONTEXT IDENT select_stmt
                       | CONTEXT IDENT on_stmt
                       | CONTEXT IDENT create_window
-                      | CONTEXT IDENT create_table"""
+                      | CONTEXT IDENT create_table
+                      | CONTEXT IDENT create_index"""
     p[0] = replace(p[3], context=p[2], span=span(p))
 
 

@@ -233,7 +233,8 @@ class StatementPrinter(RowRecogPrinter, PatternPrinter):
 
     def _s_CreateWindow(self, w: A.CreateWindow) -> str:
         out = self.prefix(w)
-        out.append("create window " + name(w.name, False) + self.views(w.views) + " as")
+        out.append("create window " + name(w.name, False) + self.views(w.views) +
+                   (" retain-union" if w.retain_union else "") + " as")
         if w.as_type is None:
             out.append(self.column_defs(w.columns))
         elif w.select is not None:
@@ -249,6 +250,13 @@ class StatementPrinter(RowRecogPrinter, PatternPrinter):
     def _s_CreateTable(self, t: A.CreateTable) -> str:
         return " ".join(self.prefix(t) + ["create table " + name(t.name, False) +
                                           self.column_defs(t.columns)])
+
+    def _s_CreateIndex(self, i: A.CreateIndex) -> str:
+        cols = ", ".join(name(c.name, False) + ("" if c.kind == "hash" else " " + c.kind)
+                         for c in i.columns)
+        head = "create unique index" if i.unique else "create index"
+        return " ".join(self.prefix(i) + [head, name(i.name, False), "on",
+                                          f"{name(i.target, False)}({cols})"])
 
     def _s_CreateVariable(self, v: A.CreateVariable) -> str:
         out = self.prefix(v)

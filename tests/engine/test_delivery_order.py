@@ -57,7 +57,7 @@ def model(statements, events):
 
 
 def run(statements, events, batched):
-    engine = Engine(time="simulated")
+    engine = Engine(time="simulated", prioritized_execution=True)
     engine.epl("create schema Tick(symbol string, price int)")
     engine.epl("create schema Echo(symbol string, price int)")
     calls = []

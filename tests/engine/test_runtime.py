@@ -210,7 +210,8 @@ def test_time_cannot_go_backwards(engine):
         engine.advance_time(500)
 
 
-def test_deploy_module_and_priority(engine):
+def test_deploy_module_and_priority():
+    engine = Engine(time="simulated", prioritized_execution=True)
     stmts = engine.deploy("""
         create schema A(x int);
         @name('low') select x from A;
@@ -293,3 +294,16 @@ def test_wrong_property_type_names_property_and_type(engine):
     unchecked.epl("create schema W(amount int)")
     unchecked.epl("select * from W")
     unchecked.send({"amount": "abc"}, "W")                          # the caller opted out
+
+
+def test_priority_and_drop_need_prioritized_execution():
+    """As in Esper, @priority and @drop take effect only with prioritized execution on."""
+    for prioritized, expected in ((False, ["low", "high"]), (True, ["high"])):
+        engine = Engine(time="simulated", prioritized_execution=prioritized)
+        engine.epl("create schema A(x int)")
+        order = []
+        engine.epl("@name('low') select x from A").add_listener(lambda n, o: order.append("low"))
+        engine.epl("@name('high') @priority(5) @drop select x from A").add_listener(
+            lambda n, o: order.append("high"))
+        engine.send({"x": 1}, "A")
+        assert order == expected

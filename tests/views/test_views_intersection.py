@@ -60,3 +60,50 @@ def test_length_and_unique_match_a_model(n, keys):
         e.send({"k": k, "v": v}, "T")
     assert [(new, sorted(old)) for new, old in calls] == expected
     assert [r["v"] for r in stmt] == [w[1] for w in length]
+
+
+def _bean(epl: str):
+    e = Engine(time="simulated")
+    e.advance_time(0)
+    e.epl("create schema SB(theString string, intPrimitive int)")
+    stmt = e.epl(epl)
+    calls = []
+    stmt.add_listener(lambda new, old: calls.append(([x["theString"] for x in new or []],
+                                                      [x["theString"] for x in old or []])))
+    return e, stmt, calls
+
+
+UB = [("E1", 1), ("E2", 2), ("E3", 3), ("E4", 4), ("E5", 4), ("E6", 4), ("E7", 5), ("E8", 6),
+      ("E8", 7), ("E9", 9), ("E9", 9), ("E10", 11)]
+
+
+def test_batch_window_with_unique_as_esper():
+    """The batch window posts; the unique window takes replaced events out of the batch."""
+    for views in ("#length_batch(3)#unique(intPrimitive)", "#unique(intPrimitive)#length_batch(3)"):
+        e, stmt, calls = _bean(f"select irstream theString from SB{views} order by theString asc")
+        contents = []
+        for s, i in UB:
+            e.send({"theString": s, "intPrimitive": i}, "SB")
+            contents.append(sorted(r["theString"] for r in stmt))
+        assert calls == [(["E1", "E2", "E3"], []), (["E6", "E7", "E8"], ["E1", "E2", "E3"]),
+                         (["E10", "E8", "E9"], ["E6", "E7", "E8"])]
+        assert contents[3:7] == [["E4"], ["E5"], ["E6"], ["E6", "E7"]]
+
+
+def test_batch_window_with_firstunique_and_time_batch_with_unique():
+    e, _, calls = _bean("select irstream * from SB#firstunique(theString)#length_batch(3)")
+    for s, i in [("E1", 1), ("E2", 2), ("E1", 3), ("E3", 4), ("E1", 5), ("E4", 7), ("E1", 6), ("E5", 9)]:
+        e.send({"theString": s, "intPrimitive": i}, "SB")
+    assert calls == [(["E1", "E2", "E3"], []), (["E1", "E4", "E5"], ["E1", "E2", "E3"])]
+    e, _, calls = _bean("select * from SB#time_batch(1)#unique(theString)")
+    for s, i in [("E1", 1), ("E2", 2), ("E1", 3)]:
+        e.send({"theString": s, "intPrimitive": i}, "SB")
+    e.advance_time(1000)
+    assert calls == [(["E2", "E1"], [])]
+
+
+def test_two_batch_windows_cannot_be_combined():
+    import pytest
+    from epl.errors import EPLValidationError
+    with pytest.raises(EPLValidationError, match="Cannot combined multiple batch data windows into an intersection"):
+        _bean("select * from SB#time_batch(1)#length_batch(10)")

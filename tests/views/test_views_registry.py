@@ -62,13 +62,16 @@ def test_make_chain_links_views_to_the_sink() -> None:
     assert vs[0] is first and vs[0].child is vs[1] and vs[1].child is rec
 
 
-def test_every_registered_factory_is_a_data_window() -> None:
+DERIVED = {"size", "uni", "linest", "correl", "weighted_avg"}
+
+
+def test_every_registered_factory_is_a_data_window_or_derived() -> None:
     assert set(VIEW_FACTORIES) == {
         "length", "length_batch", "time", "time_batch", "time_length_batch", "time_accum",
         "ext_timed", "ext_timed_batch", "keepall", "unique", "firstunique", "firstevent",
         "lastevent", "firstlength", "firsttime", "sort", "rank", "groupwin", "expr",
-        "expr_batch", "interval"}
-    assert all(cls.is_data_window for cls in VIEW_FACTORIES.values())
+        "expr_batch", "interval", "time_order", "timetolive"} | DERIVED
+    assert all(cls.is_data_window != (name in DERIVED) for name, cls in VIEW_FACTORIES.items())
 
 
 def test_public_api_is_pinned() -> None:
@@ -80,7 +83,10 @@ def test_public_api_is_pinned() -> None:
                  "ExtTimed", "ExtTimedBatch", "KeepAll", "Unique", "FirstUnique", "FirstEvent",
                  "LastEvent", "FirstLength", "FirstTime", "Sort", "Rank", "Expr", "ExprBatch"):
         expected |= {f"{name}Window", f"{name}WindowFactory"}
-    expected |= {"GroupWinView", "GroupWinFactory"}
+    expected |= {"GroupWinView", "GroupWinFactory", "TimeOrderWindow", "TimeOrderWindowFactory",
+                 "TimeToLiveWindowFactory", "UnionWindow", "UnionFactory"}
+    for name in ("Size", "Uni", "Linest", "Correl", "WeightedAvg"):
+        expected |= {f"{name}View", f"{name}ViewFactory"}
     assert set(views.__all__) == expected
     assert all(hasattr(views, n) for n in expected)
 

@@ -1,0 +1,79 @@
+"""`create [unique] index I on W(col [hash|btree], ...)`: an explicit index on a named window
+(on-actions look rows up through it) or a table; registered when the statement is created and
+dropped with it."""
+from __future__ import annotations
+
+from typing import Any
+
+from engine.namedwindows.index import UniqueIndexViolation, WindowIndex
+
+from .. import ast as A
+from ..errors import EPLValidationError
+from .annotations import statement_name
+from .result import CompiledStatement
+
+
+def compile_create_index(node: A.CreateIndex, engine: Any, text: str) -> CompiledStatement:
+    svc = engine.services["named_windows"]
+    target = svc.get(node.target)
+    if target is None:
+        raise EPLValidationError(f"A named window or table by name '{node.target}' does not exist", text)
+    declared = getattr(target, "context", None)
+    if declared is not None and node.context != declared:
+        raise EPLValidationError(f"{target.kind} by name '{node.target}' has been declared for "
+                                 f"context '{declared}' and can only be used within the same "
+                                 f"context", text)
+    if target.is_table and not getattr(target, "primary_keys", ()):
+        raise EPLValidationError("Tables without primary key column(s) do not allow creating an index", text)
+    props = target.event_type.property_names
+    seen: set[str] = set()
+    for c in node.columns:
+        if c.name not in props:
+            raise EPLValidationError(f"Property named '{c.name}' not found", text)
+        if c.name in seen:   # Esper's wording, "then" included
+            raise EPLValidationError(f"Property named '{c.name}' has been declared more then once", text)
+        seen.add(c.name)
+        if c.kind not in ("hash", "btree"):
+            raise EPLValidationError(f"Unrecognized advanced-type index '{c.kind}'", text)
+    if node.unique and any(c.kind == "btree" for c in node.columns):
+        raise EPLValidationError("Combination of unique index with btree (range) is not supported", text)
+    indexes = _indexes(target)
+    if node.name in indexes:
+        raise EPLValidationError(f"An index by name '{node.name}' already exists", text)
+    # per-partition windows of a context keep no index of their own: their lookups scan, with
+    # the same results
+    index = WindowIndex(node.name, [c.name for c in node.columns], [c.kind for c in node.columns],
+                        node.unique)
+    probe = WindowIndex(node.name, index.columns, index.kinds, node.unique)
+    for row in target:
+        try:
+            probe.check([row])
+        except UniqueIndexViolation as e:
+            raise EPLValidationError(str(e), text) from None
+        probe.add([row])
+
+    def add() -> None:
+        if hasattr(target, "add_index") and declared is None:
+            target.add_index(index)
+        else:                       # a table: its rows are looked up by primary key only
+            indexes[node.name] = index
+
+    def remove() -> None:
+        if hasattr(target, "remove_index") and declared is None:
+            target.remove_index(node.name)
+        else:
+            indexes.pop(node.name, None)
+
+    return CompiledStatement("create-index", None, statement_name(node.annotations),
+                             annotations=node.annotations, on_create=[(add, remove)])
+
+
+def _indexes(target: Any) -> dict:
+    idx = getattr(target, "indexes", None)
+    if idx is None:
+        idx = {}
+        try:
+            target.indexes = idx
+        except AttributeError:
+            pass
+    return idx
