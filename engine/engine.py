@@ -63,6 +63,8 @@ class Engine:
         self._dispatch_queue: list = []       # [statement, new, old] in processing order
         self._queued: dict = {}                # statement -> its entry, merged per event
         self._route_queue: deque = deque()
+        # named-window changes waiting for the window's consumers: (handles, new, old)
+        self._window_changes: list = []
         self._depth = 0
         self.services: dict[str, Any] = {}   # feature services (named windows, variables, ...)
         _install_features(self)
@@ -136,11 +138,13 @@ class Engine:
     def _create(self, node: Any, text: str, name: Optional[str]) -> Statement:
         from epl.compiler import compile_statement
         compiled = compile_statement(node, self, text)
+        from epl.compiler.dispatch import dispatch_phase, filter_tier
         stmt_name = name or compiled.name or f"stmt-{len(self._statements)}"
         stmt = Statement(self, stmt_name, text, compiled.kind, next(self._order),
                          priority=compiled.priority if self.prioritized_execution else 0,
                          drop=compiled.drop and self.prioritized_execution, plan=compiled.plan,
-                         annotations=compiled.annotations)
+                         annotations=compiled.annotations, phase=dispatch_phase(node, self),
+                         tier=filter_tier(node, self))
         registered: list[Callable[[], None]] = []
         try:
             for action, undo in compiled.on_create:
@@ -237,7 +241,7 @@ class Engine:
                 if handles:
                     self._check(bean)
                     self._on_match(bean, handles)
-                if self._dispatch_queue or self._route_queue:
+                if self._dispatch_queue or self._route_queue or self._window_changes:
                     self._drain()
             finally:
                 self._depth -= 1
@@ -275,7 +279,7 @@ class Engine:
         event (a listener may change them)."""
         n = len(events)
         i = 0
-        if self._dispatch_queue or self._route_queue:
+        if self._dispatch_queue or self._route_queue or self._window_changes:
             # left over by an exception: send drains them after its event
             if n:
                 self._send_locked(events[0], type_name)
@@ -312,7 +316,7 @@ class Engine:
                             h.on_event(bean)
                     else:
                         on_match(bean, handles)
-                    if self._dispatch_queue or self._route_queue:
+                    if self._dispatch_queue or self._route_queue or self._window_changes:
                         self._drain()
                 if find(type_name) is not et:
                     i = j + 1
@@ -360,8 +364,11 @@ class Engine:
                 drop_at = h.order[0]
 
     def _drain(self, process: Optional[Callable[[EventBean], None]] = None) -> None:
-        """Dispatch queued results; process routed (insert-into) events until none remain
-        (through `process`, e.g. an isolated service's routing, or the engine's own)."""
+        """After an event or a time step (docs/dispatch-order.md): call the listeners of what
+        the statements produced; hand named-window changes to the windows' consumers and
+        call the listeners of what they produced; then the next routed (insert-into) event,
+        through `process` (an isolated service's routing, or the engine's own), until none
+        remain."""
         while True:
             queue = self._dispatch_queue
             if queue:
@@ -369,9 +376,38 @@ class Engine:
                 self._queued.clear()
                 for stmt, new, old in queue:
                     stmt._dispatch(new or None, old or None)
+            if self._window_changes:
+                self._consume_window_changes()
+                continue
             if not self._route_queue:
                 return
             (process or self._process)(self._route_queue.popleft())
+
+    def _window_changed(self, consumers: tuple, new: Optional[list], old: Optional[list]) -> None:
+        """A named window changed: its consumers see the change in `_drain`."""
+        self._window_changes.append((consumers, new, old))
+
+    def _consume_window_changes(self) -> None:
+        """Each consumer statement (creation order) takes every pending change of the
+        windows it consumes, in the order they happened, before the next one does."""
+        pending, self._window_changes = self._window_changes, []
+        if len(pending) == 1:
+            consumers, new, old = pending[0]
+            if len(consumers) > 1:
+                consumers = sorted(consumers, key=_consumer_order)
+            for h in consumers:
+                h.target.update(new, old)
+            return
+        per: dict = {}
+        for consumers, new, old in pending:
+            for h in consumers:
+                entry = per.get(id(h))
+                if entry is None:
+                    per[id(h)] = entry = (h, [])
+                entry[1].append((new, old))
+        for h, changes in sorted(per.values(), key=lambda e: _consumer_order(e[0])):
+            for new, old in changes:
+                h.target.update(new, old)
 
     def _insert(self, ins: Any, new_rows: Optional[list], old_rows: Optional[list]) -> None:
         """Queue the rows an `insert into` statement produced as events of the target stream."""
@@ -519,3 +555,7 @@ def _install_features(engine: Engine) -> None:
 
 def _order_of(handle: Any) -> Any:
     return handle.order
+
+
+def _consumer_order(handle: Any) -> Any:
+    return getattr(handle, "order", (0, 0, 0))

@@ -25,24 +25,44 @@ class StatementContext:
     """What views and limiters of one statement instance may ask of the engine (the
     views.base.ViewContext protocol): time, and schedules in the statement's slot."""
 
-    __slots__ = ("_scheduler", "slot", "statement", "msec_per_unit")
+    __slots__ = ("_scheduler", "slot", "statement", "msec_per_unit", "offset")
 
     def __init__(self, engine: "Engine", statement: "Statement", slot: Any) -> None:
         self._scheduler = engine._scheduler
         self.statement = statement
         self.slot = slot
         self.msec_per_unit = 1.0
+        # the statement's time is its runtime's time less `offset`: 0 until the statement
+        # moves between runtimes whose clocks differ (see `shift_to`)
+        self.offset = 0
 
     def now(self) -> int:
-        return self._scheduler.now
+        return self._scheduler.now - self.offset
 
     def schedule(self, at: int, callback: Callable[[], None]) -> Any:
-        return self._scheduler.schedule(at, self.slot, callback)
+        return self._scheduler.schedule(at + self.offset, self.slot, callback)
 
     def schedule_after_views(self, at: int, callback: Callable[[], None]) -> Any:
         """Schedule in a slot after the statement's views, so that at the same instant
         window expiry happens first (output conditions need this)."""
-        return self._scheduler.schedule(at, self.slot + (1,), callback)
+        return self._scheduler.schedule(at + self.offset, self.slot + (1,), callback)
+
+    def shift_to(self, scheduler: Any) -> int:
+        """Move the callbacks in this context's slots (its own and the ones nested under it)
+        to `scheduler`, shifted by the gap between the two clocks as Esper shifts them: what
+        was due in d ms is due in d ms on the new clock, and the statement's own timestamps
+        (window arrivals, output references) stay consistent through `offset`. Returns the
+        gap."""
+        old = self._scheduler
+        if old is scheduler:
+            return 0
+        delta = scheduler.now - old.now
+        key = tuple(self.slot)
+        n = len(key)
+        scheduler.adopt(old.extract(lambda slot: isinstance(slot, tuple) and slot[:n] == key), delta)
+        self._scheduler = scheduler
+        self.offset += delta
+        return delta
 
     def cancel(self, handle: Any) -> None:
         self._scheduler.cancel(handle)
@@ -56,7 +76,7 @@ class StreamHandle:
     def __init__(self, target: Any, statement: "Statement", stream_index: int) -> None:
         self.target = target
         self.statement = statement
-        self.order = statement._order_key
+        self.order = statement._match_key
         self.drop = statement.drop
         self.stream_index = stream_index
 
@@ -228,8 +248,8 @@ class SelectInstance:
         """Move this running instance, with its windows, aggregations, pattern state and
         pending output, to another runtime (the engine, or an isolated service's runtime):
         its filters go to that runtime's filter index and its pending schedules to that
-        runtime's scheduler, keeping their absolute due times (one already due there fires
-        at its next time advance). Only for a statement's own instance: the schedules moved
+        runtime's scheduler, shifted by the gap between the two clocks (Esper's schedule
+        adjustment; see StatementContext.shift_to). Only for a statement's own instance: the schedules moved
         are those in the statement's slots."""
         old_index, new_index = self.engine._filters, runtime._filters
         if old_index is not new_index:
@@ -248,14 +268,8 @@ class SelectInstance:
                 for rt in self.subqueries.runtimes:
                     if rt.token is not None:
                         rt.token = move_filter(rt.token, old_index, new_index)
-        old_sched, new_sched = self.ctx._scheduler, runtime._scheduler
-        if old_sched is not new_sched:
-            key = tuple(self.ctx.slot)
-            n = len(key)
-            # the view chains' slot and the later ones after it (output conditions)
-            new_sched.adopt(old_sched.extract(
-                lambda slot: isinstance(slot, tuple) and slot[:n] == key))
-            self.ctx._scheduler = new_sched
+        # the view chains' slot and the later ones after it (output conditions)
+        self.ctx.shift_to(runtime._scheduler)
         self.engine = runtime
 
     def current_rows(self) -> list:

@@ -20,8 +20,10 @@ Every running statement moves in and out with its state:
   relation for every runtime: consumers see every change wherever they run, and on-actions
   (select, delete, update, merge) moved into a service are triggered by its events and
   change the window wherever it is.
-Pending schedules keep their absolute due times (Esper shifts them by the difference of the
-two clocks); one already due in the new home fires at that home's next time advance.
+Pending schedules move shifted by the gap between the two clocks, as Esper shifts them: what
+was due in d ms on the old clock is due in d ms on the new one, and a moved statement keeps
+its own time consistent (its windows' arrival times, output references) through an offset
+to its new home's clock (StatementContext.shift_to).
 
     iso = engine.isolated("replay")
     iso.add(stmt)             # or iso.add(a, b, ...): statements sharing a context together

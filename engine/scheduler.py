@@ -79,13 +79,15 @@ class Scheduler:
             taken.sort()
         return taken
 
-    def adopt(self, handles: list[ScheduleHandle]) -> None:
-        """Take over callbacks `extract`ed from another scheduler. They keep their due times
-        and slots (one already due fires at this scheduler's next time advance); their
-        sequence numbers are renewed in the order given, so that callbacks scheduled here
-        later at the same time and slot still fire after them."""
+    def adopt(self, handles: list[ScheduleHandle], shift: int = 0) -> None:
+        """Take over callbacks `extract`ed from another scheduler. Their due times move by
+        `shift` (Esper shifts a moving statement's schedules by the gap between the two
+        clocks), slots stay (one already due fires at this scheduler's next time advance);
+        their sequence numbers are renewed in the order given, so that callbacks scheduled
+        here later at the same time and slot still fire after them."""
         for h in handles:
             if h.active:
+                h.time += shift
                 h.seq = next(self._seq)
                 heapq.heappush(self._heap, h)
                 self._active += 1

@@ -29,7 +29,7 @@ class Statement:
 
     def __init__(self, engine: "Engine", name: str, text: str, kind: str, order: int,
                  priority: int = 0, drop: bool = False, plan: Any = None,
-                 annotations: tuple = ()) -> None:
+                 annotations: tuple = (), phase: int = 0, tier: int = 0) -> None:
         self.engine = engine
         self.name = name
         self.text = text
@@ -44,7 +44,11 @@ class Statement:
         self._listeners_only = self._insert_into is None and self._selector == "istream"
         self.annotations = annotations
         self.state = StatementState.STOPPED
+        # schedules at one instant fire in this order (statement creation, @priority first)
         self._order_key = (-priority, order)
+        # filter handles take an event in this order: the dispatch phase and the filter tier
+        # between priority and creation order (docs/dispatch-order.md, epl/compiler/dispatch.py)
+        self._match_key = (-priority, phase, tier, order)
         # replaced, never mutated: a dispatch iterates the tuple it started with while a
         # listener adds or removes listeners
         self._listeners: tuple[tuple[Listener, int], ...] = ()

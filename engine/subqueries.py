@@ -91,7 +91,7 @@ class SubqueryHandle:
     def __init__(self, target: Any, statement: Any) -> None:
         self.target = target
         self.statement = statement
-        key = tuple(statement._order_key)
+        key = tuple(statement._match_key)
         self.order = key[:-1] + (key[-1] - 0.5,)
         self.drop = False
 
@@ -147,8 +147,14 @@ class SubqueryRuntime:
         if infra is not None:
             self._start_source(infra)
             return
-        self.token = self.instance.engine._filters.add(
-            self.plan.filter.bind(self.instance.bindings), self.handle)
+        bindings = self.instance.bindings
+        spec = self.plan.filter.bind(bindings)
+        narrow = getattr(bindings, "narrow", None)
+        if narrow is not None:
+            # in a context partition, as Esper: the partition's criteria apply to the
+            # subquery's filter too (a keyed partition's key, for a listed event type)
+            spec = narrow(spec)
+        self.token = self.instance.engine._filters.add(spec, self.handle)
 
     def _start_source(self, infra: Any) -> None:
         """Read the window or table (the partition's own, in a context); a window: follow

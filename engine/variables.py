@@ -24,15 +24,21 @@ class VariableError(EngineError):
 
 
 class Variable:
-    """One declared variable; readers hold the object, so a value change is one attribute write."""
+    """One declared variable; readers hold the object, so a value change is one attribute write.
+    A variable declared with a context (`context C create variable ...`) has a value per
+    partition, kept in the partition's properties under `key` (released with the partition);
+    `value` is then the initial value of each partition."""
 
-    __slots__ = ("name", "type", "value", "constant")
+    __slots__ = ("name", "type", "value", "constant", "context", "key")
 
-    def __init__(self, name: str, type_: PropertyType, value: Any, constant: bool) -> None:
+    def __init__(self, name: str, type_: PropertyType, value: Any, constant: bool,
+                 context: Optional[str] = None) -> None:
         self.name = name
         self.type = type_
         self.value = value
         self.constant = constant
+        self.context = context
+        self.key = ("variable", name)     # not a string: never a context property name
 
 
 class VariableService:
@@ -42,7 +48,8 @@ class VariableService:
     def __init__(self, engine: "Engine") -> None:
         self.engine = engine
         self._vars: dict[str, Variable] = {}
-        self._pending: dict[str, Any] = {}
+        # staged writes: (name, id(partition props)) -> (name, value, props)
+        self._pending: dict[tuple, tuple] = {}
         self._commit_queued = False
         # values assigned by the `on ... set` being evaluated (visible to its later assignments)
         self.overlay: Optional[dict[str, Any]] = None
@@ -50,16 +57,17 @@ class VariableService:
         self._watchers: dict[str, list[Callable[[], None]]] = {}
 
     # -- declaration -----------------------------------------------------------------------
-    def declare(self, name: str, type_: PropertyType, value: Any = None, constant: bool = False) -> Variable:
+    def declare(self, name: str, type_: PropertyType, value: Any = None, constant: bool = False,
+                context: Optional[str] = None) -> Variable:
         if name in self._vars:
             raise VariableError(f"Variable by name '{name}' has already been created")
-        var = Variable(name, type_, check_value(name, type_, value), constant)
+        var = Variable(name, type_, check_value(name, type_, value), constant, context)
         self._vars[name] = var
         return var
 
     def remove(self, name: str) -> None:
         self._vars.pop(name, None)
-        self._pending.pop(name, None)
+        self._pending = {k: e for k, e in self._pending.items() if e[0] != name}
 
     # -- compiler protocol -------------------------------------------------------------------
     def has(self, name: str) -> bool:
@@ -71,10 +79,23 @@ class VariableService:
     def is_constant(self, name: str) -> bool:
         return self._var(name).constant
 
-    def reader(self, name: str) -> Callable[[], Any]:
+    def context_of(self, name: str) -> Optional[str]:
+        """The context a variable was declared with (None: one value for the engine)."""
+        return self._var(name).context
+
+    def reader(self, name: str, holder: Any = None) -> Callable[[], Any]:
+        """A reader of the variable; for a context variable, of the value of the partition
+        whose properties `holder` has in place."""
         var = self._var(name)
         if var.constant:
             return lambda _v=var: _v.value
+        if var.context is not None and holder is not None:
+            def read_partition(_v: Variable = var, _s: VariableService = self, _h: Any = holder) -> Any:
+                ov = _s.overlay
+                if ov is not None and _v.name in ov:
+                    return ov[_v.name]
+                return _h.properties.get(_v.key, _v.value)
+            return read_partition
 
         def read(_v: Variable = var, _s: VariableService = self) -> Any:
             ov = _s.overlay
@@ -94,7 +115,7 @@ class VariableService:
         if var.constant:
             raise VariableError(f"Variable by name '{name}' is declared constant and may not be assigned a new value")
         var.value = check_value(name, var.type, value)
-        self._pending.pop(name, None)
+        self._pending.pop((name, id(None)), None)
         self._notify(name)
 
     def __getitem__(self, name: str) -> Any:
@@ -113,30 +134,37 @@ class VariableService:
         return list(self._vars)
 
     # -- writes ------------------------------------------------------------------------------
-    def write(self, values: dict[str, Any]) -> None:
+    def write(self, values: dict[str, Any], props: Optional[dict] = None) -> None:
         """`on ... set`: stage checked values, committed once the current event has been
-        processed by every statement (at once when the engine is idle)."""
+        processed by every statement (at once when the engine is idle). `props`: the
+        properties of the partition a context statement runs in (context variables)."""
         if not getattr(self.engine, "_depth", 0):
             for n, v in values.items():
-                var = self._vars.get(n)
-                if var is not None:
-                    var.value = v
+                self._assign(n, v, props)
             for n in values:
                 self._notify(n)
             return
-        self._pending.update(values)
+        for n, v in values.items():
+            self._pending[(n, id(props))] = (n, v, props)
         if not self._commit_queued:
             self._commit_queued = True
             self.engine.after_event(self.commit)
 
+    def _assign(self, name: str, value: Any, props: Optional[dict]) -> None:
+        var = self._vars.get(name)
+        if var is None:
+            return
+        if var.context is not None and props is not None:
+            props[var.key] = value
+        else:
+            var.value = value
+
     def commit(self) -> None:
         self._commit_queued = False
         pending, self._pending = self._pending, {}
-        for n, v in pending.items():
-            var = self._vars.get(n)
-            if var is not None:
-                var.value = v
-        for n in pending:
+        for n, v, props in pending.values():
+            self._assign(n, v, props)
+        for n in dict.fromkeys(n for n, _v, _p in pending.values()):
             self._notify(n)
 
     # -- change callbacks --------------------------------------------------------------------

@@ -21,10 +21,11 @@ Fire = Callable[[dict, list], None]
 class _ControllerStatement:
     """Stands in for a statement where runtime services expect one (schedules, patterns)."""
 
-    __slots__ = ("_order_key", "drop", "annotations", "name")
+    __slots__ = ("_order_key", "_match_key", "drop", "annotations", "name")
 
     def __init__(self, order: tuple, name: str) -> None:
         self._order_key = order
+        self._match_key = order
         self.drop = False
         self.annotations = ()
         self.name = name
@@ -89,6 +90,8 @@ class _PatternInstance:
         """Move the run's filters; its schedules (in the ContextRuntime's slots) have moved."""
         if self.run is not None:
             self.run.relocate(runtime)
+        # its schedules (in the ContextRuntime's slots) moved shifted by the clocks' gap
+        self.ctx.offset += runtime._scheduler.now - self.ctx._scheduler.now
         self.ctx._scheduler = runtime._scheduler
         self.engine = runtime
 
@@ -115,13 +118,18 @@ class PatternCondition:
 
     plan: Any
     inclusive: bool = False
+    provided: tuple = ()        # tags the start condition provides (bindings, in this order)
 
     def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> _Token:
         order = first_order() if start else last_order()
         inst = _PatternInstance(runtime.engine, order, narrow)
         release = runtime.track_pattern(inst, order)
+        initial = None
+        if self.provided and bindings is not None:
+            initial = {a: b for a, b in zip(self.provided, bindings) if b is not None}
         try:
-            run = inst.run = self.plan.start(inst, _PatternHandle(fire, self.inclusive and start, order))
+            run = inst.run = self.plan.start(inst, _PatternHandle(fire, self.inclusive and start, order),
+                                             initial)
         except Exception:
             release()
             raise
@@ -156,8 +164,13 @@ class AfterCondition:
     """`after <time period>` (from the partition's start)."""
 
     msec: int
+    length: Optional[Callable[[], Any]] = None     # a variable's time period, read when armed
 
     def next_time(self, now: int) -> int:
+        if self.length is not None:
+            v = self.length()
+            ms = int(round(v)) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0
+            return now + max(0, ms)
         return now + self.msec
 
     def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> Any:

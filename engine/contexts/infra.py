@@ -73,7 +73,7 @@ class _RoutedInsertHandle:
     def __init__(self, infra: Any, statement: "Statement") -> None:
         self.infra = infra
         self.statement = statement
-        self.order = statement._order_key
+        self.order = statement._match_key
         self.drop = False
 
     def on_event(self, bean: EventBean) -> None:

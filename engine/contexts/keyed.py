@@ -15,7 +15,7 @@ from engine.bean import EventBean
 from filterindex.semantics import param_matches
 from filterindex.spec import FilterOp, FilterParam, FilterSpec
 
-from .partition import CreateHandle, Partition, last_order, narrow_by_parent
+from .partition import CreateHandle, Partition, first_order, narrow_by_parent
 
 
 @dataclass(frozen=True, eq=False)
@@ -185,7 +185,8 @@ class _End:
     def __init__(self, controller: KeyedController, item: KeyedItemSpec) -> None:
         self.controller = controller
         self.item = item
-        self.order = last_order()
+        # before every statement: the terminating event is not the partition's (Esper)
+        self.order = first_order()
         self.drop = False
         self.statement = None
 

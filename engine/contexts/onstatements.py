@@ -85,6 +85,7 @@ class PartitionOnInstance(OnInstance):
         super().__init__(engine, statement, plan)
         self.holder = holder
         self.props = partition.props
+        self.bindings = partition
         self.ctx = PartitionContext(engine, statement, statement._order_key, holder, partition.props)
         self.pattern_filter_addendum = partition.narrow      # pattern triggers
 

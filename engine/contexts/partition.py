@@ -206,7 +206,9 @@ class ContextRuntime:
         old_sched, new_sched = old._scheduler, runtime._scheduler
         if old_sched is not new_sched and self._slots:
             own = self._slots
-            new_sched.adopt(old_sched.extract(lambda slot: isinstance(slot, tuple) and slot in own))
+            # shifted by the gap between the clocks, as the statements' own schedules
+            new_sched.adopt(old_sched.extract(lambda slot: isinstance(slot, tuple) and slot in own),
+                            new_sched.now - old_sched.now)
         for inst in self._patterns:
             inst.relocate(runtime)
         for p in self.leaves.values():          # in creation order: their filters' order

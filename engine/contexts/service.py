@@ -75,7 +75,9 @@ class ContextService:
         out: list[dict] = []
         for rt in self.runtimes:
             if rt.definition.name == name:
-                out.extend(dict(p.props) for p in rt.iter_leaves())
+                # string keys only: context variables keep their values there too
+                out.extend({k: v for k, v in p.props.items() if isinstance(k, str)}
+                           for p in rt.iter_leaves())
         return out
 
 

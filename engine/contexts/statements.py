@@ -164,7 +164,7 @@ class PartitionContext(StatementContext):
         def in_partition() -> None:
             holder.properties = props
             callback()
-        return self._scheduler.schedule(at, self.slot, in_partition)
+        return self._scheduler.schedule(at + self.offset, self.slot, in_partition)
 
 
 class _InPartition:

@@ -22,6 +22,9 @@ class TemporalSpec:
     end: Any = None
     overlapping: bool = False
     end_bindings: Optional[Callable[[dict], Any]] = None   # start props -> end filter bindings
+    # `initiated by distinct(...)`: the initiating event's distinct value; no new partition
+    # while one started by an event with the same value runs
+    distinct: Optional[Callable[[Any], Any]] = None
 
     def make(self, runtime: Any, parent: Optional[Partition], level: int) -> Any:
         cls = OverlappingController if self.overlapping else NonOverlappingController
@@ -112,6 +115,8 @@ class OverlappingController(_Temporal):
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.partitions: dict[int, Partition] = {}
+        self.distinct: dict[Any, int] = {}        # distinct value -> id of its partition
+        self.distinct_of: dict[int, Any] = {}
 
     def start(self) -> None:
         self.start_token = self.spec.start.arm(self.runtime, self._narrow, None, self._initiated, True)
@@ -119,12 +124,25 @@ class OverlappingController(_Temporal):
     def _initiated(self, props: dict, events: list) -> None:
         if self.stopped:
             return
+        if isinstance(self.spec.start, CrontabCondition):
+            # a crontab initiates a partition at each of its occurrences, overlapping ones too
+            self.start_token = self.spec.start.arm(self.runtime, self._narrow, None, self._initiated, True)
+        key = None
+        if self.spec.distinct is not None and events:
+            key = self.spec.distinct(events[0])
+            if key in self.distinct:
+                return
         p = self._open(props, events)
         if not p.ended:
             self.partitions[id(p)] = p
+            if self.spec.distinct is not None and events:
+                self.distinct[key] = id(p)
+                self.distinct_of[id(p)] = key
 
     def _ended(self, p: Partition) -> None:
         if self.partitions.pop(id(p), None) is not None:
+            if id(p) in self.distinct_of:
+                self.distinct.pop(self.distinct_of.pop(id(p)), None)
             self.runtime.end_partition(p)
 
     def stop(self, terminated: bool = False) -> None:
@@ -133,5 +151,7 @@ class OverlappingController(_Temporal):
         if token is not None:
             token.stop()
         parts, self.partitions = self.partitions, {}
+        self.distinct.clear()
+        self.distinct_of.clear()
         for p in parts.values():
             self.runtime.end_partition(p, terminated)

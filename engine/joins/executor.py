@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from engine.bean import EventBean
 
-from .indexes import EventStore
+from .indexes import EventStore, TableRows
 from .inner import InnerJoin
 from .outer import OuterJoin
 from .plan import InnerPlan, JoinPlan, Row
@@ -56,7 +56,7 @@ class JoinStreamHandle:
         self.join = join
         self.target = target
         self.statement = statement
-        self.order = statement._order_key
+        self.order = statement._match_key
         self.drop = statement.drop
         self.stream_index = stream_index
         self.shared = stream_index in join.shared_streams
@@ -77,7 +77,7 @@ class JoinFlushHandle:
     def __init__(self, join: "JoinExecutor", statement: Any) -> None:
         self.join = join
         self.statement = statement
-        self.order = tuple(statement._order_key) + (float("inf"), float("inf"))
+        self.order = tuple(statement._match_key) + (float("inf"), float("inf"))
         self.drop = False
 
     def on_event(self, bean: EventBean) -> None:
@@ -94,13 +94,21 @@ class JoinExecutor:
         self.processor = instance.processor
         self.output = instance.output
         n = plan.stream_count
-        self.indexes = [spec.make() for spec in plan.index_specs]
+        tables = plan.tables or (None,) * n
+        # a table stream: its store and indexes read the table's rows at each lookup
+        self.indexes = [spec.make() if tables[spec.stream] is None
+                        else TableRows(tables[spec.stream], spec.key_of, spec.kind)
+                        for spec in plan.index_specs]
         self.stores = [EventStore([ix for ix, spec in zip(self.indexes, plan.index_specs) if spec.stream == i])
+                       if tables[i] is None else TableRows(tables[i])
                        for i in range(n)]
         strategy = plan.strategy
         self.lookup = InnerJoin(strategy, self.indexes, self.stores) if isinstance(strategy, InnerPlan) \
             else OuterJoin(strategy, self.indexes, self.stores)
         self.unidirectional = frozenset(plan.unidirectional)
+        # Esper computes a unidirectional join's aggregation per triggering event: the
+        # processor starts afresh each time
+        self._reset_each = plan.per_trigger and hasattr(self.processor, "reset")
         self.stream_sinks = [JoinStreamSink(self, i) for i in range(n)]
         self.shared_streams = _shared_streams(plan)
         # the streams' views schedule through it: same-instant callbacks, one join
@@ -182,7 +190,12 @@ class JoinExecutor:
                     new_rows.setdefault(_row_key(row), row)
         if not new_rows and not old_rows:
             return
-        nr, orows = self.processor.process(list(new_rows.values()), list(old_rows.values()))
+        processor = self.processor
+        if self._reset_each:
+            # output limiters apply an update's aggregation as it is delivered: a reset here
+            # holds for them too
+            processor.reset()
+        nr, orows = processor.process(list(new_rows.values()), list(old_rows.values()))
         self.output.deliver(nr, orows)
 
     def current_rows(self) -> list[Row]:

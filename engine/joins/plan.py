@@ -118,6 +118,10 @@ class JoinPlan:
     unidirectional: tuple[int, ...] = ()
     filters: tuple[Any, ...] = field(default=(), compare=False, repr=False)  # per stream: filter template or None
     event_types: tuple[Any, ...] = field(default=(), compare=False, repr=False)
+    # per stream: the table it reads (tables in the from-clause), or None
+    tables: tuple[Any, ...] = field(default=(), compare=False, repr=False)
+    # the `unidirectional` keyword: aggregation per triggering event (Esper)
+    per_trigger: bool = False
 
     def describe(self) -> list[str]:
         """Human-readable lookup plan, one line per step (introspection and tests)."""

@@ -76,7 +76,8 @@ class OnSelectAction:
 
     def run(self, trigger: EventBean, engine: Any) -> tuple:
         matched = self.matcher.find(trigger)
-        rows = self.rows_plan.rows([(trigger, b) for b in matched])
+        # Esper processes every trigger: an aggregate over no matching rows still has its row
+        rows = self.rows_plan.rows([(trigger, b) for b in matched], empty_aggregate=True)
         if self.and_delete and matched:
             self.matcher.target.delete(matched)
         return rows or None, None
@@ -200,6 +201,7 @@ class OnSetAction:
     service: Any
     assigns: tuple[tuple[str, Fn, Callable[[Any], Any]], ...]   # (variable, value fn, check)
     out_type: Any
+    holder: Any = None       # in a context: the partition the statement runs in (its variables)
 
     def run(self, trigger: Optional[EventBean], engine: Any) -> tuple:
         svc = self.service
@@ -211,7 +213,7 @@ class OnSetAction:
                 values[name] = check(fn(eps))
         finally:
             svc.overlay = None
-        svc.write(values)
+        svc.write(values, self.holder.properties if self.holder is not None else None)
         return [EventBean(self.out_type, dict(values))], None
 
 
@@ -229,6 +231,7 @@ class OnPlan:
     passthrough: bool = False
     selector: str = "istream"
     insert_into: Any = None
+    subqueries: tuple = ()           # subquery window plans (engine/subqueries.py)
 
     def instantiate(self, engine: Any, statement: "Statement") -> list:
         inst = OnInstance(engine, statement, self)
@@ -246,8 +249,14 @@ class OnInstance:
         self.plan = plan
         self.ctx = StatementContext(engine, statement, statement._order_key)
         self.registration: Any = None
+        self.bindings: Any = None
+        self.subqueries: Any = None
 
     def start(self) -> None:
+        if self.plan.subqueries:
+            # subquery streams see an event before the trigger does (their handles sort first)
+            self.subqueries = self.engine.services["subqueries"].instantiate(self, self.plan.subqueries)
+            self.subqueries.start()
         handle = _TriggerHandle(self)
         if self.plan.trigger_pattern is not None:
             self.registration = self.plan.trigger_pattern.start(self, handle)
@@ -255,6 +264,9 @@ class OnInstance:
             self.registration = self.engine._filters.add(self.plan.trigger_filter.bind(None), handle)
 
     def stop(self) -> None:
+        subs, self.subqueries = self.subqueries, None
+        if subs is not None:
+            subs.stop()
         reg, self.registration = self.registration, None
         if reg is None:
             return
@@ -278,6 +290,8 @@ class OnInstance:
         self.engine = runtime
 
     def fire(self, trigger: EventBean) -> None:
+        if self.subqueries is not None:
+            self.subqueries.activate()
         new, old = self.plan.action.run(trigger, self.engine)
         if new or old:
             self.statement._emit(new, old)
@@ -288,14 +302,8 @@ class OnInstance:
 
 def move_schedules(ctx: Any, runtime: Any) -> None:
     """Move the callbacks scheduled in a statement context's slots (the slot and the ones
-    nested under it) to `runtime`'s scheduler, keeping their due times."""
-    old, new = ctx._scheduler, runtime._scheduler
-    if old is new:
-        return
-    key = tuple(ctx.slot)
-    n = len(key)
-    new.adopt(old.extract(lambda slot: isinstance(slot, tuple) and slot[:n] == key))
-    ctx._scheduler = new
+    nested under it) to `runtime`'s scheduler, shifted by the gap between the clocks."""
+    ctx.shift_to(runtime._scheduler)
 
 
 class _TriggerHandle:
@@ -304,7 +312,7 @@ class _TriggerHandle:
     def __init__(self, instance: OnInstance) -> None:
         self.instance = instance
         self.statement = instance.statement
-        self.order = instance.statement._order_key
+        self.order = instance.statement._match_key
         self.drop = instance.statement.drop
 
     def on_event(self, bean: EventBean) -> None:

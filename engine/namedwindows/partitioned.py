@@ -28,6 +28,7 @@ class PartitionedInfra:
         self.instances: dict[Any, Any] = {}        # partition -> its started window or table
         self._by_props: dict[int, Any] = {}        # id(partition.props) -> the same
         self.shared_consumers: list[Any] = []      # consumers outside the context
+        self.shared_stores: list[Any] = []         # subquery stores outside the context
         self.statement: Any = None                 # the create statement, once started
 
     # -- what compilers read of a window or table ------------------------------------------------
@@ -70,6 +71,7 @@ class PartitionedInfra:
             else:
                 inst.start(engine, statement, ctx, register=False)
                 inst.shared_consumers = self.shared_consumers
+                inst.shared_stores = self.shared_stores
             self.instances[partition] = inst
             self._by_props[id(partition.props)] = inst
             partition.cleanup.append(lambda: self.release(partition))
@@ -108,6 +110,11 @@ class PartitionedInfra:
         self.shared_consumers.append(handle)
         return _SharedAttachment(self, handle)
 
+    def attach_first(self, handle: Any) -> "_SharedAttachment":
+        """A subquery store following every partition's changes as they happen."""
+        self.shared_stores.append(handle)
+        return _SharedAttachment(self, handle, self.shared_stores)
+
     def __iter__(self) -> Iterator[EventBean]:
         rows: list[EventBean] = []
         for _p, inst in self.partitions():
@@ -119,14 +126,15 @@ class PartitionedInfra:
 
 
 class _SharedAttachment:
-    __slots__ = ("infra", "handle")
+    __slots__ = ("infra", "handle", "where")
 
-    def __init__(self, infra: PartitionedInfra, handle: Any) -> None:
+    def __init__(self, infra: PartitionedInfra, handle: Any, where: Optional[list] = None) -> None:
         self.infra = infra
         self.handle = handle
+        self.where = where if where is not None else infra.shared_consumers
 
     def stop(self) -> None:
         try:
-            self.infra.shared_consumers.remove(self.handle)
+            self.where.remove(self.handle)
         except ValueError:
             pass

@@ -79,8 +79,7 @@ class NamedWindowService:
         from epl.compiler.scope import Scope, StreamInfo
         window = self.windows[info.type_name]
         if window.is_table:
-            raise scope.fail(f"Table '{window.name}' cannot be used as a stream in the from-clause; "
-                             f"read it with {window.name}[key] or a fire-and-forget query")
+            return _table_stream(window, info, spec, views, scope)
         accept = None
         if spec.event_filter.filter is not None:
             own = Scope(streams=[StreamInfo(0, info.event_type, info.alias, info.type_name)],
@@ -92,6 +91,23 @@ class NamedWindowService:
         return StreamPlan(info.index, info.event_type, info.alias, UnfilteredTemplate(info.event_type),
                           (ConsumerViewFactory(window, accept),) + tuple(views), spec.unidirectional,
                           named_window=window)
+
+
+def _table_stream(table: Any, info: Any, spec: Any, views: tuple, scope: Any) -> StreamPlan:
+    """A table in the from-clause of a join: its rows are looked up, never a trigger (the
+    join reads the table's rows as they are when another stream's event arrives)."""
+    from epl.compiler.filters import UnfilteredTemplate
+    if len(scope.streams) < 2:
+        raise scope.fail(f"Table '{table.name}' cannot be used as a stream in the from-clause "
+                         f"except in a join; read it with {table.name}[key] or a fire-and-forget query")
+    if views or spec.event_filter.filter is not None or spec.unidirectional:
+        raise scope.fail(f"Table '{table.name}' in the from-clause of a join takes no filter, "
+                         f"view or unidirectional keyword")
+    if getattr(table, "context", None) is not None:
+        raise scope.fail(f"Table by name '{table.name}' has been declared for context "
+                         f"'{table.context}' and cannot be joined")
+    return StreamPlan(info.index, info.event_type, info.alias, UnfilteredTemplate(info.event_type),
+                      (), False, named_window=table)
 
 
 def install(engine: Any) -> NamedWindowService:

@@ -66,6 +66,10 @@ class Table:
     def current_rows(self) -> list:
         return list(self)
 
+    def attach(self, handle: Any) -> "_NoFeed":
+        """A join stream over the table: nothing flows (the join reads the rows)."""
+        return _NoFeed()
+
     # -- keys and rows -----------------------------------------------------------------------------
     def key_of(self, values: Any) -> Any:
         """The primary key of a row given as an event or a dict."""
@@ -181,7 +185,7 @@ class _InsertHandle:
     def __init__(self, table: Table, statement: Any) -> None:
         self.table = table
         self.statement = statement
-        self.order = statement._order_key
+        self.order = statement._match_key
         self.drop = False
 
     def on_event(self, bean: EventBean) -> None:
@@ -257,3 +261,12 @@ class TableAggregationRows:
     def clear(self) -> None:
         self.private.clear()
         self.views.clear()
+
+
+class _NoFeed:
+    """The attachment of a join stream over a table."""
+
+    __slots__ = ()
+
+    def stop(self) -> None:
+        pass

@@ -32,6 +32,9 @@ class NamedWindow:
         self.view_factories = tuple(view_factories)
         self.insert_filter = insert_filter
         self.consumers: list[Any] = []
+        # subquery stores: see each change at once (docs/dispatch-order.md)
+        self.stores: list[Any] = []
+        self.shared_stores: Any = ()
         # consumers of every partition of a window declared with a context (see partitioned.py)
         self.shared_consumers: Any = ()
         self._first: Any = None
@@ -182,34 +185,44 @@ class NamedWindow:
         return _Attachment(self, handle)
 
     def attach_first(self, handle: Any) -> "_Attachment":
-        """Attach a consumer that sees each change before the other consumers (a subquery's
-        store: statements consuming the window then evaluate against its current contents)."""
-        self.consumers.insert(0, handle)
-        return _Attachment(self, handle)
+        """Attach a store that sees each change as it happens (a subquery's store:
+        statements then evaluate against the window's current contents)."""
+        self.stores.append(handle)
+        return _Attachment(self, handle, self.stores)
 
     def _changed(self, new: Optional[list], old: Optional[list]) -> None:
+        """The window changed: indexes and stores follow now, the `create window` statement
+        reports now, consumers later: the engine hands them the change once the listeners of
+        the statements that changed the window have been called (Esper's named window
+        dispatch, docs/dispatch-order.md)."""
         if self.indexes:
             self._update_indexes(new, old)
-        for h in tuple(self.consumers):
+        for h in tuple(self.stores):
             h.target.update(new, old)
-        if self.shared_consumers:
-            for h in tuple(self.shared_consumers):
+        if self.shared_stores:
+            for h in tuple(self.shared_stores):
                 h.target.update(new, old)
         stmt = self._statement
         if stmt is not None:
             stmt._emit(new or None, old or None)
+        consumers = tuple(self.consumers)
+        if self.shared_consumers:
+            consumers += tuple(self.shared_consumers)
+        if consumers and self._engine is not None:
+            self._engine._window_changed(consumers, new or None, old or None)
 
 
 class _Attachment:
-    __slots__ = ("window", "handle")
+    __slots__ = ("window", "handle", "where")
 
-    def __init__(self, window: NamedWindow, handle: Any) -> None:
+    def __init__(self, window: NamedWindow, handle: Any, where: Optional[list] = None) -> None:
         self.window = window
         self.handle = handle
+        self.where = where if where is not None else window.consumers
 
     def stop(self) -> None:
         try:
-            self.window.consumers.remove(self.handle)
+            self.where.remove(self.handle)
         except ValueError:
             pass
 
@@ -235,7 +248,7 @@ class _InsertHandle:
     def __init__(self, window: NamedWindow, statement: "Statement") -> None:
         self.window = window
         self.statement = statement
-        self.order = statement._order_key
+        self.order = statement._match_key
         self.drop = False
 
     def on_event(self, bean: EventBean) -> None:

@@ -113,7 +113,7 @@ def compile_output(clause: A.OutputClause, node: A.SelectStatement, scope: Any, 
     if clause.every_events is not None:
         condition = _every_events(clause.every_events, scope, text)
     elif clause.every_time is not None:
-        condition = EveryTime(_msec(clause.every_time, scope, text, "output rate"))
+        condition = _every_time(clause.every_time, scope, text)
     elif clause.at is not None:
         condition = AtCrontab(_crontab(clause.at, scope, text))
     elif clause.when is not None or clause.terminated_and is not None or clause.terminated_then_set:
@@ -171,6 +171,18 @@ def _every_events(e: A.Expr, scope: Any, text: str) -> EveryEvents:
     raise EPLValidationError(
         "Error in the output rate limiting clause: the number of events must be a constant or a "
         "variable", text)
+
+
+def _every_time(e: A.Expr, scope: Any, text: str) -> EveryTime:
+    """`every <time period>`; an amount that is a variable is read at each interval's start."""
+    c = _compile(e, scope)
+    if not c.is_constant and c.is_time_period:
+        return EveryTime(0, length=lambda _fn=c.fn: _fn(()))
+    if not c.is_constant and isinstance(e, A.Property) and scope.variables is not None \
+            and scope.variables.has(e.path[0].name):
+        read = scope.variables.reader(e.path[0].name)       # `every var`: seconds
+        return EveryTime(0, length=lambda _r=read: None if _r() is None else _r() * 1000)
+    return EveryTime(_msec(e, scope, text, "output rate"))
 
 
 def _msec(e: A.Expr, scope: Any, text: str, what: str) -> int:

@@ -7,7 +7,7 @@ from that first update. After a jump in time the next output is the next grid po
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from .base import Fire, OutputCondition
 
@@ -16,6 +16,14 @@ from .base import Fire, OutputCondition
 class EveryTime:
     msec: int
     start_on_creation: bool = False
+    # a variable's period (Esper reads it again for each interval); None: `msec`
+    length: Optional[Callable[[], Any]] = None
+
+    def period(self) -> int:
+        if self.length is None:
+            return max(1, int(self.msec))
+        v = self.length()
+        return max(1, int(round(v))) if isinstance(v, (int, float)) and not isinstance(v, bool) else 1
 
     def make(self, ctx: Any, fire: Fire) -> OutputCondition:
         return TimeCondition(self, ctx, fire)
@@ -49,7 +57,7 @@ class TimeCondition:
             self._schedule()
 
     def _schedule(self) -> None:
-        period = max(1, int(self.spec.msec))
+        period = self.spec.period()
         at = next_grid_point(self.ctx.now(), self.reference, period)
         self.handle = self.ctx.schedule(at, self._due)
 

@@ -119,7 +119,7 @@ class PolledFactory:
     def make(self, ctx: Any) -> Any:
         c = self.condition
         if isinstance(c, EveryTime):
-            return PolledTime(max(1, int(c.msec)), ctx)
+            return PolledTime(c.period(), ctx)
         if isinstance(c, EveryEvents):
             return PolledCount(c)
         if isinstance(c, AtCrontab):

@@ -51,8 +51,10 @@ class PatternPlan:
     suppress_overlapping: bool = False
     discard_partials: bool = False
 
-    def start(self, instance: Any, handle: Any) -> PatternRun:
-        return PatternRun(self, instance, handle).start()
+    def start(self, instance: Any, handle: Any, initial: Optional[dict] = None) -> PatternRun:
+        """`initial`: tags bound before the pattern starts (a context's end pattern reading
+        what its start condition provided)."""
+        return PatternRun(self, instance, handle).start(initial)
 
 
 class PatternService:

@@ -30,7 +30,7 @@ class PatternRun:
         self.index = self.engine._filters
         self.ctx = instance.ctx
         self.statement = instance.statement
-        self.order = self.statement._order_key
+        self.order = self.statement._match_key
         self.drop = self.statement.drop
         self.handle = handle
         self.match_type = plan.match_type
@@ -49,7 +49,7 @@ class PatternRun:
         self.starting = False
 
     # -- lifecycle -----------------------------------------------------------------------
-    def start(self) -> "PatternRun":
+    def start(self, initial: Optional[dict] = None) -> "PatternRun":
         if self.batching:
             flusher = _FlushHandle(self)
             for et in self.plan.event_types:
@@ -57,7 +57,7 @@ class PatternRun:
         self.starting = True
         try:
             top = self.top = self.plan.root.make(self, self)
-            top.start({})
+            top.start(dict(initial) if initial else {})
         finally:
             self.starting = False
         return self

@@ -303,6 +303,7 @@ class CreateVariable(Statement):
     initial: Optional[Expr] = None
     constant: bool = False
     annotations: tuple[Annotation, ...] = ()
+    context: Optional[str] = None      # `context C create variable ...`: a value per partition
     span: Span = field(default=NO_SPAN, compare=False)
 
 
@@ -332,6 +333,7 @@ class ContextCondition(Node):
     after: Optional[Expr] = None
     now: bool = False
     inclusive: bool = False          # `@inclusive` on pattern conditions
+    distinct: tuple[Expr, ...] = ()  # `initiated by distinct(expr, ...) Type as a`
     span: Span = field(default=NO_SPAN, compare=False)
 
 

@@ -277,9 +277,24 @@ def _temporal(name: str, spec: A.TemporalContext, engine: Any, text: str) -> tup
         if provided:
             aliases = tuple(s.alias for s in provided)
             end_bindings = lambda props, _a=aliases: tuple(props.get(a) for a in _a)  # noqa: E731
-    elif spec.overlapping:
-        raise EPLValidationError(f"Overlapping context '{name}' needs a terminating condition", text)
-    return TemporalSpec(name, start, end, spec.overlapping, end_bindings), _ctx_type(name, props)
+    distinct = None
+    if spec.start.distinct:
+        if not spec.overlapping or not isinstance(start, FilterCondition):
+            raise EPLValidationError("Distinct-expressions are only allowed for an initiated-by "
+                                     "filter condition", text)
+        info, scope = _stream(spec.start.event_filter, spec.start.alias, engine, text)
+        fns = tuple(compile_expr(e, scope).fn for e in spec.start.distinct)
+        distinct = lambda bean, _f=fns: tuple(_hashable(f((bean,))) for f in _f)  # noqa: E731
+    return (TemporalSpec(name, start, end, spec.overlapping, end_bindings, distinct),
+            _ctx_type(name, props))
+
+
+def _hashable(v: Any) -> Any:
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        return repr(v)
 
 
 def _condition(cond: A.ContextCondition, engine: Any, text: str, provided: list[StreamInfo],
@@ -299,12 +314,27 @@ def _condition(cond: A.ContextCondition, engine: Any, text: str, provided: list[
             raise EPLValidationError("Pattern context conditions need the pattern service", text)
         from engine.patterns.compile import compile_pattern, pattern_match_type
         mt = pattern_match_type(cond.pattern, engine, text)
+        if provided:
+            # an end pattern may name what the start condition provided (`B(id = s0.id)`):
+            # those are tags of its match, bound when the pattern starts
+            from engine.patterns.match import match_type
+            tags = {s.alias: s.event_type for s in provided}
+            for tag, t in mt.properties.items():
+                if t.kind is EPLType.EVENT and t.event_type is not None:
+                    tags.setdefault(tag, t.event_type)
+            arrays = {tag for tag, t in mt.properties.items() if t.kind is not EPLType.EVENT}
+            for tag in arrays:
+                tags.setdefault(tag, mt.properties[tag].element.event_type)
+            mt = match_type(tags, arrays)
         plan = compile_pattern(cond.pattern, engine, base_scope(engine, [], text), text, mt)
-        return PatternCondition(plan, cond.inclusive)
+        return PatternCondition(plan, cond.inclusive, tuple(s.alias for s in provided))
     if cond.crontab is not None:
         return CrontabCondition(_crontab(cond.crontab, engine, text))
     if cond.after is not None:
         c = compile_expr(cond.after, base_scope(engine, [], text))
+        if not c.is_constant and c.is_time_period:
+            # a variable amount (`after secs seconds`): read when the condition is armed
+            return AfterCondition(0, lambda _f=c.fn: _f(()))
         if not c.is_constant or not isinstance(c.constant, (int, float)):
             raise EPLValidationError("The 'after' condition needs a constant time period", text)
         ms = c.constant if c.is_time_period else c.constant * 1000

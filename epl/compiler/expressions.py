@@ -66,14 +66,47 @@ def _literal(node: A.Literal, scope: Scope) -> Compiled:
 @compiles(A.TimePeriod)
 def _time_period(node: A.TimePeriod, scope: Scope) -> Compiled:
     total: float = 0
-    for amount, unit in node.parts:
-        c = compile_expr(amount, scope)
-        if not c.is_constant or not isinstance(c.constant, (int, float)):
+    parts = [(compile_expr(amount, scope), A.TIME_UNIT_MSEC[unit]) for amount, unit in node.parts]
+    if not all(c.is_constant for c, _ in parts):
+        # a variable (or other expression) as an amount: the length is read when used
+        for c, _ in parts:
+            if not c.is_constant and not (c.type.is_numeric or c.type.kind is EPLType.OBJECT):
+                raise scope.fail("Time period amounts must be numeric")
+        fns = tuple((c.fn, unit) for c, unit in parts)
+
+        def length(eps, _fns=fns):
+            t: float = 0
+            for fn, unit in _fns:
+                v = fn(eps)
+                if v is None:
+                    return None
+                t += v * unit
+            return int(t) if isinstance(t, float) and t.is_integer() else t
+        return Compiled(length, T.DOUBLE, is_time_period=True)
+    for c, unit in parts:
+        if not isinstance(c.constant, (int, float)):
             raise scope.fail("Time period amounts must be numeric constants")
-        total += c.constant * A.TIME_UNIT_MSEC[unit]
+        total += c.constant * unit
     if isinstance(total, float) and total.is_integer():
         total = int(total)
     return constant(total, T.DOUBLE, is_time_period=True)
+
+
+def _context_variable_holder(name: str, scope: Scope) -> Any:
+    """For a variable declared with a context: the holder of the statement's partition (the
+    statement must run in that context, Esper's rule); None for other variables."""
+    context_of = getattr(scope.variables, "context_of", None)
+    declared = context_of(name) if context_of is not None else None
+    if declared is None:
+        return None
+    engine = getattr(scope.services, "engine", None)
+    contexts = engine.services.get("contexts") if engine is not None else None
+    definition = contexts.get(declared) if contexts is not None else None
+    if scope.context_holder is None or definition is None or \
+            scope.context_type is not definition.context_type:
+        raise scope.fail(f"Variable '{name}' defined for use with context '{declared}' can only be "
+                         f"accessed within that context")
+    return scope.context_holder
 
 
 @compiles(A.Parens)
@@ -83,6 +116,11 @@ def _parens(node: A.Parens, scope: Scope) -> Compiled:
 
 @compiles(A.Property)
 def _property(node: A.Property, scope: Scope) -> Compiled:
+    if len(node.path) == 2:
+        from .tables import unkeyed_table_column
+        t = unkeyed_table_column(node, scope)
+        if t is not None:
+            return t
     r = scope.resolve(node)
     if r.kind == "stream":
         stream = scope.streams[r.index]
@@ -110,7 +148,8 @@ def _property(node: A.Property, scope: Scope) -> Compiled:
         holder = scope.builtins_holder
         return Compiled(lambda eps, _h=holder, _n=r.name: _h.values.get(_n), r.type)
     if r.kind == "variable":
-        var = scope.variables.reader(r.name)
+        holder = _context_variable_holder(r.name, scope)
+        var = scope.variables.reader(r.name) if holder is None else scope.variables.reader(r.name, holder)
         if r.path:
             path = r.path.split(".")
 

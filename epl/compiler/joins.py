@@ -278,7 +278,12 @@ def plan_outer(n: int, joins: Sequence[Optional[A.OuterJoin]], where: Optional[P
                 raise scope.fail(
                     f"Outer join on-clause '{expr_text(c.node)}' refers to stream "
                     f"'{later.alias or later.type_name}', which is joined later in the from clause")
-        on_filters.append(tuple(c.pred for c in conds))
+        preds = tuple(c.pred for c in conds)
+        if j is not None and j.on is None and k > 1:
+            # without an on-clause stream k hangs off stream k-1 (Esper's outer join graph):
+            # it is reached through that stream's event, none when that stream has none
+            preds += (lambda row, _p=k - 1: row[_p] is not None,)
+        on_filters.append(preds)
         extend.append(plan_access(k, frozenset(range(k)), conds, registry, scope)[0])
         best = None
         for e in range(k):
@@ -296,13 +301,28 @@ def compile_join(node: A.SelectStatement, streams: Sequence[StreamInfo], stream_
     n = len(streams)
     from_ = node.from_
     joins = tuple(from_.joins) if from_ is not None else ()
+    tables = tuple(sp.named_window if getattr(getattr(sp, "named_window", None), "is_table", False)
+                   else None for sp in stream_plans)
+    has_table = any(t is not None for t in tables)
+    # with a table in the join, a stream without a data window only triggers lookups
+    uni = tuple(i for i, sp in enumerate(stream_plans) if sp.unidirectional
+                or (has_table and tables[i] is None and not sp.views
+                    and getattr(sp, "named_window", None) is None))
     for info, sp in zip(streams, stream_plans):
-        if not sp.views and not sp.unidirectional and getattr(sp, "named_window", None) is None:
+        if not sp.views and not sp.unidirectional and getattr(sp, "named_window", None) is None \
+                and not has_table:
             raise EPLValidationError(
                 "Joins require that at least one view is specified for each stream, no view "
                 f"was specified for {info.type_name or info.alias}", text)
-    uni = tuple(i for i, sp in enumerate(stream_plans) if sp.unidirectional)
     kinds = [j.kind if j is not None else A.JoinKind.INNER for j in joins]
+    if has_table and joins:
+        # a table joined by an outer join contributes only its matching rows (as Esper
+        # reports: a stream event without a table row yields no row)
+        joins = tuple(None if j is None else
+                      (j if tables[k + 1] is None and tables[0] is None
+                       else A.OuterJoin(A.JoinKind.INNER, j.on, j.span))
+                      for k, j in enumerate(joins))
+        kinds = [j.kind if j is not None else A.JoinKind.INNER for j in joins]
     outer = any(k is not A.JoinKind.INNER for k in kinds)
     if len(uni) > 1 and not (outer and all(k is A.JoinKind.FULL for k in kinds)):
         raise EPLValidationError(
@@ -320,7 +340,8 @@ def compile_join(node: A.SelectStatement, streams: Sequence[StreamInfo], stream_
     filters = tuple(sp.filter if getattr(sp, "pattern", None) is None
                     and getattr(sp, "named_window", None) is None else None for sp in stream_plans)
     plan = JoinPlan(n, tuple(registry.specs), strategy, uni, filters,
-                    tuple(sp.event_type for sp in stream_plans))
+                    tuple(sp.event_type for sp in stream_plans), tables,
+                    any(sp.unidirectional for sp in stream_plans))
 
     def make_join(instance: Any, _plan: JoinPlan = plan) -> JoinExecutor:
         return JoinExecutor(_plan, instance)

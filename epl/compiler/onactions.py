@@ -25,8 +25,20 @@ from .filters import compile_filter
 from .result import CompiledStatement
 from .rowselect import compile_rows
 from .scope import Scope, StreamInfo
-from .select import _insert_into, base_scope, resolve_stream_type
+from .select import _Services, _insert_into, base_scope, resolve_stream_type
 from .windows import check_context_use, insert_target
+
+
+# the services of the on-statement being compiled: every scope of it shares them, so the
+# subqueries of its trigger filter, where-clause, select and assignments are collected once
+_COMPILING: list = []
+
+
+def _base(engine: Any, streams: list, text: str) -> Scope:
+    scope = base_scope(engine, streams, text)
+    if _COMPILING:
+        scope.services = _COMPILING[-1]
+    return scope
 
 
 def compile_on(node: A.OnStatement, engine: Any, text: str, context: Any = None) -> CompiledStatement:
@@ -37,6 +49,20 @@ def compile_on(node: A.OnStatement, engine: Any, text: str, context: Any = None)
         if hook is None or not hasattr(hook, "compile_on"):
             raise EPLValidationError(f"On-statements in context '{node.context}' are not supported", text)
         return hook.compile_on(node, engine, text)
+    services = _Services(engine)
+    _COMPILING.append(services)
+    try:
+        compiled = _compile_on(node, engine, text, context)
+    finally:
+        _COMPILING.pop()
+    if services.subqueries:
+        import dataclasses
+        plan = dataclasses.replace(compiled.plan, subqueries=tuple(services.subqueries))
+        compiled = dataclasses.replace(compiled, plan=plan)
+    return compiled
+
+
+def _compile_on(node: A.OnStatement, engine: Any, text: str, context: Any) -> CompiledStatement:
     trigger_info, trigger_filter, trigger_pattern = _trigger(node, engine, text, context)
     action = node.action
     name = statement_name(node.annotations) or "anonymous"
@@ -50,7 +76,7 @@ def compile_on(node: A.OnStatement, engine: Any, text: str, context: Any = None)
             raise EPLValidationError(f"A named window or table '{action.window}' has not been declared", text)
         _check_trigger_context(target, node.context, text)
         target_info = StreamInfo(1, target.event_type, action.window_alias, action.window)
-        scope = _with_context(base_scope(engine, [trigger_info, target_info], text), context)
+        scope = _with_context(_base(engine, [trigger_info, target_info], text), context)
         matcher = _matcher(action.where, target, scope, trigger_info, target_info)
         if isinstance(action, A.OnSelect):
             rows = compile_rows(engine, action.select, [trigger_info, target_info], scope, name,
@@ -114,7 +140,7 @@ def _trigger(node: A.OnStatement, engine: Any, text: str, context: Any = None) -
     if isinstance(trig, A.EventFilter):
         et = resolve_stream_type(engine, trig.type_name, text)
         info = StreamInfo(0, et, node.trigger_alias, trig.type_name)
-        scope = _with_context(base_scope(engine, [info], text), context)
+        scope = _with_context(_base(engine, [info], text), context)
         return info, compile_filter(trig.filter, info, scope), None
     patterns = engine.services.get("patterns")
     if patterns is None:
@@ -122,7 +148,7 @@ def _trigger(node: A.OnStatement, engine: Any, text: str, context: Any = None) -
     from engine.patterns.compile import compile_pattern, pattern_match_type
     mt = pattern_match_type(trig, engine, text)
     info = StreamInfo(0, mt, node.trigger_alias, None)
-    scope = _with_context(base_scope(engine, [info], text), context)
+    scope = _with_context(_base(engine, [info], text), context)
     return info, None, compile_pattern(trig, engine, scope, text, mt)
 
 
@@ -234,7 +260,7 @@ def _assigned_column(e: A.Expr, scope: Scope, text: str) -> str:
 
 def _merge_clause(w: A.MergeWhen, target: Any, scope: Scope, trigger: StreamInfo, engine: Any,
                   text: str, on_create: list, context: Any = None) -> MergeClause:
-    clause_scope = scope if w.matched else _with_context(base_scope(engine, [trigger, StreamInfo(
+    clause_scope = scope if w.matched else _with_context(_base(engine, [trigger, StreamInfo(
         1, target.event_type, None, None)], text), context)
     cond = compile_predicate(w.condition, clause_scope) if w.condition is not None else None
     steps = []
@@ -298,7 +324,7 @@ def _merge_insert(a: A.MergeAction, target: Any, scope: Scope, trigger: StreamIn
 
 def _on_set(action: A.OnSet, trigger: StreamInfo, engine: Any, text: str, context: Any = None) -> tuple:
     svc = engine.services["variables"]
-    scope = _with_context(base_scope(engine, [trigger], text), context)
+    scope = _with_context(_base(engine, [trigger], text), context)
     assigns = []
     props: dict[str, PropertyType] = {}
     for a in action.assignments:
@@ -310,6 +336,8 @@ def _on_set(action: A.OnSet, trigger: StreamInfo, engine: Any, text: str, contex
         if svc.is_constant(name):
             raise EPLValidationError(f"Variable by name '{name}' is declared constant and may not be assigned a new value", text)
         t = svc.type_of(name)
+        from .expressions import _context_variable_holder
+        _context_variable_holder(name, scope)       # a context variable: only in its context
         c = compile_expr(a.value, scope)
         if not assignable(t, c.type):
             raise EPLValidationError(f"Variable '{name}' of declared type {t} cannot be assigned a "
@@ -317,7 +345,8 @@ def _on_set(action: A.OnSet, trigger: StreamInfo, engine: Any, text: str, contex
         assigns.append((name, c.fn, lambda v, _n=name, _t=t: check_value(_n, _t, _widen(v, _t))))
         props[name] = t
     out_type = EventType("on_set_out", Representation.MAP, props)
-    return OnSetAction(svc, tuple(assigns), out_type), out_type
+    holder = context.holder if context is not None else None
+    return OnSetAction(svc, tuple(assigns), out_type, holder), out_type
 
 
 def _widen(v: Any, t: PropertyType) -> Any:

@@ -41,11 +41,13 @@ class CompiledSubquery:
     its select clause (one per matching event, or per group when aggregating)."""
 
     def __init__(self, results: Callable[[Sequence[Any]], list], value_type: PropertyType,
-                 columns: int, star: bool) -> None:
+                 columns: int, star: bool, single_row: bool = False) -> None:
         self.results = results
         self.value_type = value_type
         self.columns = columns
         self.star = star
+        # aggregated without group by: always one row, unless the having clause removes it
+        self.single_row = single_row
 
 
 def _inner_scope(scope: Scope, sub: StreamInfo, **kw: Any) -> Scope:
@@ -303,7 +305,8 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
                     continue
                 out.append(project(eps))
             return out
-    out = CompiledSubquery(results, value_type, 0 if star else len(fns), star)
+    out = CompiledSubquery(results, value_type, 0 if star else len(fns), star,
+                           bool(aggregated) and not group_fns)
     out.columns_typed = dict(zip(names, types))    # several columns: each row's columns
     return out
 
@@ -378,11 +381,13 @@ def _in_subquery(node: A.InSubquery, scope: Scope) -> Compiled:
     sq = compile_subquery(node.subquery, scope)
     _single_column(sq, scope, "in an 'in' expression")
     xf, results, neg = x.fn, sq.results, node.negated
+    # Esper: the one row of an aggregated subquery removed by its having clause gives null
+    empty = None if sq.single_row else neg
 
     def f(eps):
         values = results(eps)
         if not values:
-            return neg
+            return empty
         v = xf(eps)
         if v is None:
             return None

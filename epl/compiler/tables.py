@@ -252,6 +252,23 @@ def _table_access(node: A.TableAccess, scope: Any) -> Compiled:
                     has_aggregation=any(k.has_aggregation for k in keys))
 
 
+def unkeyed_table_column(node: A.Property, scope: Any) -> Any:
+    """`T.column` for a table without primary key (Esper's unkeyed table access), when `T`
+    is no stream of the statement; None when the property means something else."""
+    first, col = node.path
+    if first.index is not None or first.key is not None or scope.stream_by_alias(first.name) is not None:
+        return None
+    engine = getattr(scope.services, "engine", None)
+    if engine is None:
+        return None
+    table = engine.services["named_windows"].get(first.name)
+    if table is None or not table.is_table or table.primary_keys:
+        return None
+    if col.index is not None or col.key is not None:
+        return None
+    return compile_expr(A.TableAccess(first.name, (), col.name, node.span), scope)
+
+
 def _partition_get(table: Any, declared: str, scope: Any, engine: Any) -> Any:
     """`T[key]` on a table declared with a context: the row of the running partition's table
     (the statement's context holder has the partition's properties in place)."""

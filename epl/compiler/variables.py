@@ -40,8 +40,13 @@ def compile_create_variable(node: A.CreateVariable, engine: Any, text: str) -> C
     elif node.constant:
         raise EPLValidationError(f"Constant variable '{node.name}' needs an initial value", text)
 
+    if node.context is not None:
+        contexts = engine.services.get("contexts")
+        if contexts is None or contexts.get(node.context) is None:
+            raise EPLValidationError(f"Context by name '{node.context}' could not be found", text)
+
     def declare() -> None:
-        svc.declare(node.name, t, value, node.constant)
+        svc.declare(node.name, t, value, node.constant, node.context)
 
     def remove() -> None:
         svc.remove(node.name)

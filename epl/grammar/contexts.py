@@ -178,6 +178,18 @@ def p_initiated_condition(p):
     p[0] = p[len(p) - 1]
 
 
+def p_initiated_condition_distinct(p):
+    """initiated_condition : DISTINCT LPAREN expr_list RPAREN context_condition
+                           | BY DISTINCT LPAREN expr_list RPAREN context_condition"""
+    # a partition per distinct value among the partitions running at once
+    o = len(p) - 6
+    cond = p[5 + o]
+    if cond.event_filter is None:
+        fail(p, 1 + o, "please check the create context statement, 'distinct' applies to an "
+                       "event filter condition")
+    p[0] = replace(cond, distinct=tuple(p[3 + o]), span=span(p))
+
+
 def p_initiated_condition_now_and(p):
     """initiated_condition : ATSIGN IDENT AND context_condition
                            | BY ATSIGN IDENT AND context_condition"""

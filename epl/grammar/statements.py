@@ -8,9 +8,8 @@ from ..ast import (
     Annotation, CreateExpression, DeclaringStatement, ExpressionDecl, Lambda, DeleteStatement, InsertValues, MergeAction, MergeWhen, OnDelete, OnMerge,
     OnSelect, OnSet, OnStatement, OnUpdate, UpdateStatement,
 )
-from ..errors import EPLValidationError
 from ..lexer import tokens  # noqa: F401
-from ._support import STATE, fail, number, span, string
+from ._support import fail, number, span, string
 
 start = "start"
 
@@ -107,10 +106,7 @@ def p_statement_body_context(p):
 
 def p_statement_body_context_variable(p):
     """statement_body : CONTEXT IDENT create_variable"""
-    # valid Esper syntax this engine does not run: a validation error, not a syntax error
-    raise EPLValidationError(f"Context '{p[2]}': variables declared in a context are not supported "
-                             f"(declare the variable without context; 'context {p[2]} on ... set' "
-                             f"statements can assign it per partition)", STATE.text)
+    p[0] = replace(p[3], context=p[2], span=span(p))
 
 
 # -- annotations --------------------------------------------------------------------------------

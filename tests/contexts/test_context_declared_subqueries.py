@@ -136,7 +136,8 @@ def test_plain_stream_subquery_state_is_per_partition():
         rec = Rec(e.epl("context ByAcct select context.key1 as k, "
                         "(select count(*) from Tx#keepall) as n from Q"))
         e.send({"acct": "a", "amount": 1}, "Tx")     # starts a: a's subquery sees it
-        e.send({"acct": "b", "amount": 2}, "Tx")     # starts b
+        e.send({"acct": "b", "amount": 2}, "Tx")     # starts b; a's subquery, narrowed to
+        e.send({"acct": "a", "amount": 3}, "Tx")     # a's key as in Esper, does not see it
         e.send({"acct": "a", "lim": 0}, "Q")
         e.send({"acct": "b", "lim": 0}, "Q")
         assert rec.pop() == [[{"k": "a", "n": 2}], [{"k": "b", "n": 1}]]

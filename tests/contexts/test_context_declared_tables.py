@@ -96,9 +96,12 @@ def test_uses_outside_the_context_are_validation_errors(engine, epl, message):
         engine.epl(epl)
 
 
-def test_context_variables_are_a_clear_validation_error(engine):
-    with pytest.raises(EPLValidationError, match="variables declared in a context are not supported"):
-        engine.epl("context ByAcct create variable int v = 0")
+def test_context_variables_are_only_read_in_their_context(engine):
+    engine.epl("context ByAcct create variable int v = 0")
+    with pytest.raises(EPLValidationError, match="can only be accessed within that context"):
+        engine.epl("select v from Tx")
+    with pytest.raises(EPLValidationError, match="could not be found"):
+        engine.epl("context Nope create variable int w = 0")
 
 
 def test_on_set_in_a_context_assigns_global_variables_per_partition(engine):

@@ -111,16 +111,21 @@ def test_time_window_expires_in_new_home(engine):
     assert engine.schedule_count() == 0 and iso.schedule_count() == 1
     engine.advance_time(20_000)                   # the engine's time no longer reaches it
     assert rec.pop() == []
-    iso.send({"k": "i", "v": 0}, "T")            # due at 15 000
-    iso.advance_time(9_999)
+    # moved at the service's 5 s, the pending expiry keeps its 10 s left from the engine's 0:
+    # due at 15 000 on the service's clock (Esper shifts schedules by the clocks' gap), and the
+    # statement's own time runs 5 s behind the service's, so "i" leaves with "e"
+    iso.send({"k": "i", "v": 0}, "T")
+    iso.advance_time(14_999)
     assert rec.pop() == []
-    iso.advance_time(10_000)
-    assert rec.pop() == [[{"k": "e"}]]
-    iso.remove(s)                                 # "i" moves back, due at 15 000 < engine time
+    iso.advance_time(15_000)
+    assert rec.pop() == [[{"k": "e"}, {"k": "i"}]]
+    iso.send({"k": "j", "v": 0}, "T")            # 10 s to live
+    iso.remove(s)                                 # still 10 s: due at the engine's 30 000
     assert engine.schedule_count() == 1 and iso.schedule_count() == 0
+    engine.advance_time(29_999)
     assert rec.pop() == []
-    engine.advance_time(20_000)                   # already due: fires at the next advance
-    assert rec.pop() == [[{"k": "i"}]]
+    engine.advance_time(30_000)
+    assert rec.pop() == [[{"k": "j"}]]
     assert engine.schedule_count() == 0
 
 

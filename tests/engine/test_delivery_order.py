@@ -158,3 +158,102 @@ def test_a_failing_lone_listener_is_signalled_and_delivery_goes_on():
     engine.send_many([{"symbol": "A", "price": 1}, {"symbol": "A", "price": 2}], "Tick")
     engine.send({"symbol": "A", "price": 3}, "Tick")
     assert errors == ["bad 1", "bad 2", "bad 3"]
+
+
+# -- dispatch phases and named-window consumers (docs/dispatch-order.md) ---------------------------
+
+def _order_engine(*epl: str):
+    engine = Engine(time="simulated")
+    engine.advance_time(0)
+    engine.epl("create schema S0(id int, p00 string)")
+    engine.epl("create schema S1(id int, p10 string)")
+    calls: list = []
+    for text in epl:
+        stmt = engine.epl(text)
+        if stmt.name.startswith("L"):
+            stmt.add_listener(lambda new, old, n=stmt.name: calls.append(
+                (n, [b.to_dict() for b in new or ()], [b.to_dict() for b in old or ()])))
+    return engine, calls
+
+
+def test_stream_statement_before_earlier_pattern_statement():
+    engine, calls = _order_engine(
+        "@name('Lpat') select s.id as id from pattern [every s=S0(p00 in (select p10 from S1#lastevent))]",
+        "@name('Lstream') select id from S0(p00 in (select p10 from S1#lastevent))")
+    engine.send({"id": 10, "p10": "A"}, "S1")
+    engine.send({"id": 1, "p00": "A"}, "S0")
+    assert [c[0] for c in calls] == ["Lstream", "Lpat"]
+
+
+def test_pattern_and_order_by_and_self_join_statements_come_after_plain_ones():
+    engine, calls = _order_engine(
+        "@name('Lpat') select * from pattern [every s=S0]",
+        "@name('Lorder') select id from S0 order by id",
+        "@name('Lself') select a.id as id from S0#lastevent as a, S0#lastevent as b",
+        "@name('Ljoin') select a.id as id from S0#lastevent as a, S1#lastevent as b",
+        "@name('Lplain') select id from S0")
+    engine.send({"id": 1, "p10": "x"}, "S1")
+    engine.send({"id": 1, "p00": "A"}, "S0")
+    assert [c[0] for c in calls] == ["Ljoin", "Lplain", "Lpat", "Lorder", "Lself"]
+
+
+def test_two_pattern_statements_completed_by_one_event_in_creation_order():
+    engine, calls = _order_engine(
+        "@name('L2') select a.id as a, b.id as b from pattern [every a=S0 -> b=S1]",
+        "@name('L1') select b.id as b from pattern [every b=S1]",
+        "@name('L3') select a.id as a from pattern [a=S0 and b=S1]")
+    engine.send({"id": 1, "p00": "A"}, "S0")
+    engine.send({"id": 2, "p10": "B"}, "S1")
+    assert [c[0] for c in calls] == ["L2", "L1", "L3"]
+
+
+def test_on_delete_listener_before_the_consumers_remove_stream():
+    engine, calls = _order_engine(
+        "create window W#keepall as S0",
+        "insert into W select * from S0",
+        "@name('Lcons') select irstream id from W",
+        "@name('Ldel') on S1 as s1 delete from W as w where w.id = s1.id",
+        "@name('Lcons2') select irstream count(*) as n from W")
+    engine.send({"id": 1, "p00": "A"}, "S0")
+    assert [c[0] for c in calls] == ["Lcons", "Lcons2"]
+    calls.clear()
+    engine.send({"id": 1, "p10": "x"}, "S1")
+    assert calls == [("Ldel", [{"id": 1, "p00": "A"}], []),
+                     ("Lcons", [], [{"id": 1}]),
+                     ("Lcons2", [{"n": 0}], [{"n": 1}])]
+
+
+def test_on_select_and_delete_before_consumers_and_window_statement_first():
+    engine, calls = _order_engine(
+        "@name('Lwin') create window W#keepall as S0",
+        "insert into W select * from S0",
+        "@name('Lcons') select irstream id from W",
+        "@name('Lsel') on S1 as s1 select and delete w.id as id from W as w")
+    engine.send({"id": 1, "p00": "A"}, "S0")
+    assert [c[0] for c in calls] == ["Lwin", "Lcons"]
+    calls.clear()
+    engine.send({"id": 9, "p10": "x"}, "S1")
+    assert [c[0] for c in calls] == ["Lwin", "Lsel", "Lcons"]
+
+
+def test_consumers_of_an_insert_into_stream():
+    engine, calls = _order_engine(
+        "create schema X(id int)",
+        "@name('Lpat') select x.id as id from pattern [every x=X]",
+        "@name('Lins') insert into X select id from S0",
+        "@name('Lself') select a.id as id from X#lastevent as a, X#lastevent as b",
+        "@name('Lplain') select id from X",
+        "@name('Lplain2') select id from X(id > 0)")
+    engine.send({"id": 1, "p00": "A"}, "S0")
+    # the filtered consumer before the plain one (Esper's filter tree: index entries before
+    # the type's root), the pattern and the self-join last
+    assert [c[0] for c in calls] == ["Lins", "Lplain2", "Lplain", "Lpat", "Lself"]
+
+
+def test_filtered_statements_take_an_event_before_plain_ones():
+    engine, calls = _order_engine(
+        "@name('Lplain') select id from S0",
+        "@name('Lfilt') select id from S0(id > 0)",
+        "@name('Lplain2') select id from S0")
+    engine.send({"id": 1, "p00": "A"}, "S0")
+    assert [c[0] for c in calls] == ["Lfilt", "Lplain", "Lplain2"]

@@ -83,11 +83,13 @@ def test_keyed_time_window_expires_on_the_isolated_time(engine):
     assert out.new() == []
     iso.advance_time(10_000)
     assert out.new() == [{"k": "a", "v": 1}]
-    iso.remove(s)                                  # b is due at 12 000, behind the engine's time
+    iso.remove(s)                                  # b has 2 s left: due at the engine's 62 000
     assert engine.schedule_count() == 1 and iso.schedule_count() == 0
     iso.advance_time(12_000)
     assert out.new() == []
-    engine.advance_time(60_001)
+    engine.advance_time(61_999)
+    assert out.new() == []
+    engine.advance_time(62_000)
     assert out.new() == [{"k": "b", "v": 2}]
 
 
@@ -136,10 +138,13 @@ def test_temporal_context_ends_on_the_isolated_time(engine):
     assert out.new() == []
     send(iso, "x", 1)                              # the start condition moved too
     assert out.new() == [{"c": 1}]
-    iso.remove(s)
+    iso.remove(s)                                  # 10 s left: ends at the engine's 30 000
     send(engine, "x", 0)
     assert out.new() == [{"c": 2}]
-    engine.advance_time(20_001)                    # its end (20 000) passed: next advance
+    engine.advance_time(29_999)
+    send(engine, "x", 0)
+    assert out.new() == [{"c": 3}]
+    engine.advance_time(30_000)
     send(engine, "x", 0)
     assert out.new() == []
     s.destroy()

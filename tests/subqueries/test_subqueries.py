@@ -313,3 +313,40 @@ def test_identical_filters_with_subqueries_keep_their_own_windows(engine):
     first.destroy()
     a(engine, 1, 5)
     assert out == [1]
+
+
+# -- in / not in over an aggregated subquery, subqueries in on-statements ---------------------------
+
+def test_in_over_aggregated_subquery_whose_having_removes_the_row_is_null():
+    from engine import Engine
+    e = Engine(time="simulated")
+    e.epl("create schema SB(s string, v int)")
+    e.epl("create schema S0(id int)")
+    st = e.epl("select id in (select sum(v) from SB#keepall having sum(v) > 5) as isin, "
+               "id not in (select sum(v) from SB#keepall having sum(v) > 5) as notin from S0")
+    rows = []
+    st.add_listener(lambda new, old: rows.extend(b.to_dict() for b in new))
+    e.send({"s": "x", "v": 3}, "SB")
+    e.send({"id": 3}, "S0")
+    e.send({"s": "x", "v": 4}, "SB")
+    e.send({"id": 7}, "S0")
+    e.send({"id": 8}, "S0")
+    assert rows == [{"isin": None, "notin": None}, {"isin": True, "notin": False},
+                    {"isin": False, "notin": True}]
+
+
+def test_on_set_and_on_delete_with_subqueries():
+    from engine import Engine
+    e = Engine(time="simulated")
+    e.epl("create schema SB(s string, v int)")
+    e.epl("create schema S0(id int)")
+    e.epl("create variable int vv = 0")
+    e.epl("create window W#keepall as SB")
+    e.epl("insert into W select * from SB")
+    e.epl("on S0 set vv = (select sum(v) from SB#keepall)")
+    e.epl("on S0 delete from W where v = (select max(v) from SB#keepall)")
+    e.send({"s": "x", "v": 3}, "SB")
+    e.send({"s": "y", "v": 4}, "SB")
+    e.send({"id": 1}, "S0")
+    assert e.get_variable("vv") == 7
+    assert [r["v"] for r in e.execute_query("select * from W")] == [3]
