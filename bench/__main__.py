@@ -77,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.extend(got)
         print(f"[{name} done in {time.perf_counter() - t0:.1f} s]", file=sys.stderr, flush=True)
     print(format_rows(rows))
+    from .cold_start import line as cold_start_line
+    print("\n" + cold_start_line(3 if args.quick else 5))
     print(f"\nmedian of {args.repeat} run(s) per figure; {'quick' if args.quick else 'full'} sizes; "
           f"total {time.perf_counter() - started:.0f} s")
     return 0

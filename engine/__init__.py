@@ -1,5 +1,8 @@
 """epl-engine runtime: the engine, statements, events and their types."""
+__version__ = "0.2.0"   # the package's only version number (pyproject reads it)
+
 from .bean import EventBean as EventBean
+from .deployment import Deployment as Deployment
 from .engine import Engine as Engine
 from .epl_types import EPLType as EPLType, PropertyType as PropertyType
 from .errors import (
@@ -12,6 +15,6 @@ from .event_types import EventType as EventType, EventTypeRegistry as EventTypeR
 from .statement import Statement as Statement, StatementState as StatementState
 
 __all__ = [
-    "Engine", "Statement", "StatementState", "EventBean", "EventType", "EventTypeRegistry",
+    "Engine", "Statement", "Deployment", "StatementState", "EventBean", "EventType", "EventTypeRegistry",
     "EPLType", "PropertyType", "EngineError", "EventTypeError", "StatementStateError", "TimeError",
 ]

@@ -16,10 +16,12 @@ from filterindex import STALE, FilterIndex
 
 from . import epl_types as T
 from .bean import EventBean
+from .deployment import Deployment
 from .errors import EventTypeError, TimeError
 from .event_types import EventType, EventTypeRegistry, Representation
 from .instance import RowHandle
 from .scheduler import Scheduler
+from .frames import dataframe_records, is_dataframe
 from .signals import EngineSignals
 from .statement import Statement, StatementState
 from .time_service import TimerThread, wall_clock_ms
@@ -38,7 +40,7 @@ class Engine:
     [{'account': 'a1', 'amount': 300}]
     """
 
-    def __init__(self, time: str = "system", *, resolution_ms: int = 100,
+    def __init__(self, time: str = "system", *, resolution_ms: int = 100, none_for_empty: bool = False,
                  start_time: Optional[int] = None, pattern_limit: Optional[int] = None,
                  check_events: bool = True, prioritized_execution: bool = False) -> None:
         if time not in ("system", "simulated"):
@@ -67,6 +69,8 @@ class Engine:
         self._window_changes: list = []
         self._depth = 0
         self.services: dict[str, Any] = {}   # feature services (named windows, variables, ...)
+        # listeners get () for a stream with nothing; True restores the older None
+        self.none_for_empty = none_for_empty
         _install_features(self)
         if pattern_limit is not None:
             from .patterns import set_pattern_limit
@@ -120,8 +124,9 @@ class Engine:
         with self._lock:
             return self._create(node, text, name)
 
-    def deploy(self, text: str) -> list[Statement]:
-        """Register a module of `;`-separated statements, all or none."""
+    def deploy(self, text: str) -> Deployment:
+        """Register a module of `;`-separated statements, all or none; the Deployment is a
+        sequence of its statements with `undeploy()`."""
         from epl import parse_module
         module = parse_module(text)
         created: list[Statement] = []
@@ -133,7 +138,8 @@ class Engine:
                 for s in reversed(created):
                     s.destroy()
                 raise
-        return created
+            self._deployments = getattr(self, "_deployments", 0) + 1
+            return Deployment(self._deployments, created)
 
     def _create(self, node: Any, text: str, name: Optional[str]) -> Statement:
         from epl.compiler import compile_statement
@@ -254,7 +260,10 @@ class Engine:
             et.check(bean.underlying)
 
     def send_many(self, events: Iterable[Any], type_name: Optional[str] = None) -> None:
-        """Process events in order; the same as calling send for each, with less overhead."""
+        """Process events in order; the same as calling send for each, with less overhead.
+        A pandas DataFrame is taken row by row (`engine.send_many(df, "T")`)."""
+        if is_dataframe(events):
+            events = dataframe_records(events)
         if type_name is None or self._timer is not None:
             # system time: the timer thread must get the lock between events
             for e in events:

@@ -4,25 +4,38 @@ from __future__ import annotations
 
 import inspect
 import logging
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Literal, Optional, Sequence
 
 from .bean import EventBean
 
 log = logging.getLogger("epl.engine")
 
 Listener = Callable[..., Any]
+# "new_old": fn(new, old); "esper": fn(new, old, statement, engine), Esper's UpdateListener
+ListenerSignature = Literal["new_old", "esper"]
+SIGNATURES: dict[str, int] = {"new_old": 2, "esper": 4}
 
 
-def listener_arity(fn: Listener) -> int:
-    """2 for fn(new, old); 4 for Esper's update(new, old, statement, engine)."""
+def listener_arity(fn: Listener, signature: Optional[str] = None) -> int:
+    """How many arguments a listener gets: 2 unless `signature="esper"` asks for 4. Never
+    guessed from the parameters (a lambda's default arguments are its own); a callable that
+    requires four arguments without the keyword is refused with the fix in the message."""
+    if signature is not None:
+        if signature not in SIGNATURES:
+            raise ValueError(f"signature must be 'new_old' or 'esper', not {signature!r}")
+        return SIGNATURES[signature]
+    if not callable(fn):
+        raise TypeError(f"A listener must be callable, got {type(fn).__name__}")
     try:
-        params = [p for p in inspect.signature(fn).parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        has_var = any(p.kind is p.VAR_POSITIONAL for p in inspect.signature(fn).parameters.values())
+        params = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
         return 2
-    if has_var or len(params) >= 4:
-        return 4
+    required = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                and p.default is p.empty]
+    if len(required) > 2:
+        raise TypeError(f"Listener {getattr(fn, '__name__', fn)!r} requires {len(required)} arguments: "
+                        f"listeners get (new, old); for Esper's (new, old, statement, engine) "
+                        f"pass signature='esper'")
     return 2
 
 

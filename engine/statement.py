@@ -8,10 +8,12 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 from .bean import EventBean
 from .errors import StatementStateError
-from .listeners import Listener, SubscriberAdapter, listener_arity
+from .listeners import Listener, ListenerSignature, SubscriberAdapter, listener_arity
 
 if TYPE_CHECKING:
+    from .aio import DeliveryStream
     from .engine import Engine
+    from .event_types import EventType
 
 log = logging.getLogger("epl.engine")
 
@@ -24,8 +26,9 @@ class StatementState(enum.Enum):
 
 class Statement:
     """A registered statement. Listeners are called in registration order with
-    `(new_events, old_events)` (lists of EventBean, or None); a listener taking four
-    parameters also gets the statement and the engine, like Esper's UpdateListener."""
+    `(new_events, old_events)`: sequences of EventBean, empty (`()`) when a stream has
+    nothing (None with `Engine(none_for_empty=True)`); added with `signature="esper"` a
+    listener also gets the statement and the engine, like Esper's UpdateListener."""
 
     def __init__(self, engine: "Engine", name: str, text: str, kind: str, order: int,
                  priority: int = 0, drop: bool = False, plan: Any = None,
@@ -60,21 +63,28 @@ class Statement:
 
     # -- results ---------------------------------------------------------------------
     @property
-    def event_type(self):
+    def event_type(self) -> Optional["EventType"]:
+        """The type of the statement's output rows (None for statements without output)."""
         return getattr(self.plan, "out_type", None)
 
     @property
     def column_names(self) -> tuple[str, ...]:
         return tuple(getattr(self.plan, "columns", ()))
 
-    def add_listener(self, listener: Listener) -> Listener:
-        self._listeners += ((listener, listener_arity(listener)),)
+    def add_listener(self, listener: Listener, *, signature: Optional[ListenerSignature] = None) -> Listener:
+        """Call `listener(new, old)` with each delivery; `signature="esper"` calls
+        `listener(new, old, statement, engine)`. Returns the listener (for remove_listener)."""
+        self._listeners += ((listener, listener_arity(listener, signature)),)
         self._receivers_changed()
         return listener
 
-    def on_update(self, listener: Listener) -> Listener:
-        """Decorator form of add_listener."""
-        return self.add_listener(listener)
+    def on_update(self, listener: Optional[Listener] = None, *,
+                  signature: Optional[ListenerSignature] = None) -> Any:
+        """Decorator form of add_listener: `@stmt.on_update` or
+        `@stmt.on_update(signature="esper")`."""
+        if listener is None:
+            return lambda fn: self.add_listener(fn, signature=signature)
+        return self.add_listener(listener, signature=signature)
 
     def remove_listener(self, listener: Listener) -> None:
         for i, (fn, _) in enumerate(self._listeners):
@@ -114,7 +124,8 @@ class Statement:
         self.__dict__.pop("_deliver_now", None)
         if len(self._listeners) == 1 and self._listeners[0][1] == 2 and self._subscriber is None \
                 and self._listeners_only:
-            self._deliver_now = _call_with_one(self._listeners[0][0], self._failed)
+            self._deliver_now = _call_with_one(self._listeners[0][0], self._failed,
+                                               _empty(self.engine))
 
     def __iter__(self) -> Iterator[EventBean]:
         """Esper's iterator: the statement's current result (window contents through the
@@ -128,6 +139,18 @@ class Statement:
     def rows(self) -> list[dict]:
         """The current result as plain dicts."""
         return [r.to_dict() for r in self]
+
+    def to_dataframe(self) -> Any:
+        """The current result (what iteration gives) as a pandas DataFrame, one column per
+        selected column (pandas is imported here, not before)."""
+        import pandas as pd
+        return pd.DataFrame.from_records(self.rows(), columns=list(self.column_names) or None)
+
+    def deliveries(self, maxsize: int = 1024) -> "DeliveryStream":
+        """Deliveries from now on for asyncio: `async for new, old in stmt.deliveries():`
+        (call it inside a running event loop; see engine.aio for the bounded queue)."""
+        from .aio import DeliveryStream
+        return DeliveryStream(self, maxsize)
 
     # -- delivery (engine-internal) ---------------------------------------------------------
     def _emit(self, new_rows: Optional[list], old_rows: Optional[list], force: bool = False) -> None:
@@ -169,6 +192,10 @@ class Statement:
 
     def _dispatch(self, new: Optional[list], old: Optional[list]) -> None:
         engine = self.engine
+        if not new or not old:
+            empty = _empty(engine)
+            new = new or empty
+            old = old or empty
         for fn, arity in self._listeners:
             try:
                 if arity == 4:
@@ -228,11 +255,17 @@ class Statement:
         return f"Statement({self.name!r}, {self.state.value})"
 
 
-def _call_with_one(fn: Listener, failed: Callable[[str, Any, Exception], None]) -> Callable[[EventBean], None]:
+def _empty(engine: Any) -> Any:
+    """What a listener gets for a stream with nothing: () or, for old code, None."""
+    return None if getattr(engine, "none_for_empty", False) else ()
+
+
+def _call_with_one(fn: Listener, failed: Callable[[str, Any, Exception], None],
+                   empty: Any = ()) -> Callable[[EventBean], None]:
     """Statement._deliver_now for a single two-argument listener and no subscriber."""
     def deliver_now(bean: EventBean) -> None:
         try:
-            fn([bean], None)
+            fn([bean], empty)
         except Exception as exc:
             failed("Listener", fn, exc)
     return deliver_now

@@ -1,10 +1,21 @@
-"""The EPL parser: builds the PLY LALR tables once, lazily, and exposes `parse`,
+"""The EPL parser: loads the PLY LALR tables once, lazily, and exposes `parse`,
 `parse_module` and `parse_expression`. Syntax errors raise EPLSyntaxError with line,
-column, the token near the error, what was expected and the clause being parsed."""
+column, the token near the error, what was expected and the clause being parsed.
+
+The tables ship with the package (`epl/_parsetab.pickle`, written by
+`python -m epl.build_tables`) and are used when their signature (PLY's: the grammar text,
+tokens and precedence) equals the grammar's. When the grammar changed since they were
+written, tables are built once and cached per user (`$EPL_CACHE_DIR`, else
+`$XDG_CACHE_HOME/epl-engine` or `~/.cache/epl-engine`), or in memory only when that fails;
+a stale shipped table costs time, never correctness."""
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
 import threading
 import types
+from pathlib import Path
 from typing import Any, Iterator, Optional
 
 from ply import yacc
@@ -85,8 +96,94 @@ def _get_parser() -> yacc.LRParser:
     global _parser
     with _lock:
         if _parser is None:
-            _parser = build_parser()
+            _parser = load_parser()
         return _parser
+
+
+SHIPPED_TABLES = Path(__file__).with_name("_parsetab.pickle")
+
+
+def grammar_signature() -> str:
+    """PLY's signature of the grammar: what the shipped tables must have been built from."""
+    info = yacc.ParserReflect(vars(_namespace()), log=yacc.NullLogger())
+    info.get_all()
+    return info.signature()
+
+
+def table_signature(path: Path) -> Optional[str]:
+    """The signature stored in a pickled table file, or None when it is absent or unreadable
+    (another process may be writing it)."""
+    try:
+        with open(path, "rb") as f:
+            version = pickle.load(f)
+            pickle.load(f)   # the LR method
+            signature = pickle.load(f)
+    except (OSError, EOFError, pickle.UnpicklingError, ValueError, AttributeError):
+        return None
+    return signature if version == yacc.__tabversion__ and isinstance(signature, str) else None
+
+
+def cache_dir() -> Path:
+    """The per-user directory for tables built from a grammar newer than the shipped one."""
+    explicit = os.environ.get("EPL_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "epl-engine"
+
+
+def load_parser() -> yacc.LRParser:
+    """The parser from the shipped tables when they fit the grammar, else from the per-user
+    cache, else built (and cached for the next process)."""
+    ns = _namespace()
+    info = yacc.ParserReflect(vars(ns), log=yacc.NullLogger())
+    info.get_all()
+    signature = info.signature()
+    cached = cache_dir() / f"parsetab-{hashlib.sha256(signature.encode()).hexdigest()[:20]}.pickle"
+    for path in (SHIPPED_TABLES, cached):
+        if table_signature(path) == signature:
+            try:
+                return _yacc(ns, picklefile=str(path))
+            except (OSError, EOFError, pickle.UnpicklingError):
+                pass   # replaced or truncated under us: build below
+    return _build_and_cache(ns, cached)
+
+
+def _build_and_cache(ns: types.ModuleType, path: Path) -> yacc.LRParser:
+    # PLY writes the pickle in place; write beside it and rename so that a concurrent
+    # process never reads half a file.
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return build_parser()
+    parser = _yacc(ns, picklefile=str(tmp))
+    try:
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+    return parser
+
+
+def write_tables(path: Path = SHIPPED_TABLES) -> str:
+    """Build the tables from the grammar and write them to `path` (the shipped file by
+    default); returns the signature. Used by `python -m epl.build_tables`."""
+    tmp = path.with_name(path.name + ".tmp")
+    if tmp.exists():
+        tmp.unlink()
+    _yacc(_namespace(), picklefile=str(tmp))
+    os.replace(tmp, path)
+    signature = table_signature(path)
+    assert signature is not None
+    return signature
+
+
+def _yacc(ns: types.ModuleType, picklefile: str) -> yacc.LRParser:
+    return yacc.yacc(module=ns, start=start, debug=False, picklefile=picklefile,
+                     errorlog=yacc.NullLogger())
 
 
 def _namespace() -> types.ModuleType:
@@ -103,11 +200,12 @@ def _namespace() -> types.ModuleType:
     ns.tokens = tokens
     ns.precedence = precedence
     ns.p_error = _p_error
+    ns.start = start   # as yacc(start=...) sets it: part of the signature
     return ns
 
 
 def build_parser(errorlog: Any = None, debuglog: Any = None) -> yacc.LRParser:
-    """Build the LALR parser (no table files are written). With a `debuglog`, PLY also
+    """Build the LALR parser in memory (no table files are read or written). With a `debuglog`, PLY also
     describes the states and reports the conflict counts to `errorlog`."""
     return yacc.yacc(module=_namespace(), start=start, debug=debuglog is not None,
                      write_tables=False, debuglog=debuglog,

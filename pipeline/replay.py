@@ -99,13 +99,15 @@ def _local_input(events: Union[Iterable[Mapping[str, Any]], pa.Table], statement
 def run_local(events: Union[Iterable[Mapping[str, Any]], pa.Table], statements: Statements, *,
               event_type: str, time_column: str, start_time: Optional[int] = None,
               end_time: Optional[int] = None, flush_ms: int = DEFAULT_FLUSH_MS,
-              sequence_column: Optional[str] = None) -> list[dict]:
+              sequence_column: Optional[str] = None, stepping: str = "span") -> list[dict]:
     """The statements over all events in one engine, under the same time protocol as the
-    Spark runs: rows as dicts with statement, stream, time, seq and the selected columns.
-    Events are taken in (time, sequence column or input order) order."""
+    Spark runs and `epl run`: rows as dicts with statement, stream, time, seq and the
+    selected columns. Events are taken in (time, sequence column or input order) order.
+    `stepping="jump"` moves time with Esper's advanceTime instead of stepping through each
+    scheduled instant (see engine.replay_clock)."""
     li = _local_input(events, statements, event_type, time_column, start_time, end_time,
                       flush_ms, sequence_column)
-    runner = EngineRunner(plan_job(li.texts, event_type, li.start, li.declare))
+    runner = EngineRunner(plan_job(li.texts, event_type, li.start, li.declare, stepping))
     runner.feed(li.times, li.events)
     runner.advance(li.end)
     return runner.take_rows()
@@ -115,7 +117,7 @@ def run_partitioned(events: Union[Iterable[Mapping[str, Any]], pa.Table], statem
                     *, event_type: str, time_column: str, key: str, partitions: int = 2,
                     start_time: Optional[int] = None, end_time: Optional[int] = None,
                     flush_ms: int = DEFAULT_FLUSH_MS,
-                    sequence_column: Optional[str] = None) -> list[dict]:
+                    sequence_column: Optional[str] = None, stepping: str = "span") -> list[dict]:
     """What `replay` does, without Spark: events split among `partitions` engines by a hash
     of the key, each engine under the time protocol; rows of partition 0, then 1, ...
     (seq counts within a partition). Raises for statements that are not partitionable."""
@@ -124,7 +126,7 @@ def run_partitioned(events: Union[Iterable[Mapping[str, Any]], pa.Table], statem
     analysis = analyse(li.texts, key, start_time=li.times[0] if li.times else li.start)
     if not analysis.ok:
         raise ValueError(analysis.refusal(key))
-    job = plan_job(analysis.texts, event_type, li.start, li.declare)
+    job = plan_job(analysis.texts, event_type, li.start, li.declare, stepping)
     parts: list[tuple[list[int], list[dict]]] = [([], []) for _ in range(partitions)]
     for t, e in zip(li.times, li.events):
         times, evs = parts[zlib.crc32(repr(e.get(key)).encode()) % partitions]
@@ -221,7 +223,7 @@ def prepare_replay(df_or_path: Any, statements: Statements, *, event_type: str,
                    allow_single_partition: bool = False, partitions: Optional[int] = None,
                    start_time: Optional[int] = None, end_time: Optional[int] = None,
                    flush_ms: int = DEFAULT_FLUSH_MS, sequence_column: Optional[str] = None,
-                   format: Optional[str] = None) -> Prepared:
+                   format: Optional[str] = None, stepping: str = "span") -> Prepared:
     """Everything `replay` does short of running: checks, times, the output plan."""
     from pyspark.sql import functions as F
     from pyspark.sql.pandas.types import from_arrow_schema, to_arrow_schema
@@ -249,7 +251,7 @@ def prepare_replay(df_or_path: Any, statements: Statements, *, event_type: str,
     declare = None
     if not declares_type(texts, event_type):
         declare = tuple(declared_properties(to_arrow_schema(df.select(*event_columns).schema, timezone="UTC")).items())
-    job = plan_job(texts if single else analysis.texts, event_type, start, declare)
+    job = plan_job(texts if single else analysis.texts, event_type, start, declare, stepping)
     n = 1 if single else (partitions or spark.sparkContext.defaultParallelism)
     ordered = (df.repartition(1) if single else df.repartition(n, F.col(key))) \
         .sortWithinPartitions(TIME_COL, SEQ_COL)
@@ -262,7 +264,8 @@ def replay(df_or_path: Any, statements: Statements, *, event_type: str, time_col
            key: str, spark: Any = None, allow_single_partition: bool = False,
            partitions: Optional[int] = None, start_time: Optional[int] = None,
            end_time: Optional[int] = None, flush_ms: int = DEFAULT_FLUSH_MS,
-           sequence_column: Optional[str] = None, format: Optional[str] = None) -> Any:
+           sequence_column: Optional[str] = None, format: Optional[str] = None,
+           stepping: str = "span") -> Any:
     """Run EPL statements over a DataFrame or file on Spark, partitioned by `key`.
 
     Returns a DataFrame with columns statement, stream ('insert' | 'remove'), time (engine
@@ -271,9 +274,11 @@ def replay(df_or_path: Any, statements: Statements, *, event_type: str, time_col
     statement's row). Statements that are not partitionable by `key` are refused with the
     reasons (see `check_partitionable`), or run in one partition with
     `allow_single_partition=True`. Events of equal time go in input order, or in
-    `sequence_column` order. `time_column` holds ms, a timestamp or a date."""
+    `sequence_column` order. `time_column` holds ms, a timestamp or a date. Time steps
+    through every scheduled instant, as in `run_local` and `epl run`; `stepping="jump"`
+    selects Esper's advanceTime."""
     return prepare_replay(df_or_path, statements, event_type=event_type, time_column=time_column,
                           key=key, spark=spark, allow_single_partition=allow_single_partition,
                           partitions=partitions, start_time=start_time, end_time=end_time,
                           flush_ms=flush_ms, sequence_column=sequence_column,
-                          format=format).output
+                          format=format, stepping=stepping).output

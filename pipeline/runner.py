@@ -6,7 +6,9 @@ Time protocol (what makes a partitioned run equal a single engine):
 - Before each event, time moves to the event's time with `advance_time_span`: every
   scheduled callback fires at its own instant, never at the next event's time. (A jump
   with `advance_time` would fire a time window's expiry at whatever event comes next, and
-  which event comes next depends on the other keys sharing the engine.)
+  which event comes next depends on the other keys sharing the engine.) `epl run` steps
+  the same way (engine.replay_clock); `stepping="jump"` selects Esper's advanceTime on
+  every path, for those who want it (a partitioned jump run need not equal a local one).
 - Events with equal times go in arrival order.
 - At the end time moves, the same way, to `end_time` so time windows and batches post
   their last results ("infinity" that stays finite: schedules that repeat forever, such as
@@ -23,10 +25,11 @@ from typing import Any, Iterable, Optional, Sequence
 import pyarrow as pa
 
 from engine import Engine, Statement
+from engine.replay_clock import DEFAULT_FLUSH_MS as DEFAULT_FLUSH_MS, check_stepping
 
 from .arrow import RowBuffer, arrow_type, output_schema
 
-DEFAULT_FLUSH_MS = 3_600_000   # end_time defaults to the last event's time plus one hour
+# end_time defaults to the last event's time plus DEFAULT_FLUSH_MS (one hour)
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,7 @@ class Job:
     schema: pa.Schema                             # output schema (base columns + selected)
     declare: Optional[tuple[tuple[str, str], ...]] = None   # event type properties, when the
     #                                               statements do not create the schema
+    stepping: str = "span"                        # "span" (each instant) or "jump" (advanceTime)
 
 
 class _Sink:
@@ -116,7 +120,7 @@ def build_engine(texts: Sequence[str], event_type: str, start_time: int,
 
 
 def plan_job(texts: Sequence[str], event_type: str, start_time: int,
-             declare: Optional[Iterable[tuple[str, str]]]) -> Job:
+             declare: Optional[Iterable[tuple[str, str]]], stepping: str = "span") -> Job:
     """Compile the statements once (errors surface here, not on a worker) and fix the
     output schema."""
     decl = tuple(declare) if declare is not None else None
@@ -125,7 +129,7 @@ def plan_job(texts: Sequence[str], event_type: str, start_time: int,
         cols = [c for s in engine.statements if s.kind == "select" for c in selected_columns(s)]
     finally:
         engine.close()
-    return Job(tuple(texts), event_type, start_time, output_schema(cols), decl)
+    return Job(tuple(texts), event_type, start_time, output_schema(cols), decl, check_stepping(stepping))
 
 
 class EngineRunner:
@@ -156,18 +160,24 @@ class EngineRunner:
     def now(self) -> int:
         return self.engine.now
 
+    def _step(self) -> Any:
+        engine = self.engine
+        return engine.advance_time if getattr(self.job, "stepping", "span") == "jump" \
+            else engine.advance_time_span
+
     def advance(self, t: int) -> None:
         if t > self.engine.now:
-            self.engine.advance_time_span(t)
+            self._step()(t)
 
     def feed(self, times: Sequence[int], events: Sequence[Any]) -> None:
         """Events in time order, each at its time."""
         engine = self.engine
         send = engine.send
+        step = self._step()
         et = self.job.event_type
         for t, e in zip(times, events):
             if t > engine.now:
-                engine.advance_time_span(t)
+                step(t)
             send(e, et)
 
     def pending(self) -> int:

@@ -141,7 +141,8 @@ def test_a_subscriber_and_four_argument_listener_beside_a_listener_all_hear():
         def update(self, row):
             heard.append(("subscriber", row["price"]))
     stmt.subscriber = Subscriber()
-    stmt.add_listener(lambda new, old, s, e: heard.append(("esper", s.name, new[0]["price"])))
+    stmt.add_listener(lambda new, old, s, e: heard.append(("esper", s.name, new[0]["price"])),
+                      signature="esper")
     engine.send_many([{"symbol": "A", "price": 2}], "Tick")
     assert heard == [("listener", 1), ("listener", 2), ("esper", stmt.name, 2), ("subscriber", 2)]
 

@@ -227,8 +227,8 @@ def test_only_an_insert_stream_and_order_by_over_one_delivery():
            ("B3", -1, "003"), 5050, 6000, ("C3", -1, "003"), ("C4", 1, "001"), 10050, 14000,
            ("A2", 0, "002"), ("B4", 10, "003"), ("C5", 0, "002"), ("C6", 10, "003"), 15050)
     assert [(label, rows, old) for label, rows, old in r.deliveries] == [
-        ("t=5050", [(None, "B2", "C1")], None),
-        ("t=15050", [(None, "B4", "C6"), ("A2", None, "C5")], None)]
+        ("t=5050", [(None, "B2", "C1")], ()),            # an empty remove stream is ()
+        ("t=15050", [(None, "B4", "C6"), ("A2", None, "C5")], ())]
 
 
 def test_select_list_where_and_insert_into_over_measures():

@@ -1,4 +1,4 @@
-"""The `epl` command: replay output format and the check mode's diff, and `epl run`."""
+"""The `epl` command: replay output format and the check mode's diff, and `epl run` stepping."""
 from __future__ import annotations
 
 import json
@@ -35,8 +35,14 @@ def test_run_replays_an_event_file(tmp_path, capsys):
     events = tmp_path / "e.jsonl"
     events.write_text("\n".join(json.dumps({"type": "T", "k": k, "v": v, "ts": ts})
                                 for k, v, ts in [("a", 1, 100), ("b", 2, 600), ("c", 3, 1700)]))
-    assert main(["run", str(epl), str(events), "--time-field", "ts", "--no-progress"]) == 0
+    assert main(["run", str(epl), str(events), "--time-field", "ts", "--no-progress",
+                 "--stepping", "jump", "--flush", "0"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["new"][0]["k"] for r in rows if r["statement"] == "big"] == ["b", "c"]
     removed = [(r["time"], [o["k"] for o in r["old"]]) for r in rows if r["statement"] == "win" and r["old"]]
     assert removed == [(1700, ["a", "b"])]   # one jump expires both in one delivery
+    # the default steps through each instant: each expiry at its own time, then the flush
+    assert main(["run", str(epl), str(events), "--time-field", "ts", "--no-progress"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    removed = [(r["time"], [o["k"] for o in r["old"]]) for r in rows if r["statement"] == "win" and r["old"]]
+    assert removed == [(1100, ["a"]), (1600, ["b"]), (2700, ["c"])]
