@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Any, Callable
 
-from . import baseline, memory, w1_filter, w2_window, w3_time_batch, w4_pattern, w5_statements, w6_context, w7_rowrecog
+from . import baseline, memory, w1_filter, w2_window, w3_time_batch, w4_pattern, w5_statements, w6_context, w7_rowrecog, w8_enum
 from .harness import Row, format_rows, not_supported
 
 WORKLOADS: dict[str, Callable[[bool, int], list[Row]]] = {
@@ -23,6 +23,7 @@ WORKLOADS: dict[str, Callable[[bool, int], list[Row]]] = {
     "W5": w5_statements.run,
     "W6": w6_context.run,
     "W7": w7_rowrecog.run,
+    "W8": w8_enum.run,
     "MEM": memory.run,
 }
 SPARK = "Spark"

@@ -760,6 +760,9 @@ def _install_features(engine: Engine) -> None:
     for feature in (variables, namedwindows, contexts, joins, subqueries, apptime, patterns,
                     datetime_methods, access):
         feature.install(engine)
+    from epl.compiler import enummethods, exprdecl
+    enummethods.install(engine)
+    exprdecl.install(engine)
 
 
 def _order_of(handle: Any) -> Any:

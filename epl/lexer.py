@@ -75,7 +75,7 @@ tokens = tuple(sorted(set(RESERVED.values()))) + (
     "NESTCOMMA",
     # `.win:`, `.std:`, `.ext:` view namespaces of the old view syntax
     "VIEWNS",
-    "ARROW", "CONCAT", "NE", "LE", "GE", "EQ", "LT", "GT",
+    "ARROW", "GOES", "CONCAT", "NE", "LE", "GE", "EQ", "LT", "GT",
     "PLUS", "MINUS", "STAR", "SLASH", "PERCENT", "BAND", "BOR", "BXOR", "BNOT",
     "LPAREN", "RPAREN", "LBRACK", "RBRACK", "LBRACE", "RBRACE",
     "COMMA", "SEMI", "DOT", "COLON", "ATSIGN", "HASH",
@@ -88,6 +88,7 @@ tokens = tuple(sorted(set(RESERVED.values()))) + (
 t_ignore = " \t\r\f"
 
 t_ARROW = r"->"
+t_GOES = r"=>"     # lambda: `v => v.price > 10`
 t_CONCAT = r"\|\|"
 t_NE = r"!=|<>"
 t_LE = r"<="

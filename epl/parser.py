@@ -309,7 +309,7 @@ _CLAUSES = {
 _PUNCT = {
     "LPAREN": "'('", "RPAREN": "')'", "LBRACK": "'['", "RBRACK": "']'", "LBRACE": "'{'",
     "RBRACE": "'}'", "COMMA": "','", "NESTCOMMA": "','", "SEMI": "';'", "DOT": "'.'",
-    "COLON": "':'", "ATSIGN": "'@'", "HASH": "'#'", "EQ": "'='", "ARROW": "'->'", "GT": "'>'",
+    "COLON": "':'", "ATSIGN": "'@'", "HASH": "'#'", "EQ": "'='", "ARROW": "'->'", "GOES": "'=>'", "GT": "'>'",
     "STAR": "'*'", "MINUS": "'-'", "IDENT": "an identifier", "NUMBER": "a number",
     "STRING": "a string", "$end": "end of input", "VIEWNS": "a view namespace",
 }
@@ -319,6 +319,7 @@ _CONTINUATIONS = {
     "NOTX", "BETWEEN", "LIKE", "REGEXP", "CONCAT", "PLUS", "MINUS", "STAR", "SLASH", "PERCENT",
     "DOT", "LBRACK", "LPAREN", "AS", "ASC", "DESC", "TP_YEAR", "TP_MONTH", "TP_WEEK", "TP_DAY",
     "TP_HOUR", "TP_MINUTE", "MIN", "TP_SEC", "TP_MSEC", "TP_USEC", "ESCAPE", "AND_WHEN", "QUESTION",
+    "GOES", "ARROW",   # ARROW: also a lambda operator after any call argument
 }
 _EXPR_STARTS = {"NUMBER", "STRING", "IDENT", "NULL", "TRUE", "FALSE", "CASE"}
 

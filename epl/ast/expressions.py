@@ -382,3 +382,27 @@ class Substitution(Expr):
     name: Optional[str] = None
     type_name: Optional[str] = None
     span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Lambda(Expr):
+    """`v => body`, `(v, i) => body`, `() => body`: an argument of an enumeration method (or
+    the body of an expression declaration). `params` are the parameter names in order."""
+
+    params: tuple[str, ...]
+    body: Expr
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class LambdaParam(Expr):
+    """A reference to a lambda parameter after the compiler bound it (never parsed): the
+    value at `slot` of the events-per-stream tuple (negative: counted from its end), then
+    `path` read inside it. `name` is the parameter's name, for printing."""
+
+    name: str
+    slot: int
+    type: object
+    path: tuple[PropSeg, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False)
+

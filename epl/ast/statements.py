@@ -38,6 +38,7 @@ class SelectItem(Node):
     expr: Expr
     alias: Optional[str] = None
     span: Span = field(default=NO_SPAN, compare=False)
+    event_bean: bool = False    # `expr @eventbean as name`: a collection of events stays events
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +239,7 @@ class ColumnDef(Node):
     type: Optional[TypeRef] = None
     primary_key: bool = False          # tables
     aggregation: Optional[Expr] = None  # tables: `total sum(int)`
+    event_type: Optional[str] = None    # tables: `w window(*) @type(T)`
     span: Span = field(default=NO_SPAN, compare=False)
 
 
@@ -544,3 +546,37 @@ class Module(Node):
     uses: tuple[str, ...] = ()
     imports: tuple[str, ...] = ()
     lines: tuple[int, ...] = field(default=(), compare=False)   # each statement's first line
+
+
+@dataclass(frozen=True, slots=True)
+class ExpressionDecl(Node):
+    """`expression name { params => body }` (Esper's expression declaration), or with
+    `alias=True` `expression name alias for { body }` (used by its name without parentheses).
+    `lambda_form` remembers that the body was written with `=>` (`{ () => 1 }`)."""
+
+    name: str
+    params: tuple[str, ...]
+    body: Expr
+    alias: bool = False
+    lambda_form: bool = False
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class DeclaringStatement(Statement):
+    """A statement preceded by expression declarations that only it sees:
+    `@name('s') expression twice {x => x * 2} select twice(v) from T`."""
+
+    declarations: tuple[ExpressionDecl, ...]
+    statement: Statement
+    annotations: tuple[Annotation, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CreateExpression(Statement):
+    """`create expression name { params => body }`: visible to every later statement."""
+
+    declaration: ExpressionDecl
+    annotations: tuple[Annotation, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False)

@@ -20,6 +20,9 @@ def compile_statement(node: A.Statement, engine: Any, text: str) -> CompiledStat
 
 
 def _compile_statement(node: A.Statement, engine: Any, text: str) -> CompiledStatement:
+    from .exprdecl import expand_declarations
+    from .tables import complete_into_table
+    node = complete_into_table(expand_declarations(node, engine, text), engine)
     if isinstance(node, A.CreateSchema):
         from .schema import compile_create_schema
         return compile_create_schema(node, engine, text)

@@ -38,6 +38,8 @@ def execute(engine: Any, text: str) -> list[EventBean]:
     """Parse, compile and run one fire-and-forget query; returns the rows."""
     from epl import parse
     node = parse(text)
+    from .exprdecl import expand_declarations       # `expression f {...} select f() from W`
+    node = expand_declarations(node, engine, text)
     run = _compile(node, engine, text)
     with engine._lock:
         engine._depth += 1

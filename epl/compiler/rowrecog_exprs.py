@@ -28,16 +28,20 @@ def _fail(scope: Scope, message: str, node: Any = None) -> EPLValidationError:
     return EPLValidationError(message, scope.epl)
 
 
-def _properties(node: Any, inside_aggregation: bool = False):
-    """(Property, inside an aggregation call) pairs of an expression."""
+def _properties(node: Any, inside_aggregation: bool = False, params: frozenset = frozenset()):
+    """(Property, inside an aggregation call) pairs of an expression (a lambda's parameters,
+    `A.anyOf(v => v.x = B.x)`, are no properties)."""
     from engine.aggregation import is_aggregation
     if isinstance(node, A.Property):
-        yield node, inside_aggregation
+        if node.path[0].name not in params:
+            yield node, inside_aggregation
         return
+    if isinstance(node, A.Lambda):
+        params = params | frozenset(node.params)
     agg = inside_aggregation or (isinstance(node, A.Call) and is_aggregation(node.name.lower()) and not (
         node.name.lower() in ("max", "min") and len(node.args) >= 2))
     for c in children(node):
-        yield from _properties(c, agg)
+        yield from _properties(c, agg, params)
 
 
 # -- defines and measures -------------------------------------------------------------------

@@ -296,11 +296,17 @@ def _uses_ungrouped_property(e: Any, group_texts: set[str], in_agg: bool = False
         if isinstance(n, A.Call) and is_aggregation(n.name.lower()) and not (
                 n.name.lower() in ("max", "min") and len(n.args) >= 2):
             return True
-        return isinstance(n, A.Property)
+        return isinstance(n, (A.Property, A.Lambda))
     for n in walk(e, prune=stop):   # iterative: 10,000-term chains
         if isinstance(n, A.Property) and not (group_texts and expr_text(n) in group_texts):
             # `context.label` is the same for every event of a partition, like a constant
             if not (len(n.path) > 1 and n.path[0].name == "context"):
+                return True
+        elif isinstance(n, A.Lambda):
+            # inside a lambda, its parameters and unqualified names (which read its event
+            # first) are no stream properties; a name qualified by a stream alias is
+            if any(isinstance(m, A.Property) and len(m.path) > 1 and m.path[0].name not in n.params
+                   and m.path[0].name != "context" for m in walk(n.body)):
                 return True
     return False
 

@@ -331,8 +331,10 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
                     continue
                 out.append(project(eps))
             return out
-    return CompiledSubquery(results, value_type, 0 if star else len(fns), star,
-                            bool(aggregated) and not group_fns)
+    out = CompiledSubquery(results, value_type, 0 if star else len(fns), star,
+                           bool(aggregated) and not group_fns)
+    out.columns_typed = dict(zip(names, types))    # several columns: each row's columns
+    return out
 
 
 def _infra(name: str, scope: Scope, engine: Any, number: int) -> Any:

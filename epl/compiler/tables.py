@@ -45,6 +45,11 @@ def compile_create_table(node: A.CreateTable, engine: Any, text: str) -> Compile
     table = Table(node.name, event_type, keys, plain, aggs)
     table.declarations = {c.name: c.aggregation.name.lower() for c in node.columns
                           if isinstance(c.aggregation, A.Call)}
+    # `sorted(price) @type(E)`: the column's call and event type, for `into table ... sorted(*)`
+    # and for the sorted methods on the column (`T.col.floorKey(x)`)
+    table.typed_columns = {c.name: (c.aggregation, engine.types.find(c.event_type))
+                           for c in node.columns if isinstance(c.aggregation, A.Call)
+                           and c.event_type is not None}
     plan: Any = TablePlan(table, event_type, event_type.property_names)
     if node.context is not None:
         table, plan = context_infra(table, node.context, "istream", engine, text)
@@ -74,6 +79,12 @@ def _aggregation(col: A.ColumnDef, engine: Any, text: str) -> Any:
         if isinstance(a, A.Wildcard):
             star = True
             continue
+        if isinstance(a, A.Property) and col.event_type is not None and \
+                engine.types.find(col.event_type) is not None and \
+                engine.types.find(col.event_type).property_type(a.dotted) is not None:
+            # `sorted(price) @type(E)`: a property of the declared event type
+            types.append(engine.types.find(col.event_type).property_type(a.dotted))
+            continue
         if isinstance(a, A.Property) and len(a.path) == 1:
             try:
                 types.append(engine.types.resolve_type(a.path[0].name))
@@ -81,11 +92,44 @@ def _aggregation(col: A.ColumnDef, engine: Any, text: str) -> Any:
                 raise EPLValidationError(str(e), text) from None
             continue
         raise EPLValidationError(f"Aggregation column '{col.name}' takes type names as parameters", text)
+    named: dict = {}
+    if col.event_type is not None:      # `window(*) @type(T)`: the events' type
+        et = engine.types.find(col.event_type)
+        if et is None:
+            raise EPLValidationError(f"Failed to resolve event type '{col.event_type}' of table "
+                                     f"column '{col.name}'", text)
+        named["event_type"] = et
     try:
         return make_factory(call.name.lower(), types, distinct=call.distinct, star=star,
-                            registry=engine._aggregations)
+                            named=named, registry=engine._aggregations)
     except AggregationError as e:
         raise EPLValidationError(f"Failed to validate table column '{col.name}': {e}", text) from None
+
+
+def complete_into_table(node: A.Statement, engine: Any) -> A.Statement:
+    """`into table T select sorted(*) as col ...`: the criteria come from T's declaration of
+    `col` (`sorted(price) @type(E)`), as in Esper."""
+    if not isinstance(node, A.SelectStatement) or node.into_table is None:
+        return node
+    svc = engine.services.get("named_windows")
+    table = svc.get(node.into_table) if svc is not None else None
+    typed = getattr(table, "typed_columns", None)
+    if not typed:
+        return node
+    from dataclasses import replace
+    items = []
+    changed = False
+    for item in node.select.items:
+        e = item.expr
+        declared = typed.get(item.alias) if item.alias is not None else None
+        if declared is not None and isinstance(e, A.Call) and e.name.lower() == "sorted" and \
+                len(e.args) == 1 and isinstance(e.args[0], A.Wildcard):
+            item = replace(item, expr=replace(e, args=declared[0].args))
+            changed = True
+        items.append(item)
+    if not changed:
+        return node
+    return replace(node, select=replace(node.select, items=tuple(items)))
 
 
 # -- into table ---------------------------------------------------------------------------------

@@ -193,6 +193,20 @@ def p_table_column_aggregation(p):
     p[0] = ColumnDef(p[1], None, _primary_key(p), p[2], span=span(p))
 
 
+def p_table_column_aggregation_typed(p):
+    """table_column : name table_aggregation annotation
+                    | name table_aggregation annotation IDENT IDENT"""
+    ann = p[3]
+    if ann.name.lower() != "type" or not isinstance(ann.value, str):
+        fail(p, 3, "please check the create table statement, expecting '@type(EventTypeName)'")
+    pk = False
+    if len(p) == 6:
+        if (p[4].lower(), p[5].lower()) != ("primary", "key"):
+            fail(p, 4, "please check the create table statement, expecting 'primary key'")
+        pk = True
+    p[0] = ColumnDef(p[1], None, pk, p[2], ann.value, span=span(p))
+
+
 def _primary_key(p):
     if len(p) == 3:
         return False

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..ast import (
     ArrayLiteral, Between, ExprTuple, BinOp, BinaryOp, Call, Case, Cast, Dot, Exists, InList, InRange,
-    InSubquery, InstanceOf, IsNull, Like, Literal, LiteralKind, NamedArg, NewMap, Parens, PropSeg,
+    InSubquery, InstanceOf, IsNull, Lambda, Like, Literal, LiteralKind, NamedArg, NewMap, Parens, PropSeg,
     Property, Quantified, Quantifier, Regexp, SelectStatement, StreamWildcard, Subquery,
     TableAccess, TimePeriod, TimeUnit, UnOp, UnaryOp, Wildcard,
 )
@@ -436,6 +436,45 @@ def p_call_arg_expr(p):
 def p_call_arg_star(p):
     "call_arg : STAR"
     p[0] = Wildcard(span(p))
+
+
+def p_call_arg_lambda(p):
+    "call_arg : lambda_expr"
+    p[0] = p[1]
+
+
+# -- lambdas: only as method arguments and declared-expression bodies ---------------------------
+# Esper writes the lambda operator `=>` and also accepts `->` there.
+
+def p_lambda_one(p):
+    """lambda_expr : expr GOES expr
+                   | expr ARROW expr"""
+    p[0] = Lambda((_lambda_param(p, 1, p[1]),), p[3], span(p))
+
+
+def p_lambda_several(p):
+    """lambda_expr : LPAREN expr COMMA expr_list RPAREN GOES expr
+                   | LPAREN expr COMMA expr_list RPAREN ARROW expr"""
+    names = [_lambda_param(p, 2, p[2])] + [_lambda_param(p, 4, e) for e in p[4]]
+    if len(set(names)) != len(names):
+        fail(p, 6, "please check the lambda expression, its parameter names must differ")
+    p[0] = Lambda(tuple(names), p[7], span(p))
+
+
+def p_lambda_none(p):
+    """lambda_expr : LPAREN RPAREN GOES expr
+                   | LPAREN RPAREN ARROW expr"""
+    p[0] = Lambda((), p[4], span(p))
+
+
+def _lambda_param(p, i, e):
+    """A lambda parameter is a plain name (`v`, or `(v)` when alone)."""
+    if isinstance(e, Parens):
+        e = e.inner
+    name = simple_name(e) if isinstance(e, Property) and len(e.path) == 1 else None
+    if not name:
+        fail(p, i, "please check the lambda expression, a parameter must be a name")
+    return name
 
 
 def p_call_arg_named(p):

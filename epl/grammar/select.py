@@ -121,6 +121,16 @@ def p_select_item_expr(p):
     p[0] = SelectItem(p[1], p[3] if len(p) == 4 else None, span(p))
 
 
+def p_select_item_event_bean(p):
+    """select_item : expr ATSIGN IDENT
+                   | expr ATSIGN IDENT AS name"""
+    # Esper's `@eventbean` keeps a collection of events typed as events for insert into;
+    # here collections of events are events already, the marker is kept for printing
+    if p[3].lower() != "eventbean":
+        fail(p, 3, "please check the select clause, expecting '@eventbean'")
+    p[0] = SelectItem(p[1], p[5] if len(p) == 6 else None, span(p), True)
+
+
 # -- from clause --------------------------------------------------------------------------------
 
 def p_from_clause_list(p):

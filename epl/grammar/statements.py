@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import fields, replace
 
 from ..ast import (
-    Annotation, DeleteStatement, InsertValues, MergeAction, MergeWhen, OnDelete, OnMerge,
+    Annotation, CreateExpression, DeclaringStatement, ExpressionDecl, Lambda, DeleteStatement, InsertValues, MergeAction, MergeWhen, OnDelete, OnMerge,
     OnSelect, OnSet, OnStatement, OnUpdate, UpdateStatement,
 )
 from ..lexer import tokens  # noqa: F401
@@ -34,7 +34,8 @@ def p_statement(p):
     body = p[2]
     if "annotations" not in {f.name for f in fields(body)}:
         fail(p, 1, "please check the statement, annotations are not allowed here")
-    p[0] = replace(body, annotations=tuple(p[1]), span=span(p))
+    before = tuple(body.annotations) if isinstance(body, DeclaringStatement) else ()
+    p[0] = replace(body, annotations=tuple(p[1]) + before, span=span(p))
 
 
 def p_statement_body(p):
@@ -49,6 +50,48 @@ def p_statement_body(p):
                       | update_stmt
                       | delete_stmt
                       | insert_values"""
+    p[0] = p[1]
+
+
+def p_statement_body_declaring(p):
+    """statement_body : expr_decl statement_body
+                      | expr_decl annotations statement_body"""
+    body, decls = p[len(p) - 1], (p[1],)
+    annotations: tuple = ()
+    if len(p) == 4:      # `expression x {1} @name('s0') select ...`: annotations may follow
+        annotations = tuple(p[2])
+    if isinstance(body, DeclaringStatement):
+        decls, annotations = decls + body.declarations, annotations + body.annotations
+        body = body.statement
+    p[0] = DeclaringStatement(decls, body, annotations, span=span(p))
+
+
+def p_statement_body_create_expression(p):
+    "statement_body : CREATE expr_decl"
+    p[0] = CreateExpression(p[2], span=span(p))
+
+
+# -- expression declarations ----------------------------------------------------------------------
+
+def p_expr_decl(p):
+    "expr_decl : EXPRESSION name LBRACE decl_body RBRACE"
+    body = p[4]
+    if isinstance(body, Lambda):
+        p[0] = ExpressionDecl(p[2], body.params, body.body, False, True, span(p))
+    else:
+        p[0] = ExpressionDecl(p[2], (), body, False, False, span(p))
+
+
+def p_expr_decl_alias(p):
+    "expr_decl : EXPRESSION name IDENT IDENT LBRACE expr RBRACE"
+    if p[3].lower() != "alias" or p[4].lower() != "for":
+        fail(p, 3, "please check the expression declaration, expecting 'alias for' or '{'")
+    p[0] = ExpressionDecl(p[2], (), p[6], True, False, span(p))
+
+
+def p_decl_body(p):
+    """decl_body : expr
+                 | lambda_expr"""
     p[0] = p[1]
 
 

@@ -114,7 +114,7 @@ class ExprPrinter:
             return UNARY
         if isinstance(e, A.Dot):
             return POSTFIX
-        if isinstance(e, (A.CronFrequency, A.CronRange, A.CronKeyword, A.NamedArg)):
+        if isinstance(e, (A.CronFrequency, A.CronRange, A.CronKeyword, A.NamedArg, A.Lambda)):
             return 0
         return ATOM
 
@@ -274,6 +274,19 @@ class ExprPrinter:
         if e.args is not None:
             text += "(" + self.args(e.args) + ")"
         return text
+
+    def _x_Lambda(self, e: A.Lambda, follow: int) -> str:
+        if self.compact:
+            return ""     # Esper's column names leave lambdas out: `contained.aggregate(0,)`
+        return self.lambda_text(e.params, e.body)
+
+    def lambda_text(self, params: Any, body: Any) -> str:
+        names = [name(p, False) for p in params]
+        left = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+        return left + " => " + self.expr(body)
+
+    def _x_LambdaParam(self, e: A.LambdaParam, follow: int) -> str:
+        return self._x_Property(A.Property((A.PropSeg(e.name),) + tuple(e.path)), follow)
 
     def _x_Cast(self, e: A.Cast, follow: int) -> str:
         fmt = "" if e.date_format is None else self.sep + "dateformat: " + self.expr(e.date_format)

@@ -61,7 +61,7 @@ class StatementPrinter(RowRecogPrinter, PatternPrinter):
         return out
 
     def _s_SelectItem(self, item: A.SelectItem) -> str:
-        text = self.expr(item.expr)
+        text = self.expr(item.expr) + (" @eventbean" if item.event_bean else "")
         return text + (" as " + name(item.alias) if item.alias is not None else "")
 
     def _s_SelectClause(self, s: A.SelectClause, keyword: str = "select") -> str:
@@ -215,6 +215,8 @@ class StatementPrinter(RowRecogPrinter, PatternPrinter):
 
     def _s_ColumnDef(self, c: A.ColumnDef) -> str:
         typ = self.type_ref(c.type) if c.type is not None else self.expr(c.aggregation)
+        if c.event_type is not None:
+            typ += " @type(" + name(c.event_type, False) + ")"
         return name(c.name) + " " + typ + (" primary key" if c.primary_key else "")
 
     def column_defs(self, cols: Any) -> str:
@@ -274,6 +276,22 @@ class StatementPrinter(RowRecogPrinter, PatternPrinter):
         if v.initial is not None:
             out += ["=", self.expr(v.initial)]
         return " ".join(out)
+
+    def _s_ExpressionDecl(self, d: A.ExpressionDecl) -> str:
+        head = "expression " + name(d.name, False)
+        if d.alias:
+            return head + " alias for {" + self.expr(d.body) + "}"
+        if d.params or d.lambda_form:
+            return head + " {" + self.lambda_text(d.params, d.body) + "}"
+        return head + " {" + self.expr(d.body) + "}"
+
+    def _s_DeclaringStatement(self, s: A.DeclaringStatement) -> str:
+        out = [self._s_Annotation(a) for a in s.annotations]
+        out += [self._s_ExpressionDecl(d) for d in s.declarations]
+        return " ".join(out + [self.node(s.statement)])
+
+    def _s_CreateExpression(self, c: A.CreateExpression) -> str:
+        return " ".join(self.prefix(c) + ["create " + self._s_ExpressionDecl(c.declaration)])
 
     def _s_CreateContext(self, c: A.CreateContext) -> str:
         return " ".join(self.prefix(c) + ["create context " + name(c.name, False),
