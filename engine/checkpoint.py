@@ -21,9 +21,7 @@ source.
 from __future__ import annotations
 
 import copyreg
-import importlib
 import io
-import itertools
 import json
 import os
 import pickle
@@ -148,40 +146,6 @@ def _checkpoint_pickler(cp: Any) -> type:
     return cls
 
 
-# -- module-level counters ------------------------------------------------------------------------
-# Module globals of the engine's packages travel by reference (sentinels, registries). Some
-# are `itertools.count`s that hand out keys living in engine state (filter-tree slots,
-# partition orders): a new process starts them at zero, and keys they hand out would collide
-# with restored ones. Their values travel in the header and are caught up before the state
-# is loaded (before: closures unpickled by value bind the module's counter object).
-
-def _module_counters() -> list:
-    out = []
-    for name, mod in list(sys.modules.items()):
-        if mod is None or name.partition(".")[0] not in _state._PACKAGES:
-            continue
-        for attr, v in list(vars(mod).items()):
-            if type(v) is itertools.count:
-                out.append([name, attr, _count_value(v)])
-    return out
-
-
-def _count_value(c: "itertools.count[int]") -> int:
-    text = repr(c)
-    return int(text[text.index("(") + 1:text.rindex(")")].split(",")[0])
-
-
-def _catch_up(counters: list) -> None:
-    for name, attr, value in counters:
-        try:
-            mod = importlib.import_module(name)
-        except ImportError:
-            continue
-        cur = getattr(mod, attr, None)
-        if type(cur) is itertools.count and _count_value(cur) < value:
-            setattr(mod, attr, itertools.count(value))
-
-
 # -- taking a checkpoint ---------------------------------------------------------------------------
 
 def dumps(engine: "Engine", meta: Optional[Mapping[str, Any]] = None) -> bytes:
@@ -202,7 +166,7 @@ def dumps(engine: "Engine", meta: Optional[Mapping[str, Any]] = None) -> bytes:
             "statements": [s.name for s in engine._statements],
             "meta": dict(meta or {}),
             "resolution_ms": round(timer._interval * 1000) if timer is not None else None,
-            "counters": _module_counters(),
+            "counters": _state.module_counters(),
         }
         cp = _state._cloudpickle(None)
         buf = io.BytesIO()
@@ -305,7 +269,7 @@ def loads(source: Union[bytes, PathLike], *, listeners: Optional[Receivers] = No
     if header["python"] != _PYTHON:
         raise CheckpointError(f"Checkpoint was written by Python {header['python']}; this is "
                               f"Python {_PYTHON}: compiled statements cannot move between versions")
-    _catch_up(header.get("counters", ()))
+    _state.catch_up_counters(header.get("counters", ()))
     u = _state._Unpickler(io.BytesIO(memoryview(data)[offset:]))
     try:
         engine = u.load()

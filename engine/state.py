@@ -249,6 +249,40 @@ class _Unpickler(pickle.Unpickler):
         return getattr(importlib.import_module(module), name)
 
 
+# -- module-level counters (snapshot and checkpoint) ---------------------------------------
+# Module globals of the engine's packages travel by reference (sentinels, registries). Some
+# are `itertools.count`s that hand out keys living in engine state (filter-tree slots,
+# partition orders): a new process starts them at zero, and keys they hand out would collide
+# with restored ones. Their values travel in the header and are caught up before the state
+# is loaded (before: closures unpickled by value bind the module's counter object).
+
+def module_counters() -> list:
+    out = []
+    for name, mod in list(sys.modules.items()):
+        if mod is None or name.partition(".")[0] not in _PACKAGES:
+            continue
+        for attr, v in list(vars(mod).items()):
+            if type(v) is itertools.count:
+                out.append([name, attr, _count_value(v)])
+    return out
+
+
+def _count_value(c: "itertools.count[int]") -> int:
+    text = repr(c)
+    return int(text[text.index("(") + 1:text.rindex(")")].split(",")[0])
+
+
+def catch_up_counters(counters: list) -> None:
+    for name, attr, value in counters:
+        try:
+            mod = importlib.import_module(name)
+        except ImportError:
+            continue
+        cur = getattr(mod, attr, None)
+        if type(cur) is itertools.count and _count_value(cur) < value:
+            setattr(mod, attr, itertools.count(value))
+
+
 def snapshot(engine: Engine, *, pickler: Optional[ModuleType] = None) -> bytes:
     """The engine's whole state as bytes (`restore` turns them back into an engine).
     Only simulated-time engines: a system-time engine's clock is a running thread.
@@ -260,6 +294,7 @@ def snapshot(engine: Engine, *, pickler: Optional[ModuleType] = None) -> bytes:
     p = _pickler_class(cp)(buf, protocol=pickle.HIGHEST_PROTOCOL)
     p.id_keys = ids = _IdKeys()
     p.globals_ = _module_globals()
+    p.dump(module_counters())      # first: restore catches them up before the state loads
     p.dump(engine)
     p.id_keys = None
     # the same pickler (and memo): the fixups refer to the very objects pickled above
@@ -270,6 +305,10 @@ def snapshot(engine: Engine, *, pickler: Optional[ModuleType] = None) -> bytes:
 def restore(data: bytes) -> Engine:
     """An engine from `snapshot` bytes, ready to take events and time from where it was."""
     u = _Unpickler(io.BytesIO(data))
+    counters = u.load()
+    if not isinstance(counters, list):
+        raise EngineError(f"Not an engine snapshot (got {type(counters).__name__})")
+    catch_up_counters(counters)
     engine = u.load()
     if not isinstance(engine, Engine):
         raise EngineError(f"Not an engine snapshot (got {type(engine).__name__})")
