@@ -153,5 +153,7 @@ def make_chain(factories: Sequence[ViewFactory], ctx: ViewContext,
     views: list[View] = [f.make(ctx) for f in factories]
     for a, b in zip(views, views[1:]):
         a.child = b
+        if getattr(b, "source", False) is None:    # a view that reads its parent on demand
+            b.source = a
     views[-1].child = sink
     return views[0], views

@@ -51,7 +51,8 @@ def _contains(path: Optional[tuple], event: Any) -> bool:
 
 
 class MatchRecognizeView(View):
-    __slots__ = ("plan", "ctx", "partitions", "seq", "_timer", "_timer_at", "_tracked", "_blank")
+    __slots__ = ("plan", "ctx", "partitions", "seq", "_timer", "_timer_at", "_tracked", "_blank",
+                 "source")
 
     def __init__(self, plan: RowRecogPlan, ctx: Any) -> None:
         super().__init__()
@@ -63,6 +64,8 @@ class MatchRecognizeView(View):
         self._timer_at: Optional[float] = None
         self._tracked = dict(plan.tracked)
         self._blank = [None] * len(plan.nfa.variables) + [()] * len(plan.tracked)
+        # the view before this one (set by views.make_chain): the pull API matches over it
+        self.source: Any = None
 
     # -- the view contract ------------------------------------------------------------------
     def update(self, new: Events, old: Events) -> None:
@@ -77,7 +80,16 @@ class MatchRecognizeView(View):
                 self.child.update(rows, None)
 
     def __iter__(self) -> Iterator[Any]:
-        return iter(())
+        """Esper's pull API: the pattern matched on demand over the data window's current
+        rows, by a fresh matcher (the live one's partial matches are left as they are);
+        matches an interval would complete later are not included."""
+        if self.source is None:
+            return iter(())
+        fresh = MatchRecognizeView(self.plan, _NoTimers(self.ctx))
+        rows: list = []
+        for e in list(self.source):
+            fresh._on_event(e, rows)
+        return iter(rows)
 
     def stop(self) -> None:
         if self._timer is not None:
@@ -353,6 +365,21 @@ def _ids(path: Optional[tuple]) -> tuple:
         out.append(id(path[1]))
         path = path[2]
     return tuple(out)
+
+
+class _NoTimers:
+    """A view context for an on-demand match: same clock, no schedules."""
+
+    __slots__ = ("now",)
+
+    def __init__(self, ctx: Any) -> None:
+        self.now = ctx.now
+
+    def schedule(self, at: float, fn: Any) -> None:
+        return None
+
+    def cancel(self, handle: Any) -> None:
+        pass
 
 
 class MatchRecognizeFactory:
