@@ -12,7 +12,7 @@ from engine.bean import EventBean
 from engine.epl_types import PropertyType
 from engine.event_types import EventType, Representation
 
-from ._util import fail
+from ._util import check_count, fail
 from .base import Events, View, ViewArg, ViewContext
 
 Extra = tuple[str, Callable[[EventBean], Any]]
@@ -203,3 +203,52 @@ class DerivedFactory:
 
     def make(self, ctx: ViewContext) -> DerivedView:
         raise NotImplementedError
+
+
+class PairView(DerivedView):
+    """A derived view over (x, y) pairs (`#linest`, `#correl`): running moments of the pairs
+    where both values are numbers; subclasses give the statistics in `_values`."""
+
+    __slots__ = ("_x", "_y", "_m")
+
+    def __init__(self, factory: "PairFactory") -> None:
+        super().__init__(factory.event_type, factory.extras)
+        self._x, self._y = factory.x, factory.y
+        self._m = Moments()
+
+    def _point(self, e: EventBean) -> Any:
+        x, y = number(self._x(e)), number(self._y(e))
+        return None if x is None or y is None else (x, y)
+
+    def _add(self, e: EventBean) -> None:
+        p = self._point(e)
+        if p is not None:
+            self._m.add(*p)
+
+    def _remove(self, e: EventBean) -> None:
+        p = self._point(e)
+        if p is not None:
+            self._m.remove(*p)
+
+
+@dataclass(frozen=True)
+class PairFactory(DerivedFactory):
+    """Factory of a PairView subclass (`view_class`) with `properties` as its statistics:
+    `#name(x, y [, additional properties])`."""
+
+    x: Callable[[EventBean], Any] = lambda bean: None
+    y: Callable[[EventBean], Any] = lambda bean: None
+    view_class: ClassVar[type] = PairView
+    properties: ClassVar[dict] = {}
+    expected: ClassVar[str] = "two numeric expressions and optional additional properties"
+
+    @classmethod
+    def from_args(cls, view: str, args: Sequence[ViewArg]) -> "PairFactory":
+        check_count(view, args, 2, None, cls.expected)
+        check_number(view, args[0])
+        check_number(view, args[1])
+        return cls(derived_type(view, cls.properties, args[2:]), extras(args[2:]),
+                   args[0].evaluate, args[1].evaluate)
+
+    def make(self, ctx: ViewContext) -> PairView:
+        return self.view_class(self)

@@ -17,13 +17,14 @@ from engine.bean import EventBean
 from .base import Events, View, ViewContext
 
 
-class _Tap:
+class MemberTap:
     """The child of one member window: records what it posts, and reports posts that
-    happen on the member's own schedule (expiry) to the intersection."""
+    happen on the member's own schedule (expiry) to its owner (`_on_member_post`); shared by
+    the intersection windows."""
 
     __slots__ = ("owner", "index", "new", "old")
 
-    def __init__(self, owner: "IntersectionWindow", index: int) -> None:
+    def __init__(self, owner: Any, index: int) -> None:
         self.owner = owner
         self.index = index
         self.new: list = []
@@ -36,7 +37,7 @@ class _Tap:
             if old:
                 self.old.extend(old)
         else:
-            self.owner._on_member_post(self.index, old)
+            self.owner._on_member_post(self.index, new, old)
 
 
 class IntersectionWindow(View):
@@ -46,12 +47,12 @@ class IntersectionWindow(View):
         super().__init__()
         self._asymmetric = asymmetric
         self._members = list(members)
-        self._taps = [_Tap(self, i) for i in range(len(self._members))]
+        self._taps = [MemberTap(self, i) for i in range(len(self._members))]
         for m, t in zip(self._members, self._taps):
             m.child = t
         self._busy = False
 
-    def _feed(self, index: int, new: Events, old: Events) -> _Tap:
+    def _feed(self, index: int, new: Events, old: Events) -> MemberTap:
         tap = self._taps[index]
         tap.new.clear()
         tap.old.clear()
@@ -126,7 +127,7 @@ class IntersectionWindow(View):
         if entered or old_out:
             self.child.update(entered or None, old_out or None)
 
-    def _on_member_post(self, index: int, old: Events) -> None:
+    def _on_member_post(self, index: int, new: Events, old: Events) -> None:
         """A member let events go on its own schedule."""
         if not old:
             return

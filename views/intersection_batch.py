@@ -11,25 +11,7 @@ from typing import ClassVar, Iterator, Sequence
 from engine.bean import EventBean
 
 from .base import Events, View, ViewContext
-
-
-class _Tap:
-    __slots__ = ("owner", "index", "new", "old")
-
-    def __init__(self, owner: "IntersectionBatchWindow", index: int) -> None:
-        self.owner = owner
-        self.index = index
-        self.new: list = []
-        self.old: list = []
-
-    def update(self, new: Events, old: Events) -> None:
-        if self.owner._busy:
-            if new:
-                self.new.extend(new)
-            if old:
-                self.old.extend(old)
-        else:
-            self.owner._on_member_post(self.index, new, old)
+from .intersection import MemberTap
 
 
 class IntersectionBatchWindow(View):
@@ -38,14 +20,14 @@ class IntersectionBatchWindow(View):
     def __init__(self, members: Sequence[View], batch_index: int, asymmetric: Sequence[bool]) -> None:
         super().__init__()
         self._members = list(members)
-        self._taps = [_Tap(self, i) for i in range(len(self._members))]
+        self._taps = [MemberTap(self, i) for i in range(len(self._members))]
         for m, t in zip(self._members, self._taps):
             m.child = t
         self._batch = batch_index
         self._asym = tuple(asymmetric)
         self._busy = False
 
-    def _feed(self, i: int, new: Events, old: Events) -> _Tap:
+    def _feed(self, i: int, new: Events, old: Events) -> MemberTap:
         tap = self._taps[i]
         tap.new.clear()
         tap.old.clear()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from .row_per_group import RowPerGroupFirst
 from .rows import Eps, Rows
 
 
@@ -75,24 +76,11 @@ class RollupAll:
         return new_rows, old_rows
 
 
-class RollupFirst:
-    """Flushed after every update (the statement-level condition is `Always`)."""
+class RollupFirst(RowPerGroupFirst):
+    """Flushed after every update (the statement-level condition is `Always`); a condition
+    per level and group, as row-per-group `output first` keeps one per group."""
 
-    __slots__ = ("p", "polled", "ctx", "conditions", "reps", "old")
-
-    def __init__(self, p: Any, process: Callable, polled: Any, ctx: Any) -> None:
-        self.p = p
-        self.polled = polled
-        self.ctx = ctx
-        self.conditions: dict = {}
-        self.reps: dict = {}
-        self.old: list = []
-
-    def _passes(self, gid: Any, n_new: int, n_old: int) -> bool:
-        cond = self.conditions.get(gid)
-        if cond is None:
-            cond = self.conditions[gid] = self.polled.make(self.ctx)
-        return cond.passes(n_new, n_old)
+    __slots__ = ()
 
     def _touch(self, gid: Any, eps: Eps) -> None:
         if gid not in self.reps and self.p.want_old:
