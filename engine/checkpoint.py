@@ -155,17 +155,16 @@ def dumps(engine: "Engine", meta: Optional[Mapping[str, Any]] = None) -> bytes:
             json.dumps(dict(meta))
         except (TypeError, ValueError) as exc:
             raise CheckpointError(f"Checkpoint meta must be JSON data: {exc}") from None
-    with engine._lock:
-        if engine._depth or engine._dispatch_queue or engine._route_queue:
+    with engine.lock:
+        if engine.busy:
             raise CheckpointError("Cannot checkpoint while the engine processes an event "
                                   "(from a listener or callback): checkpoint between sends")
-        timer = engine._timer
         header = {
             "engine_version": engine_version(), "python": _PYTHON,
             "time_mode": engine.time_mode, "now": engine.now,
-            "statements": [s.name for s in engine._statements],
+            "statements": [s.name for s in engine.statements],
             "meta": dict(meta or {}),
-            "resolution_ms": round(timer._interval * 1000) if timer is not None else None,
+            "resolution_ms": engine.timer_resolution_ms,
             "counters": _state.module_counters(),
         }
         cp = _state._cloudpickle(None)
@@ -280,7 +279,7 @@ def loads(source: Union[bytes, PathLike], *, listeners: Optional[Receivers] = No
         raise CheckpointError(f"Not an engine checkpoint (got {type(engine).__name__})")
     _state._IdKeys.apply(fixups)
     engine.checkpoint_info = _info(header)
-    names = {s.name for s in engine._statements}
+    names = {s.name for s in engine.statements}
     for name in list(listeners or ()) + list(subscribers or ()):
         if name not in names:
             raise CheckpointError(f"No statement named '{name}' in the checkpoint")
@@ -291,6 +290,5 @@ def loads(source: Union[bytes, PathLike], *, listeners: Optional[Receivers] = No
     for name, obj in (subscribers or {}).items():
         engine.statement(name).set_subscriber(obj)
     if engine.time_mode == "system":
-        engine._timer = TimerThread(engine._tick, header.get("resolution_ms") or 100)
-        engine._timer.start()
+        engine.start_timer(header.get("resolution_ms") or 100)
     return engine

@@ -3,9 +3,28 @@ The runtime instantiates a plan (once, or per context partition) without looking
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence
 
 from .event_types import EventType
+
+if TYPE_CHECKING:
+    from .runtime import Runtime
+    from .statement import Statement
+
+
+class Instance(Protocol):
+    """A running instance of a plan (a select, a named window, a context's partitions, ...)."""
+
+    def stop(self) -> None: ...
+
+
+class Plan(Protocol):
+    """The one interface of every statement kind's plan: `instantiate` builds and starts the
+    statement's running instances in `runtime` (the engine, or an isolated service) when the
+    statement starts; the engine stops them when it stops. Statements that only declare
+    (schemas, variables, contexts, expressions, indexes) have no plan."""
+
+    def instantiate(self, runtime: "Runtime", statement: "Statement") -> list[Any]: ...
 
 
 @dataclass(frozen=True)
@@ -48,3 +67,10 @@ class SelectPlan:
     make_join: Optional[Callable[[Any], Any]] = None     # join factory for multi-stream statements
     context: Optional[str] = None
     extra: dict = field(default_factory=dict)
+
+    def instantiate(self, runtime: "Runtime", statement: "Statement") -> list[Any]:
+        """The statement's one instance, started."""
+        from .instance import SelectInstance
+        inst = SelectInstance(runtime, statement, self, statement._order_key)
+        inst.start()
+        return [inst]

@@ -319,4 +319,4 @@ def restore(data: bytes) -> Engine:
 def next_schedule_time(engine: Engine) -> Optional[int]:
     """When the engine's earliest pending callback is due (None: nothing scheduled): a
     driver on application time wakes the engine up then (a Spark timer, say)."""
-    return engine._scheduler.next_time()
+    return engine.scheduler.next_time()

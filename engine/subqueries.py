@@ -29,6 +29,7 @@ from .resultset.aggregation_rows import AggregationRows
 
 if TYPE_CHECKING:
     from .instance import SelectInstance
+    from .runtime import Runtime
 
 
 class SubqueryHolder:
@@ -154,7 +155,7 @@ class SubqueryRuntime:
             # in a context partition, as Esper: the partition's criteria apply to the
             # subquery's filter too (a keyed partition's key, for a listed event type)
             spec = narrow(spec)
-        self.token = self.instance.engine._filters.add(spec, self.handle)
+        self.token = self.instance.engine.filters.add(spec, self.handle)
 
     def _start_source(self, infra: Any) -> None:
         """Read the window or table (the partition's own, in a context); a window: follow
@@ -175,7 +176,7 @@ class SubqueryRuntime:
 
     def stop(self) -> None:
         if self.token is not None:
-            self.instance.engine._filters.remove(self.token)
+            self.instance.engine.filters.remove(self.token)
             self.token = None
         if self.attachment is not None:
             self.attachment.stop()
@@ -253,7 +254,7 @@ class SubqueryService:
         return SubqueryGroup(instance, plans)
 
 
-def install(engine: Any) -> None:
+def install(engine: "Runtime") -> None:
     """Enable subqueries (`(select ...)`, `exists`, `in`, `any`/`some`/`all`) in EPL."""
     import epl.compiler.subqueries  # noqa: F401  (registers the expression compilers)
     engine.services["subqueries"] = SubqueryService()

@@ -16,7 +16,7 @@ from .epl_types import EPLType, PropertyType
 from .errors import EngineError
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from .runtime import Runtime
 
 
 class VariableError(EngineError):
@@ -45,7 +45,7 @@ class VariableService:
     """`engine.services['variables']`: the Scope.variables protocol (`has`, `type_of`,
     `reader`) for the compiler, and `get`/`set` for applications."""
 
-    def __init__(self, engine: "Engine") -> None:
+    def __init__(self, engine: "Runtime") -> None:
         self.engine = engine
         self._vars: dict[str, Variable] = {}
         # staged writes: (name, id(partition props)) -> (name, value, props)
@@ -228,11 +228,12 @@ def assignable(target: PropertyType, source: PropertyType) -> bool:
     return target.kind == source.kind
 
 
-def install(engine: "Engine") -> VariableService:
+def install(engine: "Runtime") -> VariableService:
     """Register the variable service and the `create variable` compiler."""
     svc = engine.services.get("variables")
     if svc is None:
         svc = engine.services["variables"] = VariableService(engine)
     from epl.compiler.variables import compile_create_variable
-    engine.services.setdefault("statements", {})["CreateVariable"] = compile_create_variable
+    from epl.ast import CreateVariable
+    engine.features.add_statement(CreateVariable, compile_create_variable)
     return svc

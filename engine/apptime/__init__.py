@@ -4,7 +4,7 @@ algebra. `engine.input(type_name, ...)` opens an input; `#interval()` is the win
 keeps events for their lifetime."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
 
 from .algebra import (
     RELATIONS as RELATIONS,
@@ -33,8 +33,11 @@ from .shapes import (
 from .snapshot import Snapshot as Snapshot, SnapshotRow as SnapshotRow, snapshot_rows as snapshot_rows
 from .violations import ViolationCounts as ViolationCounts, ViolationPolicy as ViolationPolicy
 
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 
-def clock(engine: Any) -> ApplicationClock:
+
+def clock(engine: "Runtime") -> ApplicationClock:
     """The engine's application clock, created on first use."""
     c = engine.services.get("apptime")
     if c is None:
@@ -42,7 +45,7 @@ def clock(engine: Any) -> ApplicationClock:
     return c
 
 
-def open_input(engine: Any, type_: Union[str, type], *, name: Optional[str] = None,
+def open_input(engine: "Runtime", type_: Union[str, type], *, name: Optional[str] = None,
                shape: Union[str, Shape, None] = None, policy: Union[str, ViolationPolicy] = "drop",
                generate: Optional[CtiGeneration] = None,
                import_from: Union[ApplicationInput, Iterable[ApplicationInput], None] = None,
@@ -57,7 +60,7 @@ def open_input(engine: Any, type_: Union[str, type], *, name: Optional[str] = No
         event_type = next((t for t in engine.types.all() if t.pyclass is type_), None)
         if event_type is None:
             event_type = engine.register_type(type_)
-    with engine._lock:
+    with engine.lock:
         c = clock(engine)
         inp = ApplicationInput(c, event_type, name=name, shape=shape, policy=policy,
                                generate=generate, import_from=import_from, lifetime=lifetime)

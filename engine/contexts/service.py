@@ -3,11 +3,14 @@ of each, and the compiler hook for `context X select ...`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.event_types import EventType
 
 from .partition import ContextRuntime
+
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,15 +49,15 @@ class ContextService:
         if self.definitions.get(definition.name) is definition:
             del self.definitions[definition.name]
 
-    def compile_select(self, node: Any, engine: Any, text: str) -> Any:
+    def compile_select(self, node: Any, engine: "Runtime", text: str) -> Any:
         from epl.compiler.contexts import compile_context_select
         return compile_context_select(node, engine, text)
 
-    def compile_on(self, node: Any, engine: Any, text: str) -> Any:
+    def compile_on(self, node: Any, engine: "Runtime", text: str) -> Any:
         from epl.compiler.contexts import compile_context_on
         return compile_context_on(node, engine, text)
 
-    def runtime_for(self, definition: ContextDefinition, engine: Any) -> ContextRuntime:
+    def runtime_for(self, definition: ContextDefinition, engine: "Runtime") -> ContextRuntime:
         """The runtime a statement starting in `engine` joins (the oldest one there)."""
         for rt in self.runtimes:
             if rt.definition is definition and rt.engine is engine:
@@ -81,10 +84,11 @@ class ContextService:
         return out
 
 
-def install(engine: Any) -> ContextService:
+def install(engine: "Runtime") -> ContextService:
     svc = engine.services.get("contexts")
     if svc is None:
         svc = engine.services["contexts"] = ContextService()
     from epl.compiler.contexts import compile_create_context
-    engine.services.setdefault("statements", {})["CreateContext"] = compile_create_context
+    from epl.ast import CreateContext
+    engine.features.add_statement(CreateContext, compile_create_context)
     return svc

@@ -3,12 +3,15 @@ and the stream plans of statements that consume a named window."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.event_types import EventType
 from engine.plan import StreamPlan
 
 from .consumer import ConsumerViewFactory
+
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 
 
 @dataclass(frozen=True)
@@ -23,7 +26,7 @@ class WindowPlan:
     insert_into: Any = None
     preload: Optional[Callable[[], list]] = None   # `insert` from another window
 
-    def instantiate(self, engine: Any, statement: Any) -> list:
+    def instantiate(self, engine: "Runtime", statement: Any) -> list:
         w = self.window.start(engine, statement)
         if self.preload is not None:
             w.insert(self.preload())
@@ -41,7 +44,7 @@ class TablePlan:
     selector: str = "istream"
     insert_into: Any = None
 
-    def instantiate(self, engine: Any, statement: Any) -> list:
+    def instantiate(self, engine: "Runtime", statement: Any) -> list:
         return [self.table.start(engine, statement)]
 
 
@@ -67,7 +70,7 @@ class NamedWindowService:
         if self.windows.get(window.name) is window:
             del self.windows[window.name]
 
-    def into_table(self, plan: Any, node: Any, engine: Any, text: str) -> Any:
+    def into_table(self, plan: Any, node: Any, engine: "Runtime", text: str) -> Any:
         """The select plan of `into table T select ...`, aggregating into T's rows."""
         from epl.compiler.tables import compile_into_table
         return compile_into_table(plan, node, engine, text)
@@ -110,17 +113,18 @@ def _table_stream(table: Any, info: Any, spec: Any, views: tuple, scope: Any) ->
                       (), False, named_window=table)
 
 
-def install(engine: Any) -> NamedWindowService:
+def install(engine: "Runtime") -> NamedWindowService:
     svc = engine.services.get("named_windows")
     if svc is None:
         svc = engine.services["named_windows"] = NamedWindowService()
     from epl.compiler import fireandforget, indexes, onactions, tables, windows  # noqa: F401 (tables: T[key])
-    statements = engine.services.setdefault("statements", {})
-    statements["CreateWindow"] = windows.compile_create_window
-    statements["CreateTable"] = windows.compile_create_table
-    statements["OnStatement"] = onactions.compile_on
-    statements["CreateIndex"] = indexes.compile_create_index
-    statements["InsertValues"] = fireandforget.refuse_as_statement
-    statements["DeleteStatement"] = fireandforget.refuse_as_statement
-    statements.setdefault("UpdateStatement", fireandforget.refuse_as_statement)
+    from epl import ast as A
+    features = engine.features
+    features.add_statement(A.CreateWindow, windows.compile_create_window)
+    features.add_statement(A.CreateTable, windows.compile_create_table)
+    features.add_statement(A.OnStatement, onactions.compile_on)
+    features.add_statement(A.CreateIndex, indexes.compile_create_index)
+    # fire-and-forget forms given to `epl`: refused with Esper's message
+    for form in (A.InsertValues, A.DeleteStatement, A.UpdateStatement):
+        features.add_statement(form, fireandforget.refuse_as_statement)
     return svc

@@ -7,11 +7,14 @@ their current value); deletes and updates find the row again by its primary key.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from engine.bean import EventBean
 from engine.event_types import EventType
 from filterindex.spec import FilterSpec
+
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 
 log = logging.getLogger("epl.engine")
 
@@ -38,29 +41,29 @@ class Table:
         self.declarations: dict[str, str] = {}     # aggregation column -> function name
         self.rows: dict[Any, _Row] = {}
         self._registration: Any = None
-        self._engine: Any = None
+        self._engine: Optional["Runtime"] = None
 
     # -- lifecycle (the `create table` statement) -----------------------------------------------
-    def start(self, engine: Any, statement: Any, register: bool = True) -> "Table":
+    def start(self, engine: "Runtime", statement: Any, register: bool = True) -> "Table":
         """Start taking rows; a context partition's table registers nothing (its rows come
         from its partition's statements only)."""
         self._engine = engine
         if register:
-            self._registration = engine._filters.add(FilterSpec(self.event_type, ((),)),
+            self._registration = engine.filters.add(FilterSpec(self.event_type, ((),)),
                                                      _InsertHandle(self, statement))
         return self
 
     def stop(self) -> None:
         if self._registration is not None:
-            self._engine._filters.remove(self._registration)
+            self._engine.filters.remove(self._registration)
             self._registration = None
 
-    def relocate(self, runtime: Any) -> None:
+    def relocate(self, runtime: "Runtime") -> None:
         """Move the `create table` statement to another runtime with its rows: events of
         the table's type inserted there reach it."""
         from engine.instance import move_filter
-        if self._registration is not None and runtime._filters is not self._engine._filters:
-            self._registration = move_filter(self._registration, self._engine._filters, runtime._filters)
+        if self._registration is not None and runtime.filters is not self._engine.filters:
+            self._registration = move_filter(self._registration, self._engine.filters, runtime.filters)
         self._engine = runtime
 
     def current_rows(self) -> list:

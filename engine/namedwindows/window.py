@@ -15,6 +15,7 @@ from filterindex.spec import FilterSpec
 
 if TYPE_CHECKING:
     from engine.statement import Statement
+    from ..runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -40,13 +41,13 @@ class NamedWindow:
         self._first: Any = None
         self._chain: list[Any] = []
         self._registration: Any = None
-        self._engine: Any = None
+        self._engine: Optional["Runtime"] = None
         self._statement: Optional["Statement"] = None
         self._ctx: Any = None
         self.indexes: dict[str, Any] = {}     # `create index`: name -> WindowIndex
 
     # -- lifecycle (the `create window` statement's start and stop) -------------------------
-    def start(self, engine: Any, statement: "Statement", ctx: Any = None,
+    def start(self, engine: "Runtime", statement: "Statement", ctx: Any = None,
               register: bool = True) -> "NamedWindow":
         """Start the data window. A context partition's window passes its partition's `ctx`
         and no registration (its inserts come from its partition's statements only)."""
@@ -59,20 +60,20 @@ class NamedWindow:
         self._ctx = ctx
         self._first, self._chain = make_chain(list(self.view_factories), ctx, _Tail(self))
         if register:
-            self._registration = engine._filters.add(FilterSpec(self.event_type, ((),)),
+            self._registration = engine.filters.add(FilterSpec(self.event_type, ((),)),
                                                      _InsertHandle(self, statement))
         return self
 
     def stop(self) -> None:
         if self._registration is not None:
-            self._engine._filters.remove(self._registration)
+            self._engine.filters.remove(self._registration)
             self._registration = None
         for v in self._chain:
             v.stop()
         self._chain = []
         self._first = None
 
-    def relocate(self, runtime: Any) -> None:
+    def relocate(self, runtime: "Runtime") -> None:
         """Move the `create window` statement to another runtime (an isolated service, or
         the engine) with the window's contents: `insert into W` events now come from that
         runtime, and the data window's schedules (expiry) run on its time. Consumers and
@@ -81,8 +82,8 @@ class NamedWindow:
         from engine.instance import move_filter
 
         from .actions import move_schedules
-        if self._registration is not None and runtime._filters is not self._engine._filters:
-            self._registration = move_filter(self._registration, self._engine._filters, runtime._filters)
+        if self._registration is not None and runtime.filters is not self._engine.filters:
+            self._registration = move_filter(self._registration, self._engine.filters, runtime.filters)
         if self._ctx is not None:
             move_schedules(self._ctx, runtime)
         self._engine = runtime
@@ -209,7 +210,7 @@ class NamedWindow:
         if self.shared_consumers:
             consumers += tuple(self.shared_consumers)
         if consumers and self._engine is not None:
-            self._engine._window_changed(consumers, new or None, old or None)
+            self._engine.window_changed(consumers, new or None, old or None)
 
 
 class _Attachment:

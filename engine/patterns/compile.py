@@ -1,4 +1,7 @@
 """Pattern compiler: `pattern [...]` (epl.ast.patterns) to a PatternPlan of frozen operator
+
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 plans, once per statement; the service the select compiler asks for pattern streams.
 
 Tags: every tagged filter names its event type (one type per tag); tags inside a repeat
@@ -10,7 +13,7 @@ they read the match built so far.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.bean import EventBean
 from engine.epl_types import EPLType
@@ -60,12 +63,12 @@ class PatternPlan:
 class PatternService:
     """`engine.services['patterns']`: what compile_select needs for `pattern [...]` streams."""
 
-    def stream_info(self, index: int, spec: A.PatternStream, engine: Any, text: str) -> StreamInfo:
+    def stream_info(self, index: int, spec: A.PatternStream, engine: "Runtime", text: str) -> StreamInfo:
         mt = pattern_match_type(spec.pattern, engine, text)
         return StreamInfo(index, mt, spec.alias, mt.name)
 
     def stream_plan(self, info: StreamInfo, spec: A.PatternStream, views: tuple, scope: Scope,
-                    engine: Any, text: str) -> StreamPlan:
+                    engine: "Runtime", text: str) -> StreamPlan:
         names = {a.name.lower() for a in spec.annotations}
         plan = compile_pattern(spec.pattern, engine, scope, text, info.event_type,
                                suppress=SUPPRESS in names, discard=DISCARD in names)
@@ -74,7 +77,7 @@ class PatternService:
                           pattern=plan)
 
 
-def install(engine: Any) -> None:
+def install(engine: "Runtime") -> None:
     """Register the pattern service (idempotent)."""
     if engine.services.get("patterns") is None:
         engine.services["patterns"] = PatternService()
@@ -82,7 +85,7 @@ def install(engine: Any) -> None:
 
 # -- tags ------------------------------------------------------------------------------------
 
-def pattern_match_type(pattern: A.PatternExpr, engine: Any, text: str) -> EventType:
+def pattern_match_type(pattern: A.PatternExpr, engine: "Runtime", text: str) -> EventType:
     tags: dict[str, EventType] = {}
     arrays: set[str] = set()
     _collect_tags(pattern, False, tags, arrays, engine, text)
@@ -100,7 +103,7 @@ def _children(node: Any) -> tuple:
     return (child,) if child is not None else ()
 
 
-def _collect_tags(node: Any, repeated: bool, tags: dict, arrays: set, engine: Any, text: str) -> None:
+def _collect_tags(node: Any, repeated: bool, tags: dict, arrays: set, engine: "Runtime", text: str) -> None:
     if isinstance(node, A.PatternFilter):
         if node.tag is None:
             return
@@ -136,7 +139,7 @@ def _filter_tags(node: Any) -> list[str]:
     return out
 
 
-def _resolve_type(name: str, engine: Any, text: str) -> EventType:
+def _resolve_type(name: str, engine: "Runtime", text: str) -> EventType:
     et = engine.types.find(name)
     if et is None:
         raise EPLValidationError(
@@ -146,7 +149,7 @@ def _resolve_type(name: str, engine: Any, text: str) -> EventType:
 
 # -- compiling ---------------------------------------------------------------------------------
 
-def compile_pattern(pattern: A.PatternExpr, engine: Any, scope: Scope, text: str,
+def compile_pattern(pattern: A.PatternExpr, engine: "Runtime", scope: Scope, text: str,
                     match_type_: Optional[EventType] = None, *, suppress: bool = False,
                     discard: bool = False) -> PatternPlan:
     """Compile a pattern expression (also for on-statements and context conditions)."""
@@ -161,7 +164,7 @@ def compile_pattern(pattern: A.PatternExpr, engine: Any, scope: Scope, text: str
 
 
 class _Compiler:
-    def __init__(self, engine: Any, scope: Scope, mt: EventType, text: str) -> None:
+    def __init__(self, engine: "Runtime", scope: Scope, mt: EventType, text: str) -> None:
         self.engine = engine
         self.scope = scope
         self.match_type = mt

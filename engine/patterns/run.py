@@ -9,7 +9,7 @@ flush handle registered after the pattern's own filters in the statement's order
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.bean import EventBean
 from filterindex.spec import FilterSpec
@@ -17,6 +17,9 @@ from filterindex.spec import FilterSpec
 from .base import Match, StateNode
 from .limits import PatternLimit, pattern_limit
 from .match import event_ids, without_overlaps
+
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 
 
 class PatternRun:
@@ -27,7 +30,7 @@ class PatternRun:
     def __init__(self, plan: Any, instance: Any, handle: Any) -> None:
         self.plan = plan
         self.engine = instance.engine
-        self.index = self.engine._filters
+        self.index = self.engine.filters
         self.ctx = instance.ctx
         self.statement = instance.statement
         self.order = self.statement._match_key
@@ -71,12 +74,12 @@ class PatternRun:
             self.index.remove(t)
         self.buffer.clear()
 
-    def relocate(self, runtime: Any) -> None:
+    def relocate(self, runtime: "Runtime") -> None:
         """Continue in another runtime (engine or isolated service) with the same state:
         every live filter moves to its filter index. Schedules go through the instance's
         context, which the instance moves itself."""
         from engine.instance import move_filter
-        old, new = self.index, runtime._filters
+        old, new = self.index, runtime.filters
         if new is not old:
             for f in self.live:
                 f.token = move_filter(f.token, old, new)

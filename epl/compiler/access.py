@@ -4,7 +4,7 @@ stream chains once the statement is compiled (`attach`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine import epl_types as T
 from engine.epl_types import EPLType, PropertyType
@@ -15,6 +15,9 @@ from ..ast.walk import walk
 from ..errors import EPLValidationError
 from .compiled import Compiled
 from .scope import Scope
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 NAMES = ("prev", "prevtail", "prevwindow", "prevcount", "prior", "istream",
          "current_evaluation_context")
@@ -30,9 +33,9 @@ class StreamAccess:
     istream: bool = False
 
 
-def install(engine: Any) -> None:
+def install(engine: "Runtime") -> None:
     from . import dynamic, newmap  # noqa: F401  (register the compilers of `name?` and `new {...}`)
-    previous: Optional[Callable] = engine.services.get("functions")
+    previous: Optional[Callable] = engine.features.function_hook
 
     def functions(node: Any, scope: Any) -> Any:
         if node.name.lower() in NAMES:
@@ -41,7 +44,7 @@ def install(engine: Any) -> None:
             return _identity_equals(node, scope)
         return previous(node, scope) if previous is not None else None
 
-    engine.services["functions"] = functions
+    engine.features.function_hook = functions
 
 
 def _requests(scope: Scope, what: str) -> dict:

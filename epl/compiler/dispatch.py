@@ -4,10 +4,13 @@ statements) and, within a phase, the filter tier (filters with conditions before
 ones, as Esper's filter tree hands them out). See docs/dispatch-order.md."""
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .. import ast as A
 from ..ast.walk import walk
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 # phase 0: statements processed as the filter index hands them the event;
 # phase 1: statements that may see one event through several of their filters (patterns,
@@ -16,7 +19,7 @@ from ..ast.walk import walk
 EARLY, LATE = 0, 1
 
 
-def dispatch_phase(node: Any, engine: Any) -> int:
+def dispatch_phase(node: Any, engine: "Runtime") -> int:
     """EARLY or LATE for a statement's AST, by Esper's rule (docs/dispatch-order.md)."""
     if isinstance(node, A.OnStatement):
         if not isinstance(node.trigger, A.EventFilter):
@@ -55,7 +58,7 @@ def dispatch_phase(node: Any, engine: Any) -> int:
     return EARLY
 
 
-def _filter_type(stream: Any, engine: Any) -> Any:
+def _filter_type(stream: Any, engine: "Runtime") -> Any:
     """The event type a stream filters (None: a named window, table or pattern stream)."""
     ef = stream if isinstance(stream, A.EventFilter) else getattr(stream, "event_filter", None)
     if ef is None:
@@ -66,7 +69,7 @@ def _filter_type(stream: Any, engine: Any) -> Any:
     return engine.types.find(ef.type_name)
 
 
-def _subquery_types(sq: A.Subquery, engine: Any) -> Iterable[Any]:
+def _subquery_types(sq: A.Subquery, engine: "Runtime") -> Iterable[Any]:
     sel = sq.select
     frm = getattr(sel, "from_", None)
     if frm is None:
@@ -90,7 +93,7 @@ def _related(a: Any, b: Any) -> bool:
     return a is b or b in a.supertypes or a in b.supertypes
 
 
-def filter_tier(node: Any, engine: Any) -> int:
+def filter_tier(node: Any, engine: "Runtime") -> int:
     """0 when the statement's event filters carry conditions, 1 when they are plain
     (`select * from T`): Esper's filter tree hands an event to the filters held in its
     indexes (conditions) before those at the type's root (no condition). A statement in a

@@ -9,7 +9,7 @@ once against the current contents of a named window or table and return rows.
 Changes reach the window's consumers as if an on-action had made them."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.bean import EventBean
 from engine.event_types import EventType, Representation
@@ -24,34 +24,30 @@ from .rowselect import compile_rows
 from .scope import Scope, StreamInfo
 from .select import _constant_int, base_scope
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
+
 _NOTHING = EventType("fire_and_forget_none", Representation.MAP, {})
 
 
-def refuse_as_statement(node: Any, engine: Any, text: str) -> CompiledStatement:
+def refuse_as_statement(node: Any, engine: "Runtime", text: str) -> CompiledStatement:
     if isinstance(node, A.UpdateStatement) and node.istream:
         raise EPLValidationError("'update istream' statements are not supported yet", text)
     raise EPLValidationError(
         f"'{type(node).__name__}' is a fire-and-forget query: run it with engine.execute_query(...)", text)
 
 
-def execute(engine: Any, text: str) -> list[EventBean]:
+def execute(engine: "Runtime", text: str) -> list[EventBean]:
     """Parse, compile and run one fire-and-forget query; returns the rows."""
     from epl import parse
     node = parse(text)
     from .exprdecl import expand_declarations       # `expression f {...} select f() from W`
     node = expand_declarations(node, engine, text)
     run = _compile(node, engine, text)
-    with engine._lock:
-        engine._depth += 1
-        try:
-            rows = run()
-            engine._drain()
-        finally:
-            engine._depth -= 1
-    return rows
+    return engine.run(run)
 
 
-def _target(name: str, engine: Any, text: str) -> Any:
+def _target(name: str, engine: "Runtime", text: str) -> Any:
     target = engine.services["named_windows"].get(name)
     if target is None:
         raise EPLValidationError(f"Fire-and-forget queries run against a named window or table; "
@@ -59,7 +55,7 @@ def _target(name: str, engine: Any, text: str) -> Any:
     return target
 
 
-def _compile(node: Any, engine: Any, text: str) -> Any:
+def _compile(node: Any, engine: "Runtime", text: str) -> Any:
     if isinstance(node, A.SelectStatement):
         return _select(node, engine, text)
     if isinstance(node, A.InsertValues):
@@ -76,7 +72,7 @@ def _compile(node: Any, engine: Any, text: str) -> Any:
     raise EPLValidationError(f"'{type(node).__name__}' cannot run as a fire-and-forget query", text)
 
 
-def _run_action(action: Any, target: Any, engine: Any) -> Any:
+def _run_action(action: Any, target: Any, engine: "Runtime") -> Any:
     """The query's run: on the window or table, or on each partition's of one declared with
     a context (oldest partition first)."""
     if getattr(target, "context", None) is None:
@@ -90,7 +86,7 @@ def _run_action(action: Any, target: Any, engine: Any) -> Any:
     return run
 
 
-def _two_stream(target: Any, alias: Any, where: Any, engine: Any, text: str) -> tuple[Scope, Matcher]:
+def _two_stream(target: Any, alias: Any, where: Any, engine: "Runtime", text: str) -> tuple[Scope, Matcher]:
     """The target at index 1, as on-actions see it (index 0 is an empty trigger)."""
     info = StreamInfo(1, target.event_type, alias, target.name)
     scope = base_scope(engine, [StreamInfo(0, _NOTHING, None, None), info], text)
@@ -100,7 +96,7 @@ def _two_stream(target: Any, alias: Any, where: Any, engine: Any, text: str) -> 
     return scope, Matcher(target, compile_predicate(where, scope), cols, fns)
 
 
-def _select(node: A.SelectStatement, engine: Any, text: str) -> Any:
+def _select(node: A.SelectStatement, engine: "Runtime", text: str) -> Any:
     if node.from_ is None or len(node.from_.streams) != 1 or not isinstance(node.from_.streams[0], A.FilterStream):
         raise EPLValidationError("A fire-and-forget select reads exactly one named window or table", text)
     if node.insert_into is not None or node.output is not None:
@@ -145,7 +141,7 @@ def _select(node: A.SelectStatement, engine: Any, text: str) -> Any:
     return per_partition
 
 
-def _context_scope(context: str, target: Any, scope: Scope, engine: Any, text: str) -> Any:
+def _context_scope(context: str, target: Any, scope: Scope, engine: "Runtime", text: str) -> Any:
     """`context X select ... from W`: W must be declared with context X; `context.x` reads
     the partition being queried."""
     declared = getattr(target, "context", None)
@@ -160,7 +156,7 @@ def _context_scope(context: str, target: Any, scope: Scope, engine: Any, text: s
     return holder
 
 
-def _insert(node: A.InsertValues, engine: Any, text: str) -> Any:
+def _insert(node: A.InsertValues, engine: "Runtime", text: str) -> Any:
     target = _target(node.target, engine, text)
     declared = getattr(target, "context", None)
     if declared is not None:

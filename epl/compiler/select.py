@@ -2,7 +2,7 @@
 clause, the result-set kind, output and insert into."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from engine import epl_types as T
 from engine.epl_types import EPLType, PropertyType
@@ -23,12 +23,15 @@ from .result import CompiledStatement
 from .scope import Scope, StreamInfo
 from .views import compile_views, derived_stream
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
+
 _SELECTORS = {None: "istream", A.StreamSelector.ISTREAM: "istream",
               A.StreamSelector.IRSTREAM: "irstream", A.StreamSelector.RSTREAM: "rstream"}
 
 
-def base_scope(engine: Any, streams: list[StreamInfo], text: str) -> Scope:
-    return Scope(streams=streams, functions=engine._functions,
+def base_scope(engine: "Runtime", streams: list[StreamInfo], text: str) -> Scope:
+    return Scope(streams=streams, functions=engine.functions,
                  variables=engine.services.get("variables"), epl=text, services=_Services(engine))
 
 
@@ -37,24 +40,24 @@ class _Services:
 
     __slots__ = ("engine", "subqueries", "access")
 
-    def __init__(self, engine: Any) -> None:
+    def __init__(self, engine: "Runtime") -> None:
         self.engine = engine
         self.subqueries: list = []   # subquery window plans of the statement being compiled
         self.access: dict = {}       # stream -> what its prev/prior expressions need
 
     def now(self) -> int:
-        return self.engine._scheduler.now
+        return self.engine.scheduler.now
 
     def special_function(self, node: A.Call, scope: Scope) -> Optional[Compiled]:
-        hook = self.engine.services.get("functions")
+        hook = self.engine.features.function_hook
         return hook(node, scope) if hook is not None else None
 
     def special_dot(self, node: A.Dot, scope: Scope) -> Optional[Compiled]:
-        hook = self.engine.services.get("dot")
+        hook = self.engine.features.dot_hook
         return hook(node, scope) if hook is not None else None
 
 
-def resolve_stream_type(engine: Any, name: str, text: str) -> EventType:
+def resolve_stream_type(engine: "Runtime", name: str, text: str) -> EventType:
     et = engine.types.find(name)
     if et is None:
         raise EPLValidationError(
@@ -62,7 +65,7 @@ def resolve_stream_type(engine: Any, name: str, text: str) -> EventType:
     return et
 
 
-def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
+def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
                    context: Any = None) -> CompiledStatement:
     """`context` (contexts service): an object with `type` and `holder` for `context.x`."""
     if node.from_ is None:
@@ -80,12 +83,7 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
             et = resolve_stream_type(engine, spec.event_filter.type_name, text)
             streams.append(StreamInfo(i, et, spec.alias, spec.event_filter.type_name))
         else:
-            hook = engine.services.get("patterns")
-            if hook is None:
-                raise EPLValidationError("Pattern streams are not supported yet", text)
-            streams.append(hook.stream_info(i, spec, engine, text))
-    if len(streams) > 1 and engine.services.get("joins") is None:
-        raise EPLValidationError("Joins of several streams are not supported yet", text)
+            streams.append(engine.services["patterns"].stream_info(i, spec, engine, text))
     scope = base_scope(engine, streams, text)
     if context is not None:
         scope.context_type, scope.context_holder = context.type, context.holder
@@ -130,7 +128,7 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
     where = compile_predicate(node.where, scope) if node.where is not None else None
 
     # select clause and aggregation
-    collector = AggregationCollector(engine._aggregations)
+    collector = AggregationCollector(engine.aggregations)
     agg_scope = Scope(streams=streams, functions=scope.functions, variables=scope.variables,
                       epl=text, services=scope.services, allow_aggregation=True, aggregations=collector,
                       context_type=scope.context_type, context_holder=scope.context_holder)
@@ -240,17 +238,14 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
 
     make_output = None
     if node.output is not None:
-        hook = engine.services.get("output")
-        if hook is None:
-            from engine.output import output_factory
-            hook = output_factory
-        make_output = hook(node.output, node, scope, collector, text)
+        from engine.output import output_factory
+        make_output = output_factory(node.output, node, scope, collector, text)
 
     from .access import attach
     stream_plans = attach(stream_plans, scope)
     make_join = None
     if len(streams) > 1:
-        make_join = engine.services["joins"](node, streams, stream_plans, where, scope, text)
+        make_join = engine.features.join_compiler(node, streams, stream_plans, where, scope, text)
 
     plan = SelectPlan(streams=tuple(stream_plans), where=where if make_join is None else None,
                       make_processor=make_processor, out_type=out_type, columns=tuple(columns),
@@ -410,7 +405,7 @@ def _rollup_factory(level_exprs, group_exprs, node, agg_scope, plain_scope, coll
                                      AggregationRows(entries, reclaim), levels=levels)
 
 
-def _insert_into(ins: Optional[A.InsertInto], engine: Any, out_type: EventType, names: list[str],
+def _insert_into(ins: Optional[A.InsertInto], engine: "Runtime", out_type: EventType, names: list[str],
                  types: list[PropertyType], passthrough: bool, text: str):
     if ins is None:
         return None, []

@@ -16,7 +16,7 @@ Each subquery registers its window plan with the statement being compiled
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from engine import epl_types as T
 from engine.epl_types import EPLType, PropertyType
@@ -32,6 +32,9 @@ from .filters import compile_filter
 from .joins import IndexRegistry, analyze, conjuncts, plan_access
 from .scope import Scope, StreamInfo, _path_text
 from .views import compile_views, derived_stream
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 _CMP = {A.BinOp.LT: "<", A.BinOp.LE: "<=", A.BinOp.GT: ">", A.BinOp.GE: ">="}
 
@@ -201,7 +204,7 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
             return True
 
     # select clause, group by, having
-    collector = AggregationCollector(engine._aggregations)
+    collector = AggregationCollector(engine.aggregations)
     agg_scope = _inner_scope(scope, sub, allow_aggregation=True, aggregations=collector)
     items = sel.select.items
     star = len(items) == 1 and isinstance(items[0].expr, A.Wildcard)
@@ -337,7 +340,7 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
     return out
 
 
-def _infra(name: str, scope: Scope, engine: Any, number: int) -> Any:
+def _infra(name: str, scope: Scope, engine: "Runtime", number: int) -> Any:
     """The named window or table `name` (None for other streams); one declared with a
     context is usable only from a statement of that same context (Esper's rule)."""
     svc = engine.services.get("named_windows")

@@ -2,7 +2,7 @@
 event type, its primary key and the aggregation factories of its aggregation columns."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.epl_types import PropertyType
 from engine.errors import EventTypeError
@@ -16,8 +16,11 @@ from .annotations import statement_name
 from .result import CompiledStatement
 from .windows import check_context_use, check_new_name, context_infra
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
-def compile_create_table(node: A.CreateTable, engine: Any, text: str) -> CompiledStatement:
+
+def compile_create_table(node: A.CreateTable, engine: "Runtime", text: str) -> CompiledStatement:
     svc = engine.services["named_windows"]
     check_new_name(node.name, engine, text)
     props: dict[str, PropertyType] = {}
@@ -67,7 +70,7 @@ def compile_create_table(node: A.CreateTable, engine: Any, text: str) -> Compile
                              annotations=node.annotations, on_create=[(register, unregister)])
 
 
-def _aggregation(col: A.ColumnDef, engine: Any, text: str) -> Any:
+def _aggregation(col: A.ColumnDef, engine: "Runtime", text: str) -> Any:
     """`sum(int)`, `count(*)`, `avg(double)`, `window(*) @type(T)`: the arguments name types."""
     from engine.aggregation import AggregationError, make_factory
     call = col.aggregation
@@ -101,12 +104,12 @@ def _aggregation(col: A.ColumnDef, engine: Any, text: str) -> Any:
         named["event_type"] = et
     try:
         return make_factory(call.name.lower(), types, distinct=call.distinct, star=star,
-                            named=named, registry=engine._aggregations)
+                            named=named, registry=engine.aggregations)
     except AggregationError as e:
         raise EPLValidationError(f"Failed to validate table column '{col.name}': {e}", text) from None
 
 
-def complete_into_table(node: A.Statement, engine: Any) -> A.Statement:
+def complete_into_table(node: A.Statement, engine: "Runtime") -> A.Statement:
     """`into table T select sorted(*) as col ...`: the criteria come from T's declaration of
     `col` (`sorted(price) @type(E)`), as in Esper."""
     if not isinstance(node, A.SelectStatement) or node.into_table is None:
@@ -133,7 +136,7 @@ def complete_into_table(node: A.Statement, engine: Any) -> A.Statement:
 
 
 # -- into table ---------------------------------------------------------------------------------
-def compile_into_table(plan: Any, node: A.SelectStatement, engine: Any, text: str) -> Any:
+def compile_into_table(plan: Any, node: A.SelectStatement, engine: "Runtime", text: str) -> Any:
     """Point the plan's aggregations named like the table's aggregation columns at the table's
     rows; the group-by keys are the table's primary key."""
     import dataclasses
@@ -191,7 +194,7 @@ def compile_into_table(plan: Any, node: A.SelectStatement, engine: Any, text: st
     return dataclasses.replace(plan, make_processor=for_table(table))
 
 
-def _declared_function(table: Any, column: str, engine: Any) -> Any:
+def _declared_function(table: Any, column: str, engine: "Runtime") -> Any:
     return table.declarations.get(column)
 
 
@@ -267,7 +270,7 @@ def unkeyed_table_column(node: A.Property, scope: Any) -> Any:
     return compile_expr(A.TableAccess(first.name, (), col.name, node.span), scope)
 
 
-def _partition_get(table: Any, declared: str, scope: Any, engine: Any) -> Any:
+def _partition_get(table: Any, declared: str, scope: Any, engine: "Runtime") -> Any:
     """`T[key]` on a table declared with a context: the row of the running partition's table
     (the statement's context holder has the partition's properties in place)."""
     definition = engine.services["contexts"].get(declared)

@@ -2,7 +2,7 @@
 its data window, and the registrations that make `insert into W` and `from W` reach it."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from engine.bean import EventBean
 from engine.epl_types import PropertyType
@@ -20,8 +20,11 @@ from .scope import Scope, StreamInfo
 from .select import base_scope
 from .views import compile_views
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
-def column_types(columns: tuple[A.ColumnDef, ...], engine: Any, text: str, what: str) -> dict[str, PropertyType]:
+
+def column_types(columns: tuple[A.ColumnDef, ...], engine: "Runtime", text: str, what: str) -> dict[str, PropertyType]:
     props: dict[str, PropertyType] = {}
     for col in columns:
         if col.type is None:
@@ -33,12 +36,12 @@ def column_types(columns: tuple[A.ColumnDef, ...], engine: Any, text: str, what:
     return props
 
 
-def check_new_name(name: str, engine: Any, text: str) -> None:
+def check_new_name(name: str, engine: "Runtime", text: str) -> None:
     if engine.types.find(name) is not None or engine.services["named_windows"].get(name) is not None:
         raise EPLValidationError(f"An event type or schema by name '{name}' already exists", text)
 
 
-def compile_create_window(node: A.CreateWindow, engine: Any, text: str) -> CompiledStatement:
+def compile_create_window(node: A.CreateWindow, engine: "Runtime", text: str) -> CompiledStatement:
     svc = engine.services["named_windows"]
     check_new_name(node.name, engine, text)
     source: Optional[EventType] = None
@@ -119,7 +122,7 @@ def compile_create_window(node: A.CreateWindow, engine: Any, text: str) -> Compi
                              annotations=node.annotations, on_create=[(register, unregister)])
 
 
-def _check_insert_where(where: A.Expr, engine: Any, text: str) -> None:
+def _check_insert_where(where: A.Expr, engine: "Runtime", text: str) -> None:
     """Esper's limits on `create window ... insert where <expr>`."""
     from ..ast.walk import walk
     for n in walk(where):
@@ -131,12 +134,12 @@ def _check_insert_where(where: A.Expr, engine: Any, text: str) -> None:
             if fname in ("prev", "prior", "prevtail", "prevwindow", "prevcount"):
                 raise EPLValidationError("Create window where-clause may not have a function that "
                                          "requires view resources (prior, prev)", text)
-            if fname in engine._aggregations:
+            if fname in engine.aggregations:
                 raise EPLValidationError("Create window where-clause may not have an aggregation "
                                          "function", text)
 
 
-def context_infra(prototype: Any, context: str, selector: str, engine: Any, text: str) -> tuple:
+def context_infra(prototype: Any, context: str, selector: str, engine: "Runtime", text: str) -> tuple:
     """`context X create window|table`: the partitioned stand-in for the window or table
     and the create statement's plan, run per partition of the context."""
     from engine.contexts.infra import ContextInfraPlan
@@ -159,7 +162,7 @@ def check_context_use(target: Any, context: Optional[str], text: str) -> None:
             f"and can only be used within the same context", text)
 
 
-def insert_target(engine: Any, stream_name: Optional[str]) -> Any:
+def insert_target(engine: "Runtime", stream_name: Optional[str]) -> Any:
     """The window or table declared with a context that `insert into <stream_name>` names,
     or None."""
     if stream_name is None:
@@ -169,7 +172,7 @@ def insert_target(engine: Any, stream_name: Optional[str]) -> Any:
     return target if getattr(target, "context", None) is not None else None
 
 
-def check_insert_into(node: Any, engine: Any, text: str) -> Any:
+def check_insert_into(node: Any, engine: "Runtime", text: str) -> Any:
     """`insert into W` where W is declared with a context: only from that context's
     statements (rows go to the partition's own W); returns W, or None for other targets."""
     ins = getattr(node, "insert_into", None)
@@ -179,6 +182,6 @@ def check_insert_into(node: Any, engine: Any, text: str) -> Any:
     return target
 
 
-def compile_create_table(node: A.CreateTable, engine: Any, text: str) -> CompiledStatement:
+def compile_create_table(node: A.CreateTable, engine: "Runtime", text: str) -> CompiledStatement:
     from .tables import compile_create_table as _compile
     return _compile(node, engine, text)

@@ -3,7 +3,7 @@ expressions, compiled through the compiler's `dot` service: `install(engine)` ch
 in front of any installed before it."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ... import ast as A
 from ..compiled import Compiled
@@ -12,6 +12,9 @@ from .methods import METHODS, build
 from .sortedmethods import compile_sorted_method, is_sorted_method
 from .sources import compile_source
 from .windowmethods import compile_window_method, is_window_method
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 __all__ = ["METHODS", "compile_enum_method", "install", "is_enum_method"]
 
@@ -32,8 +35,8 @@ def compile_enum_method(node: A.Dot, scope: Any) -> Optional[Compiled]:
                          f"nests too deeply") from None
 
 
-def install(engine: Any) -> None:
-    previous: Optional[Callable] = engine.services.get("dot")
+def install(engine: "Runtime") -> None:
+    previous: Optional[Callable] = engine.features.dot_hook
 
     def dot(node: Any, scope: Any) -> Any:
         if node.args is not None and is_sorted_method(node, scope):
@@ -48,4 +51,4 @@ def install(engine: Any) -> None:
                 return compiled
         return previous(node, scope) if previous is not None else None
 
-    engine.services["dot"] = dot
+    engine.features.dot_hook = dot
