@@ -53,7 +53,7 @@ def _key_function(exprs: tuple, statement: Any, engine: "Runtime", text: str) ->
         raise EPLValidationError("The for-clause 'grouped_delivery' needs a statement with "
                                  "output rows", text)
     scope = Scope(streams=[StreamInfo(0, out_type, None, out_type.name)],
-                  functions=engine.functions, variables=engine.services.get("variables"),
+                  functions=engine.functions, variables=engine.services.variables,
                   epl=text)
     fns = tuple(compile_expr(e, scope).fn for e in exprs)
     if len(fns) == 1:

@@ -26,7 +26,7 @@ from .deployment import Deployment
 from .errors import EventTypeError, TimeError
 from .event_types import EventType, EventTypeRegistry, Representation
 from .faults import evaluation_failed, statement_failed, statement_of_slot
-from .features import Features
+from .features import Features, Services
 from .instance import RowHandle
 from .plan import InsertIntoPlan
 from .scheduler import Scheduler
@@ -100,7 +100,7 @@ class Engine:
         # named-window changes waiting for the window's consumers: (handles, new, old)
         self._window_changes: list = []
         self._depth = 0
-        self.services: dict[str, Any] = {}   # feature services (named windows, variables, ...)
+        self.services = Services()           # feature services (named windows, variables, ...)
         # listeners get () for a stream with nothing; True restores the older None
         self.none_for_empty = none_for_empty
         _install_features(self)
@@ -719,17 +719,17 @@ class Engine:
         return execute(self, epl)
 
     def get_variable(self, name: str) -> Any:
-        return self.services["variables"].get(name)
+        return self.services.variables.get(name)
 
     def set_variable(self, name: str, value: Any) -> None:
         """Set a variable; when called from a listener it takes effect for the next event."""
         with self.lock:
-            self.services["variables"].set(name, value)
+            self.services.variables.set(name, value)
 
     @property
     def variables(self) -> Any:
         """The variables: `engine.variables['x']`, `engine.variables['x'] = 1`."""
-        return self.services["variables"]
+        return self.services.variables
 
     def isolated(self, name: str) -> Any:
         """The isolated service `name` (created on first use): its own time and events."""
@@ -772,7 +772,7 @@ class Engine:
     @property
     def application_inputs(self) -> dict[str, Any]:
         """The application-time inputs by name (e.g. to go on feeding them after `restore`)."""
-        c = self.services.get("apptime")
+        c = self.services.apptime
         return {inp.name: inp for inp in c.inputs} if c is not None else {}
 
     # -- introspection and shutdown ------------------------------------------------------------------
@@ -811,7 +811,8 @@ class _AfterEvent:
 
 
 def _install_features(engine: Engine) -> None:
-    """Each feature package registers its compiler and runtime hooks in `engine.services`."""
+    """Each feature package registers its services in `engine.services` and its statement
+    compilers and compile hooks in `engine.features`."""
     from . import apptime, contexts, joins, namedwindows, patterns, subqueries, variables
     from epl.compiler import access, datetime_methods
     for feature in (variables, namedwindows, contexts, joins, subqueries, apptime, patterns,

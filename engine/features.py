@@ -1,9 +1,18 @@
 """The feature registry: statement compilers keyed by AST class and the compiler's hooks for
-special functions, dot-methods and joins, filled in by the feature packages when an engine is
-built."""
+special functions, dot-methods and joins (Features), and the feature services with typed
+accessors (Services), filled in by the feature packages when an engine is built."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+
+if TYPE_CHECKING:
+    from .apptime.release import ApplicationClock
+    from .contexts.service import ContextService
+    from .namedwindows.service import NamedWindowService
+    from .patterns.compile import PatternService
+    from .patterns.limits import PatternLimit
+    from .subqueries import SubqueryService
+    from .variables import VariableService
 
 # (node, runtime, text) -> epl.compiler.result.CompiledStatement
 StatementCompiler = Callable[[Any, Any, str], Any]
@@ -35,3 +44,77 @@ class Features:
 
 def _no_joins(*args: Any) -> Any:
     raise AssertionError("engine.joins is installed with every engine")
+
+
+class Services(dict):
+    """The feature services of one engine: a dict by name (`engine.services.variables`
+    still works, also for replacing one) with a typed accessor for each. The first five are
+    installed with every engine; the others are made on first use."""
+
+    @property
+    def variables(self) -> "VariableService":
+        return self["variables"]
+
+    @variables.setter
+    def variables(self, svc: "VariableService") -> None:
+        self["variables"] = svc
+
+    @property
+    def named_windows(self) -> "NamedWindowService":
+        return self["named_windows"]
+
+    @named_windows.setter
+    def named_windows(self, svc: "NamedWindowService") -> None:
+        self["named_windows"] = svc
+
+    @property
+    def contexts(self) -> "ContextService":
+        return self["contexts"]
+
+    @contexts.setter
+    def contexts(self, svc: "ContextService") -> None:
+        self["contexts"] = svc
+
+    @property
+    def subqueries(self) -> "SubqueryService":
+        return self["subqueries"]
+
+    @subqueries.setter
+    def subqueries(self, svc: "SubqueryService") -> None:
+        self["subqueries"] = svc
+
+    @property
+    def patterns(self) -> "PatternService":
+        return self["patterns"]
+
+    @patterns.setter
+    def patterns(self, svc: "PatternService") -> None:
+        self["patterns"] = svc
+
+    @property
+    def apptime(self) -> Optional["ApplicationClock"]:
+        """The application clock, once an application-time input was opened."""
+        return self.get("apptime")
+
+    @apptime.setter
+    def apptime(self, clock: "ApplicationClock") -> None:
+        self["apptime"] = clock
+
+    @property
+    def pattern_limit(self) -> Union["PatternLimit", int, None]:
+        """The pattern-instance limit: set by `set_pattern_limit`, or an int put here."""
+        return self.get("pattern_limit")
+
+    @pattern_limit.setter
+    def pattern_limit(self, limit: Union["PatternLimit", int]) -> None:
+        self["pattern_limit"] = limit
+
+    @property
+    def expressions(self) -> dict:
+        """Expressions declared by `create expression`, by name."""
+        return self.setdefault("expressions", {})
+
+    @property
+    def isolated(self) -> dict:
+        """The isolated services by name."""
+        return self.setdefault("isolated", {})

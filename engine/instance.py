@@ -211,7 +211,7 @@ class SelectInstance:
         self.handles: list[StreamHandle] = []
         self.join = None
         subqueries = getattr(plan, "extra", {}).get("subqueries")
-        self.subqueries = engine.services["subqueries"].instantiate(self, subqueries) if subqueries else None
+        self.subqueries = engine.services.subqueries.instantiate(self, subqueries) if subqueries else None
         if plan.make_join is not None:
             self.join = plan.make_join(self)
             sinks = self.join.stream_sinks

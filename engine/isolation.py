@@ -205,7 +205,7 @@ def _names(names: list) -> str:
 
 
 def _services(engine: "Engine") -> dict:
-    return engine.services.setdefault("isolated", {})
+    return engine.services.isolated
 
 
 def isolated(engine: "Engine", name: str) -> IsolatedService:

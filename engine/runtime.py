@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from .bean import EventBean
     from .event_types import EventTypeRegistry
-    from .features import Features
+    from .features import Features, Services
     from .plan import InsertIntoPlan
     from .scheduler import Scheduler
     from .signals import EngineSignals
@@ -32,7 +32,7 @@ class Runtime(Protocol):
     # -- registries and settings (compile time and run time) ----------------------------------
     types: "EventTypeRegistry"            # event types by name and by class
     signals: "EngineSignals"              # statement lifecycle, faults, limits
-    services: dict[str, Any]              # feature services by name (named windows, variables, ...)
+    services: "Services"                  # feature services: named windows, variables, contexts, ...
     features: "Features"                  # statement compilers by AST class, compile hooks
     functions: dict[str, Callable[..., Any]]   # user functions callable from EPL
     aggregations: dict[str, Any]          # aggregation functions: built-ins plus registered

@@ -248,7 +248,7 @@ class SubqueryGroup:
 
 
 class SubqueryService:
-    """`engine.services['subqueries']`: builds the subquery windows of an instance."""
+    """`engine.services.subqueries`: builds the subquery windows of an instance."""
 
     def instantiate(self, instance: "SelectInstance", plans: Sequence[SubqueryPlan]) -> SubqueryGroup:
         return SubqueryGroup(instance, plans)
@@ -257,4 +257,4 @@ class SubqueryService:
 def install(engine: "Runtime") -> None:
     """Enable subqueries (`(select ...)`, `exists`, `in`, `any`/`some`/`all`) in EPL."""
     import epl.compiler.subqueries  # noqa: F401  (registers the expression compilers)
-    engine.services["subqueries"] = SubqueryService()
+    engine.services.subqueries = SubqueryService()

@@ -42,7 +42,7 @@ class Variable:
 
 
 class VariableService:
-    """`engine.services['variables']`: the Scope.variables protocol (`has`, `type_of`,
+    """`engine.services.variables`: the Scope.variables protocol (`has`, `type_of`,
     `reader`) for the compiler, and `get`/`set` for applications."""
 
     def __init__(self, engine: "Runtime") -> None:
@@ -230,9 +230,9 @@ def assignable(target: PropertyType, source: PropertyType) -> bool:
 
 def install(engine: "Runtime") -> VariableService:
     """Register the variable service and the `create variable` compiler."""
-    svc = engine.services.get("variables")
-    if svc is None:
-        svc = engine.services["variables"] = VariableService(engine)
+    if "variables" not in engine.services:      # installing twice keeps the service
+        engine.services.variables = VariableService(engine)
+    svc = engine.services.variables
     from epl.compiler.variables import compile_create_variable
     from epl.ast import CreateVariable
     engine.features.add_statement(CreateVariable, compile_create_variable)

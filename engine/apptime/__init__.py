@@ -39,9 +39,9 @@ if TYPE_CHECKING:
 
 def clock(engine: "Runtime") -> ApplicationClock:
     """The engine's application clock, created on first use."""
-    c = engine.services.get("apptime")
+    c = engine.services.apptime
     if c is None:
-        c = engine.services["apptime"] = ApplicationClock(engine)
+        c = engine.services.apptime = ApplicationClock(engine)
     return c
 
 

@@ -39,7 +39,7 @@ END = 0         # rank of end-edge items (earlier at the same instant)
 
 
 class ApplicationClock:
-    """One per engine (engine.services['apptime']), created by the first input."""
+    """One per engine (engine.services.apptime), created by the first input."""
 
     def __init__(self, engine: "Runtime") -> None:
         self.engine = engine

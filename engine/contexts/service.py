@@ -1,4 +1,4 @@
-"""`engine.services['contexts']`: declared contexts by name, the running partition manager
+"""`engine.services.contexts`: declared contexts by name, the running partition manager
 of each, and the compiler hook for `context X select ...`."""
 from __future__ import annotations
 
@@ -85,9 +85,9 @@ class ContextService:
 
 
 def install(engine: "Runtime") -> ContextService:
-    svc = engine.services.get("contexts")
-    if svc is None:
-        svc = engine.services["contexts"] = ContextService()
+    if "contexts" not in engine.services:      # installing twice keeps the service
+        engine.services.contexts = ContextService()
+    svc = engine.services.contexts
     from epl.compiler.contexts import compile_create_context
     from epl.ast import CreateContext
     engine.features.add_statement(CreateContext, compile_create_context)

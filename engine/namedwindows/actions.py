@@ -256,7 +256,7 @@ class OnInstance:
     def start(self) -> None:
         if self.plan.subqueries:
             # subquery streams see an event before the trigger does (their handles sort first)
-            self.subqueries = self.engine.services["subqueries"].instantiate(self, self.plan.subqueries)
+            self.subqueries = self.engine.services.subqueries.instantiate(self, self.plan.subqueries)
             self.subqueries.start()
         handle = _TriggerHandle(self)
         if self.plan.trigger_pattern is not None:

@@ -1,4 +1,4 @@
-"""`engine.services['named_windows']`: the named windows and tables of an engine by name,
+"""`engine.services.named_windows`: the named windows and tables of an engine by name,
 and the stream plans of statements that consume a named window."""
 from __future__ import annotations
 
@@ -114,9 +114,9 @@ def _table_stream(table: Any, info: Any, spec: Any, views: tuple, scope: Any) ->
 
 
 def install(engine: "Runtime") -> NamedWindowService:
-    svc = engine.services.get("named_windows")
-    if svc is None:
-        svc = engine.services["named_windows"] = NamedWindowService()
+    if "named_windows" not in engine.services:      # installing twice keeps the service
+        engine.services.named_windows = NamedWindowService()
+    svc = engine.services.named_windows
     from epl.compiler import fireandforget, indexes, onactions, tables, windows  # noqa: F401 (tables: T[key])
     from epl import ast as A
     features = engine.features

@@ -61,7 +61,7 @@ class PatternPlan:
 
 
 class PatternService:
-    """`engine.services['patterns']`: what compile_select needs for `pattern [...]` streams."""
+    """`engine.services.patterns`: what compile_select needs for `pattern [...]` streams."""
 
     def stream_info(self, index: int, spec: A.PatternStream, engine: "Runtime", text: str) -> StreamInfo:
         mt = pattern_match_type(spec.pattern, engine, text)
@@ -79,8 +79,8 @@ class PatternService:
 
 def install(engine: "Runtime") -> None:
     """Register the pattern service (idempotent)."""
-    if engine.services.get("patterns") is None:
-        engine.services["patterns"] = PatternService()
+    if "patterns" not in engine.services:      # installing twice keeps the service
+        engine.services.patterns = PatternService()
 
 
 # -- tags ------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ all statements. When a new instance would exceed it, the instance is not started
 reaches the limit, logs a warning with the live instances per statement.
 
 Configure with `set_pattern_limit(engine, n)`, or put an int in
-`engine.services['pattern_limit']` before statements start.
+`engine.services.pattern_limit` before statements start.
 """
 from __future__ import annotations
 
@@ -76,12 +76,12 @@ class PatternLimit:
 
 def pattern_limit(engine: "Runtime") -> PatternLimit:
     """The engine's counter (created on first use; an int in services becomes the limit)."""
-    lim = engine.services.get("pattern_limit")
+    lim = engine.services.pattern_limit
     if isinstance(lim, PatternLimit):
         return lim
     if lim is not None and (isinstance(lim, bool) or not isinstance(lim, int)):
-        raise TypeError("engine.services['pattern_limit'] must be an int or a PatternLimit")
-    lim = engine.services["pattern_limit"] = PatternLimit(lim)
+        raise TypeError("engine.services.pattern_limit must be an int or a PatternLimit")
+    lim = engine.services.pattern_limit = PatternLimit(lim)
     return lim
 
 

@@ -151,13 +151,13 @@ class PatternRun:
 
     def acquire_instance(self) -> bool:
         engine = self.engine
-        lim = engine.services.get("pattern_limit")
+        lim = engine.services.pattern_limit
         if lim.__class__ is not PatternLimit:      # not yet made, an int, or a subclass
             lim = pattern_limit(engine)
         return lim.try_acquire(engine, self.statement)
 
     def release_instance(self) -> None:
-        lim = self.engine.services.get("pattern_limit")
+        lim = self.engine.services.pattern_limit
         if lim.__class__ is not PatternLimit:
             lim = pattern_limit(self.engine)
         lim.release(self.statement)

@@ -31,7 +31,7 @@ def _compile_statement(node: A.Statement, engine: "Runtime", text: str) -> Compi
         return compile_create_schema(node, engine, text)
     if isinstance(node, A.SelectStatement):
         if node.context is not None:
-            return engine.services["contexts"].compile_select(node, engine, text)
+            return engine.services.contexts.compile_select(node, engine, text)
         if node.insert_into is not None:
             from .windows import check_insert_into
             check_insert_into(node, engine, text)    # a window declared with a context: refused

@@ -44,7 +44,7 @@ class _ContextScope:
 
 
 def compile_create_context(node: A.CreateContext, engine: "Runtime", text: str) -> CompiledStatement:
-    svc = engine.services["contexts"]
+    svc = engine.services.contexts
     if svc.get(node.name) is not None:
         raise EPLValidationError(f"Context by name '{node.name}' already exists", text)
     if isinstance(node.spec, A.NestedContext):
@@ -73,7 +73,7 @@ def compile_create_context(node: A.CreateContext, engine: "Runtime", text: str) 
 
 
 def compile_context_select(node: A.SelectStatement, engine: "Runtime", text: str) -> CompiledStatement:
-    svc = engine.services["contexts"]
+    svc = engine.services.contexts
     definition = svc.get(node.context)
     if definition is None:
         raise EPLValidationError(f"Context by name '{node.context}' has not been declared", text)
@@ -92,7 +92,7 @@ def compile_context_on(node: A.OnStatement, engine: "Runtime", text: str) -> Com
     """`context X on <trigger> select|delete|update|merge|set ...`: run per partition, the
     trigger narrowed by the partition, against a global named window or table, the
     partition's own one (declared with the same context), or variables."""
-    svc = engine.services["contexts"]
+    svc = engine.services.contexts
     definition = svc.get(node.context)
     if definition is None:
         raise EPLValidationError(f"Context by name '{node.context}' has not been declared", text)

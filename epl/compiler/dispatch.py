@@ -63,7 +63,7 @@ def _filter_type(stream: Any, engine: "Runtime") -> Any:
     ef = stream if isinstance(stream, A.EventFilter) else getattr(stream, "event_filter", None)
     if ef is None:
         return None
-    nw = engine.services.get("named_windows")
+    nw = engine.services.named_windows
     if nw is not None and nw.get(ef.type_name) is not None:
         return None
     return engine.types.find(ef.type_name)
@@ -106,11 +106,11 @@ def filter_tier(node: Any, engine: "Runtime") -> int:
         return 1
     context = getattr(node, "context", None)
     if context is not None:
-        definition = engine.services.get("contexts").get(context) if engine.services.get("contexts") else None
+        definition = engine.services.contexts.get(context)
         for level in getattr(definition, "levels", ()):
             if type(level.spec).__name__ in ("KeyedSpec", "HashSpec", "CategorySpec"):
                 return 0
-    nw = engine.services.get("named_windows")
+    nw = engine.services.named_windows
     for f in filters:
         if nw is not None and nw.get(f.type_name) is not None:
             continue                     # a named window's consumers are no filters

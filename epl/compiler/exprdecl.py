@@ -61,7 +61,7 @@ def _stream_types(node: A.Statement, engine: "Runtime") -> dict[str, Any]:
 
 
 def _registry(engine: "Runtime") -> dict:
-    return engine.services.get("expressions") or {}
+    return engine.services.expressions
 
 
 class _Inliner:
@@ -196,7 +196,7 @@ def _dot_chain(target: A.Expr, index: Optional[int], rest: tuple, span: Any) -> 
 def compile_create_expression(node: A.CreateExpression, engine: "Runtime", text: str) -> CompiledStatement:
     from .annotations import statement_name
     d = node.declaration
-    registry = engine.services.setdefault("expressions", {})
+    registry = engine.services.expressions
     if d.name in registry:
         raise EPLValidationError(f"Expression '{d.name}' has already been declared", text)
 

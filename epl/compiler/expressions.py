@@ -105,7 +105,7 @@ def _context_variable_holder(name: str, scope: Scope) -> Any:
     if declared is None:
         return None
     engine = getattr(scope.services, "engine", None)
-    contexts = engine.services.get("contexts") if engine is not None else None
+    contexts = engine.services.contexts if engine is not None else None
     definition = contexts.get(declared) if contexts is not None else None
     if scope.context_holder is None or definition is None or \
             scope.context_type is not definition.context_type:

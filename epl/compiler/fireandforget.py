@@ -48,7 +48,7 @@ def execute(engine: "Runtime", text: str) -> list[EventBean]:
 
 
 def _target(name: str, engine: "Runtime", text: str) -> Any:
-    target = engine.services["named_windows"].get(name)
+    target = engine.services.named_windows.get(name)
     if target is None:
         raise EPLValidationError(f"Fire-and-forget queries run against a named window or table; "
                                  f"'{name}' is neither", text)
@@ -150,7 +150,7 @@ def _context_scope(context: str, target: Any, scope: Scope, engine: "Runtime", t
         raise EPLValidationError(f"A fire-and-forget query with context '{context}' runs against a named "
                                  f"window or table declared with that context; '{target.name}' is {where}", text)
     from engine.contexts.partition import Holder
-    definition = engine.services["contexts"].get(context)
+    definition = engine.services.contexts.get(context)
     holder = Holder()
     scope.context_type, scope.context_holder = definition.context_type, holder
     return holder

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def compile_create_index(node: A.CreateIndex, engine: "Runtime", text: str) -> CompiledStatement:
-    svc = engine.services["named_windows"]
+    svc = engine.services.named_windows
     target = svc.get(node.target)
     if target is None:
         raise EPLValidationError(f"A named window or table by name '{node.target}' does not exist", text)

@@ -47,7 +47,7 @@ def compile_on(node: A.OnStatement, engine: "Runtime", text: str, context: Any =
     """`context` (contexts service, compiling `context X on ...`): an object with `type` and
     `holder` for `context.x`."""
     if node.context is not None and context is None:
-        return engine.services["contexts"].compile_on(node, engine, text)
+        return engine.services.contexts.compile_on(node, engine, text)
     services = _Services(engine)
     _COMPILING.append(services)
     try:
@@ -70,7 +70,7 @@ def _compile_on(node: A.OnStatement, engine: "Runtime", text: str, context: Any)
     if isinstance(action, A.OnSet):
         act, out_type = _on_set(action, trigger_info, engine, text, context)
     else:
-        target = engine.services["named_windows"].get(action.window)
+        target = engine.services.named_windows.get(action.window)
         if target is None:
             raise EPLValidationError(f"A named window or table '{action.window}' has not been declared", text)
         _check_trigger_context(target, node.context, text)
@@ -319,7 +319,7 @@ def _merge_insert(a: A.MergeAction, target: Any, scope: Scope, trigger: StreamIn
 
 
 def _on_set(action: A.OnSet, trigger: StreamInfo, engine: "Runtime", text: str, context: Any = None) -> tuple:
-    svc = engine.services["variables"]
+    svc = engine.services.variables
     scope = _with_context(_base(engine, [trigger], text), context)
     assigns = []
     props: dict[str, PropertyType] = {}

@@ -310,6 +310,6 @@ def check_match_recognize_stream(node: A.SelectStatement, streams: list, engine:
     spec = node.from_.streams[0]
     if not isinstance(spec, A.FilterStream):
         raise EPLValidationError("Match-recognize requires a filter stream in the from-clause", text)
-    nw = engine.services.get("named_windows")
+    nw = engine.services.named_windows
     if nw is not None and hasattr(nw, "get_table") and nw.get_table(spec.event_filter.type_name) is not None:
         raise EPLValidationError("Tables cannot be used in the from-clause with match-recognize", text)

@@ -32,7 +32,7 @@ _SELECTORS = {None: "istream", A.StreamSelector.ISTREAM: "istream",
 
 def base_scope(engine: "Runtime", streams: list[StreamInfo], text: str) -> Scope:
     return Scope(streams=streams, functions=engine.functions,
-                 variables=engine.services.get("variables"), epl=text, services=_Services(engine))
+                 variables=engine.services.variables, epl=text, services=_Services(engine))
 
 
 class _Services:
@@ -83,7 +83,7 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
             et = resolve_stream_type(engine, spec.event_filter.type_name, text)
             streams.append(StreamInfo(i, et, spec.alias, spec.event_filter.type_name))
         else:
-            streams.append(engine.services["patterns"].stream_info(i, spec, engine, text))
+            streams.append(engine.services.patterns.stream_info(i, spec, engine, text))
     scope = base_scope(engine, streams, text)
     if context is not None:
         scope.context_type, scope.context_holder = context.type, context.holder
@@ -105,7 +105,7 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
         streams[info.index] = derived_stream(views, info)
         if mr_factory is not None:
             views = tuple(views) + (mr_factory,)
-        nw = engine.services.get("named_windows")
+        nw = engine.services.named_windows
         if isinstance(spec, A.FilterStream) and nw is not None and nw.get(info.type_name) is not None:
             stream_plans.append(nw.consumer_stream(info, spec, views, scope))
         elif isinstance(spec, A.FilterStream) and info.index in containers:
@@ -118,7 +118,7 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
             stream_plans.append(StreamPlan(info.index, info.event_type, info.alias, filt, views,
                                            spec.unidirectional))
         else:
-            stream_plans.append(engine.services["patterns"].stream_plan(info, spec, views, scope, engine, text))
+            stream_plans.append(engine.services.patterns.stream_plan(info, spec, views, scope, engine, text))
 
     if mr_factory is not None:
         streams[0] = StreamInfo(0, mr_type, None, mr_type.name)
@@ -253,7 +253,7 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
                       make_output=make_output, make_join=make_join, context=node.context,
                       extra={"subqueries": tuple(scope.services.subqueries)} if scope.services.subqueries else {})
     if node.into_table is not None:      # `into table T select ...`: aggregate into T's rows
-        plan = engine.services["named_windows"].into_table(plan, node, engine, text)
+        plan = engine.services.named_windows.into_table(plan, node, engine, text)
     on_create = []
     for nt in new_types:
         on_create.append((lambda _t=nt: engine.types.add(_t), lambda _t=nt: engine.types.remove(_t.name)))

@@ -343,12 +343,12 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
 def _infra(name: str, scope: Scope, engine: "Runtime", number: int) -> Any:
     """The named window or table `name` (None for other streams); one declared with a
     context is usable only from a statement of that same context (Esper's rule)."""
-    svc = engine.services.get("named_windows")
+    svc = engine.services.named_windows
     infra = svc.get(name) if svc is not None else None
     declared = getattr(infra, "context", None)
     if declared is None:
         return infra
-    contexts = engine.services.get("contexts")
+    contexts = engine.services.contexts
     definition = contexts.get(declared) if contexts is not None else None
     if scope.context_holder is None or definition is None or \
             scope.context_type is not definition.context_type:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def compile_create_table(node: A.CreateTable, engine: "Runtime", text: str) -> CompiledStatement:
-    svc = engine.services["named_windows"]
+    svc = engine.services.named_windows
     check_new_name(node.name, engine, text)
     props: dict[str, PropertyType] = {}
     keys: list[str] = []
@@ -114,7 +114,7 @@ def complete_into_table(node: A.Statement, engine: "Runtime") -> A.Statement:
     `col` (`sorted(price) @type(E)`), as in Esper."""
     if not isinstance(node, A.SelectStatement) or node.into_table is None:
         return node
-    svc = engine.services.get("named_windows")
+    svc = engine.services.named_windows
     table = svc.get(node.into_table) if svc is not None else None
     typed = getattr(table, "typed_columns", None)
     if not typed:
@@ -145,7 +145,7 @@ def compile_into_table(plan: Any, node: A.SelectStatement, engine: "Runtime", te
     from engine.namedwindows.table import TableAggregationRows
 
     from .expressions import expr_text
-    table = engine.services["named_windows"].get(node.into_table)
+    table = engine.services.named_windows.get(node.into_table)
     if table is None or not table.is_table:
         raise EPLValidationError(f"A table by name '{node.into_table}' has not been declared", text)
     check_context_use(table, node.context, text)
@@ -225,7 +225,7 @@ from .expressions import compile_expr, compiles  # noqa: E402
 def _table_access(node: A.TableAccess, scope: Any) -> Compiled:
     from engine.epl_types import EPLType
     engine = getattr(scope.services, "engine", None)
-    table = engine.services["named_windows"].get(node.table) if engine is not None else None
+    table = engine.services.named_windows.get(node.table) if engine is not None else None
     if table is None or not table.is_table:
         raise scope.fail(f"A table by name '{node.table}' has not been declared")
     if len(node.keys) != len(table.primary_keys):
@@ -262,7 +262,7 @@ def unkeyed_table_column(node: A.Property, scope: Any) -> Any:
     engine = getattr(scope.services, "engine", None)
     if engine is None:
         return None
-    table = engine.services["named_windows"].get(first.name)
+    table = engine.services.named_windows.get(first.name)
     if table is None or not table.is_table or table.primary_keys:
         return None
     if col.index is not None or col.key is not None:
@@ -273,7 +273,7 @@ def unkeyed_table_column(node: A.Property, scope: Any) -> Any:
 def _partition_get(table: Any, declared: str, scope: Any, engine: "Runtime") -> Any:
     """`T[key]` on a table declared with a context: the row of the running partition's table
     (the statement's context holder has the partition's properties in place)."""
-    definition = engine.services["contexts"].get(declared)
+    definition = engine.services.contexts.get(declared)
     holder = scope.context_holder
     if holder is None or definition is None or scope.context_type is not definition.context_type:
         raise scope.fail(f"Table by name '{table.name}' has been declared for context '{declared}' "

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 def compile_create_variable(node: A.CreateVariable, engine: "Runtime", text: str) -> CompiledStatement:
-    svc = engine.services["variables"]
+    svc = engine.services.variables
     if svc.has(node.name):
         raise EPLValidationError(f"Variable by name '{node.name}' has already been created", text)
     try:
@@ -44,7 +44,7 @@ def compile_create_variable(node: A.CreateVariable, engine: "Runtime", text: str
         raise EPLValidationError(f"Constant variable '{node.name}' needs an initial value", text)
 
     if node.context is not None:
-        contexts = engine.services.get("contexts")
+        contexts = engine.services.contexts
         if contexts is None or contexts.get(node.context) is None:
             raise EPLValidationError(f"Context by name '{node.context}' could not be found", text)
 

@@ -37,12 +37,12 @@ def column_types(columns: tuple[A.ColumnDef, ...], engine: "Runtime", text: str,
 
 
 def check_new_name(name: str, engine: "Runtime", text: str) -> None:
-    if engine.types.find(name) is not None or engine.services["named_windows"].get(name) is not None:
+    if engine.types.find(name) is not None or engine.services.named_windows.get(name) is not None:
         raise EPLValidationError(f"An event type or schema by name '{name}' already exists", text)
 
 
 def compile_create_window(node: A.CreateWindow, engine: "Runtime", text: str) -> CompiledStatement:
-    svc = engine.services["named_windows"]
+    svc = engine.services.named_windows
     check_new_name(node.name, engine, text)
     source: Optional[EventType] = None
     row_fns: list[tuple[str, Any]] = []
@@ -144,7 +144,7 @@ def context_infra(prototype: Any, context: str, selector: str, engine: "Runtime"
     and the create statement's plan, run per partition of the context."""
     from engine.contexts.infra import ContextInfraPlan
     from engine.namedwindows.partitioned import PartitionedInfra
-    ctx_svc = engine.services.get("contexts")
+    ctx_svc = engine.services.contexts
     definition = ctx_svc.get(context) if ctx_svc is not None else None
     if definition is None:
         raise EPLValidationError(f"Context by name '{context}' has not been declared", text)
@@ -167,7 +167,7 @@ def insert_target(engine: "Runtime", stream_name: Optional[str]) -> Any:
     or None."""
     if stream_name is None:
         return None
-    svc = engine.services.get("named_windows")
+    svc = engine.services.named_windows
     target = svc.get(stream_name) if svc is not None else None
     return target if getattr(target, "context", None) is not None else None
 

@@ -149,3 +149,16 @@ def test_run_drains_what_the_action_routes() -> None:
         assert seen == [1] and not engine.processing
     finally:
         engine.close()
+
+
+def test_feature_services_are_looked_up_by_typed_accessors() -> None:
+    lookups = [f"{p.relative_to(ROOT)}:{i}" for p in _sources()
+               for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+               if re.search(r"services(\.get\(|\.setdefault\(|\[)[\"']", line)]
+    assert lookups == []
+    engine = Engine(time="simulated")
+    try:
+        for name in ("variables", "named_windows", "contexts", "subqueries", "patterns"):
+            assert getattr(engine.services, name) is engine.services[name]
+    finally:
+        engine.close()
