@@ -24,7 +24,7 @@ class Plan(Protocol):
     statement starts; the engine stops them when it stops. Statements that only declare
     (schemas, variables, contexts, expressions, indexes) have no plan."""
 
-    def instantiate(self, runtime: "Runtime", statement: "Statement") -> list[Any]: ...
+    def instantiate(self, runtime: "Runtime", statement: "Statement") -> list[Instance]: ...
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class SelectPlan:
     context: Optional[str] = None
     extra: dict = field(default_factory=dict)
 
-    def instantiate(self, runtime: "Runtime", statement: "Statement") -> list[Any]:
+    def instantiate(self, runtime: "Runtime", statement: "Statement") -> list[Instance]:
         """The statement's one instance, started."""
         from .instance import SelectInstance
         inst = SelectInstance(runtime, statement, self, statement._order_key)

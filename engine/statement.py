@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from .aio import DeliveryStream
     from .engine import Engine
     from .event_types import EventType
+    from .plan import Plan
 
 log = logging.getLogger("epl.engine")
 
@@ -31,7 +32,7 @@ class Statement:
     listener also gets the statement and the engine, like Esper's UpdateListener."""
 
     def __init__(self, engine: "Engine", name: str, text: str, kind: str, order: int,
-                 priority: int = 0, drop: bool = False, plan: Any = None,
+                 priority: int = 0, drop: bool = False, plan: Optional["Plan"] = None,
                  annotations: tuple = (), phase: int = 0, tier: int = 0) -> None:
         self.engine = engine
         self.name = name
