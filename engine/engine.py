@@ -464,7 +464,13 @@ class Engine:
                 else:
                     if check is not None:
                         check(e)
-                    feed(EventBean(et, e), handles)
+                    bean = EventBean(et, e)
+                    h = handles[0]
+                    if type(h) is RowHandle and len(handles) == 1 and not self._dispatch_queue:
+                        # feed's first case without its frame: send_many's hot path (W5)
+                        h.statement._deliver_now(bean)
+                    else:
+                        feed(bean, handles)
                     if self._dispatch_queue or self._route_queue or self._window_changes:
                         self._drain()
                 if find(type_name) is not et:
