@@ -466,8 +466,9 @@ class Engine:
                         check(e)
                     bean = EventBean(et, e)
                     h = handles[0]
-                    if type(h) is RowHandle and len(handles) == 1 and not self._dispatch_queue:
-                        # feed's first case without its frame: send_many's hot path (W5)
+                    if type(h) is RowHandle and len(handles) == 1:
+                        # feed's first case without its frame, send_many's hot path (W5); the
+                        # dispatch queue is empty here: drained after every event
                         h.statement._deliver_now(bean)
                     else:
                         feed(bean, handles)
