@@ -137,6 +137,7 @@ class OnMergeAction:
     clauses: tuple[MergeClause, ...]
     matched_clauses: tuple = field(init=False)
     unmatched_clauses: tuple = field(init=False)
+    always: Optional[MergeClause] = None     # `merge W insert select ...`: inserts, no lookup
 
     def __post_init__(self) -> None:
         self.matched_clauses = tuple(c for c in self.clauses if c.matched)
@@ -147,7 +148,9 @@ class OnMergeAction:
         old: list[EventBean] = []
         routed: list[EventBean] = []
         matched = self.matcher.find(trigger) if self.matched_clauses or self.unmatched_clauses else []
-        if matched:
+        if self.always is not None:
+            self._first_clause((self.always,), (trigger, None), None, new, old, routed)
+        elif matched:
             for row in matched:
                 self._first_clause(self.matched_clauses, (trigger, row), row, new, old, routed)
         else:

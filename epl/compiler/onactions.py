@@ -99,6 +99,9 @@ def _compile_on(node: A.OnStatement, engine: Any, text: str, context: Any) -> Co
             act = OnMergeAction(matcher, tuple(_merge_clause(w, target, scope, trigger_info, engine, text,
                                                              on_create, context)
                                                for w in action.whens))
+            if action.direct_insert is not None:
+                act.always = _merge_clause(A.MergeWhen(False, (action.direct_insert,)), target, scope,
+                                           trigger_info, engine, text, on_create, context)
             out_type = target.event_type
         else:
             raise EPLValidationError(f"On-action '{type(action).__name__}' is not supported", text)
@@ -259,8 +262,11 @@ def _assigned_column(e: A.Expr, scope: Scope, text: str) -> str:
 
 def _merge_clause(w: A.MergeWhen, target: Any, scope: Scope, trigger: StreamInfo, engine: Any,
                   text: str, on_create: list, context: Any = None) -> MergeClause:
+    # Esper: a not-matched clause has no target row, so its expressions (condition, insert
+    # select, where) see the trigger beside a stream without properties: `insert select a`
+    # reads the trigger's `a` even when the target has an `a` too
     clause_scope = scope if w.matched else _with_context(_base(engine, [trigger, StreamInfo(
-        1, target.event_type, None, None)], text), context)
+        1, EventType("merge_unmatched", Representation.MAP, {}), None, None)], text), context)
     cond = compile_predicate(w.condition, clause_scope) if w.condition is not None else None
     steps = []
     for a in w.actions:
@@ -274,7 +280,7 @@ def _merge_clause(w: A.MergeWhen, target: Any, scope: Scope, trigger: StreamInfo
                 raise EPLValidationError("An update action is only allowed in a when-matched clause", text)
             steps.append(MergeStep("update", step_cond, compile_assignments(a.assignments, target, scope, text)))
         else:
-            make, into_target = _merge_insert(a, target, scope, trigger, engine, text, on_create)
+            make, into_target = _merge_insert(a, target, clause_scope, trigger, engine, text, on_create)
             steps.append(MergeStep("insert", step_cond, make=make, into_target=into_target))
     return MergeClause(w.matched, cond, tuple(steps))
 
