@@ -98,7 +98,9 @@ class OutputPlan:
         else:
             batch = ProcessedBatch(process, self.kind is K.LAST)
         keep = kind != "simple" or self.kind is K.LAST
-        return BatchLimiter(batch, self.condition, ctx, emit, after, keep, self.terminable)
+        non_buffered = self.kind in (K.ALL, K.LAST) and not self.buffered
+        return BatchLimiter(batch, self.condition, ctx, emit, after, keep, self.terminable,
+                            keeps_aggregation=non_buffered)
 
 
 def output_factory(clause: A.OutputClause, node: A.SelectStatement, scope: Any, collector: Any,
