@@ -222,13 +222,12 @@ class Engine:
         compiled = compile_statement(node, self, text)
         if name is None and compiled.name is not None:
             self._check_name_free(compiled.name, text)
-        from epl.compiler.dispatch import dispatch_phase, filter_tier
+        from epl.compiler.dispatch import dispatch_phase
         stmt_name = name or compiled.name or self._automatic_name()
         stmt = Statement(self, stmt_name, text, compiled.kind, next(self._order),
                          priority=compiled.priority if self.prioritized_execution else 0,
                          drop=compiled.drop and self.prioritized_execution, plan=compiled.plan,
-                         annotations=compiled.annotations, phase=dispatch_phase(node, self),
-                         tier=filter_tier(node, self))
+                         annotations=compiled.annotations, phase=dispatch_phase(node, self))
         clause = getattr(node, "for_clause", None)
         if clause is not None:
             from .delivery import delivery_splitter
