@@ -21,7 +21,16 @@ def key_lookup(conjuncts: list, target: Any, scope: Scope, index: int) -> tuple[
     candidates = [c for c in candidates if c]
     if not candidates:
         return (), ()
-    wanted = {col for c in candidates for col in c}
+    found = equalities(conjuncts, scope, index)
+    for keys in candidates:
+        if set(keys) <= set(found):
+            return tuple(keys), tuple(found[k] for k in keys)
+    return (), ()
+
+
+def equalities(conjuncts: list, scope: Scope, index: int) -> dict[str, Callable]:
+    """`{column: value fn}` for each `target.col = <expression not reading stream index>`
+    (the first one per column)."""
     found: dict[str, Callable] = {}
     for conj in conjuncts:
         while isinstance(conj, A.Parens):
@@ -30,13 +39,10 @@ def key_lookup(conjuncts: list, target: Any, scope: Scope, index: int) -> tuple[
             continue
         for col_side, val_side in ((conj.left, conj.right), (conj.right, conj.left)):
             col = _column(col_side, scope, index)
-            if col in wanted and col not in found and not _reads(val_side, scope, index):
+            if col is not None and col not in found and not _reads(val_side, scope, index):
                 found[col] = compile_expr(val_side, scope).fn
                 break
-    for keys in candidates:
-        if set(keys) <= set(found):
-            return tuple(keys), tuple(found[k] for k in keys)
-    return (), ()
+    return found
 
 
 def _column(e: A.Expr, scope: Scope, index: int) -> Optional[str]:

@@ -158,3 +158,26 @@ def test_index_created_after_rows_and_destroyed():
     assert got == [5] and counter.calls == 5
     idx.destroy()
     e.epl("create index TI on T(k)")               # the name is free again
+
+
+def test_an_index_created_after_the_on_statement_is_used():
+    for table in (False, True):
+        counter = Counter()
+        e = Engine(time="simulated")
+        e.register_function("seen", counter)
+        e.epl("create schema S0(id int, p00 string)")
+        if table:
+            e.epl("create table W(k string primary key, g string)")
+        else:
+            e.epl("create window W#keepall as (k string, g string)")
+        e.epl("insert into W select p00 as k, cast(id, string) as g from S0(id >= 0)")
+        got = []
+        e.epl("on S0(id < 0) select W.k as k from W where seen(W.g) and W.g = cast(-S0.id, string)"
+              ).add_listener(lambda new, old: got.append(sorted(b["k"] for b in new or ())))
+        for i in range(30):
+            e.send({"id": i % 3, "p00": f"E{i}"}, "S0")
+        e.epl("create index I on W(g)")
+        counter.calls = 0
+        e.send({"id": -1, "p00": "x"}, "S0")
+        assert got == [sorted(f"E{i}" for i in range(30) if i % 3 == 1)]
+        assert counter.calls == 10
