@@ -1,8 +1,9 @@
 """Unidirectional joins under output rate limiting, as Esper computes them: its buffered
 output forms (`output every`, `output first`, `output all|last` with order by) start the
 aggregation afresh for each triggering event; its default non-buffered `output all|last`
-helpers (no order by) apply each triggering event's rows to the aggregation without a reset
-and remember every group touched since the last output."""
+helpers (no order by) of fully aggregated and grouped statements apply each triggering
+event's rows to the aggregation without a reset and remember every group touched since the
+last output (the aggregated-ungrouped helpers process each event with the reset)."""
 from __future__ import annotations
 
 from engine import Engine
@@ -88,3 +89,14 @@ def test_pattern_triggered_join_output_every_two_minutes():
     e.advance_time(140000)
     e.advance_time(210000)
     assert got and got[-1][:2] == [2, 2]          # Esper's assertion: rows 0 and 1 count 2
+
+
+def test_aggregated_ungrouped_output_last_and_all_are_per_trigger():
+    """Esper's aggregated-ungrouped helpers process each triggering event as an unlimited
+    statement would: the aggregation starts afresh each time."""
+    calls = _run(f"select symbol, count(*) as cnt {JOIN} output last every 1 sec")
+    assert [c[0] for c in calls] == [[{"symbol": "E1", "cnt": 2}], [{"symbol": "E2", "cnt": 1}]]
+    calls = _run(f"select symbol, count(*) as cnt {JOIN} output all every 1 sec")
+    assert [c[0] for c in calls][0] == [{"symbol": "E1", "cnt": 2}, {"symbol": "E1", "cnt": 2},
+                                        {"symbol": "E2", "cnt": 1}, {"symbol": "E1", "cnt": 2},
+                                        {"symbol": "E1", "cnt": 2}]
