@@ -132,11 +132,23 @@ def _value(node: A.Expr, scope: Scope) -> tuple[int, Callable[[Any, Any], Any], 
     return k, read, c.type
 
 
+def _constant_variable(node: A.Expr, scope: Scope) -> Optional[str]:
+    """The name of a `create constant variable` the index names, else None (Esper takes a
+    constant variable as a constant-value index)."""
+    node = _bare(node)
+    svc = scope.variables
+    if svc is None or not isinstance(node, A.Property) or len(node.path) != 1:
+        return None
+    name = node.path[0].name
+    return name if svc.has(name) and svc.is_constant(name) else None
+
+
 def _index(node: A.Expr, scope: Scope, what: str, constant_only: bool) -> tuple[Optional[int], Callable]:
     from .expressions import compile_expr
     c = compile_expr(node, scope)
-    if c.is_constant:
-        v = c.constant
+    var = _constant_variable(node, scope)
+    if c.is_constant or var is not None:
+        v = c.constant if c.is_constant else scope.variables.get(var)
         if isinstance(v, bool) or not isinstance(v, int):
             raise scope.fail(f"{what} function requires a constant-value integer-typed index "
                              f"expression as the first parameter" if constant_only else

@@ -186,3 +186,18 @@ def test_index_forms():
     assert got[1] == {"swapped": 10, "by_double": 10}
     with pytest.raises(EPLValidationError, match="Previous function requires an event property as parameter"):
         eng.epl("select prev(1, v * 2) from S#length(5)")
+
+
+def test_prior_index_may_be_a_constant_variable():
+    eng = Engine(time="simulated")
+    eng.epl("create schema S(v int)")
+    eng.epl("create constant variable int N = 1")
+    eng.epl("create variable int M = 1")
+    stmt = eng.epl("select prior(N, v) as r from S#length(2)")
+    got = []
+    stmt.add_listener(lambda new, old: got.extend(b.get("r") for b in new))
+    eng.send({"v": 1}, "S")
+    eng.send({"v": 2}, "S")
+    assert got == [None, 1]
+    with pytest.raises(EPLValidationError, match="Prior function requires a constant-value integer-typed index"):
+        eng.epl("select prior(M, v) from S#length(2)")
