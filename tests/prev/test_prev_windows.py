@@ -201,3 +201,22 @@ def test_prior_index_may_be_a_constant_variable():
     assert got == [None, 1]
     with pytest.raises(EPLValidationError, match="Prior function requires a constant-value integer-typed index"):
         eng.epl("select prior(M, v) from S#length(2)")
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("abcde"), st.integers(0, 10_000)), max_size=12,
+                unique_by=lambda t: t[1]))
+def test_rank_window_in_rank_order(events):
+    """#rank(g, 3, v): the last event per g, the 3 lowest v; index 0 is the lowest."""
+    eng, out = start("#rank(g, 3, v)", "v int, g string, ts long")
+    current: dict = {}
+    expected = []
+    for g, v in events:
+        current[g] = v
+        kept = sorted(current.items(), key=lambda kv: kv[1])[:3]
+        current = dict(kept)
+        eng.send({"v": v, "g": g, "ts": 0}, "S")
+        # an event ranked out at once is still in the insert stream (and the remove stream)
+        expected.append(row(v, [x[1] for x in kept]))
+    news, _ = split(out)
+    assert news == expected
