@@ -1,7 +1,7 @@
 """Statement-state rollback for the last-resort fault path: a statement that raises while
 processing an event is put back, in place, to its state before the event (docs/errors.md).
 
-`StateCapture` records the mutable state reachable from a statement instance's first view
+`StateCapture` records the mutable state reachable from a statement instance's views
 (windows, the result-set processor's aggregation rows, output limiters, user aggregators):
 lists, dicts, sets and deques by content, other objects by their attributes. Objects that
 are not the statement's state are pinned, never recorded or entered: events, event types,
@@ -11,8 +11,9 @@ into the same objects, so references from schedules and other statements stay va
 
 `GuardChain` holds the views of each stream of a guarded statement: it records before
 passing an event on, or before a callback its views scheduled runs (window expiry), and
-restores when that raises, then re-raises for the engine's fault report. Schedules the failed event added in the statement's slots are
-cancelled and the ones it cancelled are live again.
+restores when that raises, then re-raises for the engine's fault report. Schedules the
+failed step added in the statement's slots are cancelled, the ones it cancelled are live
+again, and a failed callback runs again at the next time advance.
 
 Recording costs time proportional to the statement's state, per event: statements are
 guarded when they run user code that can raise mid-update (registered aggregations), not
