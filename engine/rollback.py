@@ -56,24 +56,65 @@ def _pinned_classes() -> tuple:
     return (Engine, Statement, StatementContext)
 
 
-_slot_names: dict[type, tuple[str, ...]] = {}
+_class_infos: dict[type, tuple[bool, tuple[str, ...]]] = {}
 
 
-def _slots_of(cls: type) -> tuple[str, ...]:
-    names = _slot_names.get(cls)
-    if names is None:
+def _class_info(cls: type) -> tuple[bool, tuple[str, ...]]:
+    """(whether instances are frozen dataclasses, the slot names over the class's MRO)."""
+    info = _class_infos.get(cls)
+    if info is None:
         seen: list[str] = []
         for k in cls.__mro__:
             for s in getattr(k, "__slots__", ()):
                 if isinstance(s, str) and s not in ("__dict__", "__weakref__") and s not in seen:
                     seen.append(s)
-        names = _slot_names[cls] = tuple(seen)
-    return names
+        params = getattr(cls, "__dataclass_params__", None)
+        info = _class_infos[cls] = (params is not None and params.frozen, tuple(seen))
+    return info
 
 
-def _frozen(cls: type) -> bool:
-    params = getattr(cls, "__dataclass_params__", None)
-    return params is not None and params.frozen
+def _slots_of(cls: type) -> tuple[str, ...]:
+    return _class_info(cls)[1]
+
+
+# what the walk does with an object, by its class (decided once per class)
+_LIST, _DICT, _SET, _DEQUE, _OBJECT, _SKIP, _TUPLE, _HANDLE = 0, 1, 2, 3, 4, 5, 6, 7
+_categories: dict[type, int] = {}
+
+
+def _categorize(cls: type, pinned: tuple) -> int:
+    if issubclass(cls, _ATOMIC) or issubclass(cls, pinned) or _class_info(cls)[0]:
+        cat = _SKIP                           # values, shared objects, frozen configuration
+    elif cls is tuple:
+        cat = _TUPLE
+    elif cls is ScheduleHandle:
+        cat = _HANDLE
+    elif issubclass(cls, list):
+        cat = _LIST
+    elif issubclass(cls, dict):
+        cat = _DICT
+    elif issubclass(cls, set):
+        cat = _SET
+    elif issubclass(cls, deque):
+        cat = _DEQUE
+    else:
+        cat = _OBJECT
+    _categories[cls] = cat
+    return cat
+
+
+_LEAF_TYPES = frozenset((type(None), bool, int, float, str, bytes, Decimal, EventBean))
+
+
+def _leafy(x: Any) -> bool:
+    """Whether `x` holds nothing to record: a value or event, or a tuple of them (judged by
+    its ends, as containers are)."""
+    t = type(x)
+    if t in _LEAF_TYPES:
+        return True
+    if t is tuple:
+        return not x or (type(x[0]) in _LEAF_TYPES and type(x[-1]) in _LEAF_TYPES)
+    return False
 
 
 class StateCapture:
@@ -91,9 +132,14 @@ class StateCapture:
         records, handles, pinned = self.records, self.handles, self.pinned
         seen: set[int] = set()
         stack = list(roots)
+        leafy, categories = _leafy, _categories
         while stack:
             obj = stack.pop()
-            if isinstance(obj, _ATOMIC) or isinstance(obj, pinned):
+            cls = type(obj)
+            cat = categories.get(cls)
+            if cat is None:
+                cat = _categorize(cls, pinned)
+            if cat is _SKIP:
                 continue
             oid = id(obj)
             if oid in seen:
@@ -101,29 +147,30 @@ class StateCapture:
             seen.add(oid)
             if len(seen) > MAX_OBJECTS:
                 raise OverflowError("statement state too large to guard")
-            cls = type(obj)
-            if cls is ScheduleHandle:
+            if cat is _TUPLE:
+                if not leafy(obj):
+                    stack.extend(obj)
+                continue
+            if cat is _HANDLE:
                 handles.append((obj, obj.active))
                 continue
-            if cls is tuple:
-                stack.extend(obj)
-                continue
-            if isinstance(obj, list):
-                records.append((obj, 0, list(obj)))
-                stack.extend(obj)
-            elif isinstance(obj, dict):
-                records.append((obj, 1, dict(obj)))
-                stack.extend(obj.values())
-            elif isinstance(obj, (set, deque)):
-                records.append((obj, 2 if isinstance(obj, set) else 3, list(obj)))
-                stack.extend(obj)
-            if _frozen(cls) or isinstance(obj, (list, dict, set, deque)):
+            if cat <= 3:                  # list, dict, set, deque
+                if cat == 1:
+                    saved: Any = dict(obj)
+                    items = list(saved.values())
+                else:
+                    saved = items = list(obj)
+                records.append((obj, cat, saved))
+                # window contents are events (or tuples of them) throughout: when the first
+                # and the last element hold nothing to record, the others are not visited
+                if items and not (leafy(items[0]) and leafy(items[-1])):
+                    stack.extend(items)
                 continue
             d = getattr(obj, "__dict__", None)
             if d is not None:
                 records.append((obj, 4, dict(d)))
                 stack.extend(d.values())
-            names = _slots_of(cls)
+            names = _class_info(cls)[1]
             if names:
                 values = tuple(getattr(obj, n, _MISSING) for n in names)
                 records.append((obj, 5, values))
