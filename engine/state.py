@@ -287,7 +287,7 @@ def snapshot(engine: Engine, *, pickler: Optional[ModuleType] = None) -> bytes:
     """The engine's whole state as bytes (`restore` turns them back into an engine).
     Only simulated-time engines: a system-time engine's clock is a running thread.
     `pickler` is a cloudpickle module (default: cloudpickle, else pyspark's copy)."""
-    if engine.time_mode != "simulated" or getattr(engine, "_timer", None) is not None:
+    if engine.time_mode != "simulated" or engine.timer_resolution_ms is not None:
         raise EngineError("Only engines on simulated time can be snapshot")
     cp = _cloudpickle(pickler)
     buf = io.BytesIO()

@@ -138,7 +138,7 @@ class VariableService:
         """`on ... set`: stage checked values, committed once the current event has been
         processed by every statement (at once when the engine is idle). `props`: the
         properties of the partition a context statement runs in (context variables)."""
-        if not getattr(self.engine, "_depth", 0):
+        if not self.engine.processing:
             for n, v in values.items():
                 self._assign(n, v, props)
             for n in values:

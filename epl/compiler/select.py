@@ -241,8 +241,11 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
         from engine.output import output_factory
         make_output = output_factory(node.output, node, scope, collector, text)
 
-    from .access import attach
+    from .access import attach, check_not_in_filters
+    check_not_in_filters(node.where, node.having, bool(collector), scope)
     stream_plans = attach(stream_plans, scope)
+    from .guard import guard
+    stream_plans = guard(stream_plans, node, engine)
     make_join = None
     if len(streams) > 1:
         make_join = engine.features.join_compiler(node, streams, stream_plans, where, scope, text)

@@ -43,6 +43,14 @@ def test_no_module_but_the_engine_reads_engine_privates() -> None:
     assert reads == []
 
 
+def test_no_module_reaches_engine_privates_by_name() -> None:
+    """`getattr(engine, "_depth", 0)` is a private read too."""
+    found = [f"{p.relative_to(ROOT)}:{i}" for p in _sources() if p != ROOT / "engine" / "engine.py"
+             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"getattr\((self\.)?_?engine, [\"']_", line)]
+    assert found == []
+
+
 def test_engine_parameters_are_typed() -> None:
     untyped = [f"{p.relative_to(ROOT)}:{i}" for p in _sources()
                for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
