@@ -80,6 +80,14 @@ def _classes(shape: Any, aggs: Any) -> Optional[list[str]]:
     return out
 
 
+def _type_checks(et: Any) -> list[tuple[str, tuple]]:
+    """(property, the types send's check passes as they are) for each property the event
+    type's check tests: the same list its generated check function is made from."""
+    from .event_types import _value_checks
+    timestamps = {et.start_timestamp, et.end_timestamp} - {None}
+    return [(name, tuple(allowed)) for name, allowed, _ in _value_checks(et.properties, timestamps)]
+
+
 def fuse(inst: Any) -> None:
     """Give a statement's own instance a fused handle when its plan and runtime objects are
     of a fused shape; otherwise leave it as built."""
@@ -140,13 +148,16 @@ def fuse(inst: Any) -> None:
         return
     from epl.compiler.fused import generate
     aggs = proc.aggs
-    src = generate(shape, classes, names, aggs.reclaim, stmt._listeners_only)
+    checked = _type_checks(et)
+    src = generate(shape, classes, names, aggs.reclaim, stmt._listeners_only, [c[0] for c in checked])
+    for i, (_, allowed) in enumerate(checked):
+        ns[f"_ok{i}"] = frozenset(allowed)
     code = _CODE.get(src)
     if code is None:
         if len(_CODE) >= _MAX_CODE:
             _CODE.clear()
         code = _CODE[src] = compile(src, "<fused statement>", "exec")
-    ns.update(_Bean=EventBean, _out_type=plan.out_type, _where=plan.where, _groups=aggs.groups,
+    ns.update(_Bean=EventBean, _new_bean=EventBean.__new__, _out_type=plan.out_type, _where=plan.where, _groups=aggs.groups,
               _refc=aggs.refcounts, _new_row=aggs.new_row, _single=aggs.ungrouped(), _stmt=stmt,
               _failed=statement_failed, _et=et, _route=None, _roots=None, _root=None, _h=None)
     exec(code, ns)

@@ -50,7 +50,15 @@ def _ident(name: str) -> str:
     return name
 
 
-def _update(shape: Shape, classes: Sequence[str], u: str, enter: bool, ind: str) -> list[str]:
+def _read(u: str, prop: str, pre: dict[str, str]) -> str:
+    """A property of the new event (`u`) is read once, into a local, before the steps."""
+    if u == "u" and prop in pre:
+        return pre[prop]
+    return f"{u}.get({_ident(prop)!r})"
+
+
+def _update(shape: Shape, classes: Sequence[str], u: str, enter: bool, ind: str,
+            pre: dict[str, str]) -> list[str]:
     """Enter (or leave) the values of the event whose underlying is `u` into row `row`."""
     out = []
     table = INLINE_ENTER if enter else INLINE_LEAVE
@@ -58,7 +66,7 @@ def _update(shape: Shape, classes: Sequence[str], u: str, enter: bool, ind: str)
         a, v = f"a{i}", f"v{i}"
         out.append(f"{a} = row[{i}]")
         if agg.prop is not None:
-            out.append(f"{v} = {u}.get({_ident(agg.prop)!r})")
+            out.append(f"{v} = {_read(u, agg.prop, pre)}")
         tmpl = table.get(cls)
         if tmpl is None:
             out.append(f"{a}.{'enter' if enter else 'leave'}({v if agg.prop is not None else 'None'})")
@@ -80,15 +88,22 @@ def _row_source(shape: Shape, classes: Sequence[str], names: Sequence[str]) -> s
     return "{" + ", ".join(parts) + "}"
 
 
-def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool) -> list[str]:
-    """Lines (indented one level) computing `out`, the row for event `bean` (underlying `u`),
-    or None when the statement posts nothing for it."""
+def used_properties(shape: Shape) -> list[str]:
+    """The new event's properties the steps read, in a fixed order."""
+    props = [shape.groupwin, shape.group, *(a.prop for a in shape.aggs)]
+    return list(dict.fromkeys(p for p in props if p is not None))
+
+
+def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
+         pre: dict[str, str]) -> list[str]:
+    """Lines computing `out`, the row for event `bean` (underlying `u`, its properties
+    `pre` already read into locals), or None when the statement posts nothing for it."""
     L: list[str] = []
     if shape.length is not None:
         if shape.groupwin is not None:
             # _wins: each group's window deque (the group's LengthWindow's own), made through
             # the groupwin view so that its groups stay what the view iterates and stops
-            L += [f"k = u.get({_ident(shape.groupwin)!r})",
+            L += [f"k = {_read('u', shape.groupwin, pre)}",
                   "w = _wins.get(k)",
                   "if w is None:",
                   "    views = _gwgroups.get(k)",
@@ -114,22 +129,24 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
         else:
             J = I
         if shape.groupwin is None:
-            L.append(J + f"k = u.get({G})")
+            L.append(J + f"k = {_read('u', shape.group, pre)}")
         L += [J + "row = _groups.get(k)", J + "if row is None:",
               J + "    row = _groups[k] = _new_row()"]
-        L += _update(shape, classes, "u", True, J)
-        L += [J + "rc = _refc.get(k, 0) + 1", J + "ru = u", J + "if op:",
-              J + "    ru = ob.underlying"]
-        L += _update(shape, classes, "ru", False, J + "    ")
-        L.append(J + "    rc -= 1")
+        L += _update(shape, classes, "u", True, J, pre)
+        # the group's count of events: one in and one out leave it as it was (a positive
+        # count is stored already; at 0 the group goes, or 0 is stored without reclaim)
+        L += [J + "if op:", J + "    ru = ob.underlying"]
+        L += _update(shape, classes, "ru", False, J + "    ", pre)
+        L += [J + "    rc = _refc.get(k, 0)", J + "    if rc <= 0:"]
         if reclaim:
-            L += [J + "    if rc <= 0:", J + "        del _groups[k]", J + "        _refc.pop(k, None)",
-                  J + "        row = None", J + "        rc = None"]
-        L += [J + "if rc is not None:", J + "    _refc[k] = rc"]
+            L += [J + "        del _groups[k]", J + "        _refc.pop(k, None)", J + "        row = None"]
+        else:
+            L += [J + "        _refc[k] = rc"]
+        L += [J + "else:", J + "    ru = u", J + "    _refc[k] = _refc.get(k, 0) + 1"]
         if shape.where:
             L += [I + "else:", J + "ru = ob.underlying", J + f"k = ru.get({G})",
                   J + "row = _groups.get(k)", J + "if row is not None:"]
-            L += _update(shape, classes, "ru", False, J + "    ")
+            L += _update(shape, classes, "ru", False, J + "    ", pre)
             L.append(J + "    rc = _refc.get(k, 0) - 1")
             if reclaim:
                 L += [J + "    if rc <= 0:", J + "        del _groups[k]", J + "        _refc.pop(k, None)",
@@ -143,20 +160,29 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
             L.append(I + "if np:")
         else:
             J = I
-        L += _update(shape, classes, "u", True, J)
+        L += _update(shape, classes, "u", True, J, pre)
         L += [I + "if op:", I + "    ou = ob.underlying"]
-        L += _update(shape, classes, "ou", False, I + "    ")
+        L += _update(shape, classes, "ou", False, I + "    ", pre)
     used = sorted({what for kind, what in shape.columns if kind == "agg"})
     L += [I + f"a{i} = row[{int(i)}]" for i in used]
-    L.append(I + f"out = _Bean(_out_type, {_row_source(shape, classes, names)})")
+    # EventBean(type, underlying) without its __init__ frame: the same two slots
+    L += [I + "out = _new_bean(_Bean)", I + "out.event_type = _out_type",
+          I + f"out.underlying = {_row_source(shape, classes, names)}"]
     return L
 
 
 def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
-             listeners_only: bool) -> str:
-    """The module source defining `on_event(bean)` and `run(engine, events, i, n, check)`."""
-    b = body(shape, classes, names, reclaim)
+             listeners_only: bool, checked: Sequence[str] = ()) -> str:
+    """The module source defining `on_event(bean)` and `run(engine, events, i, n, check, find,
+    type_name)`. `checked`: the properties send's type check tests, each against the global
+    `_ok<i>` (the exact types it passes without a closer look): `run` tests them inline and
+    calls `check(u)` (which raises, or passes a subclass) only for a value of another type."""
+    props = used_properties(shape)
+    pre = {p: f"p{i}" for i, p in enumerate(props)}
+    reads = [f"{pre[p]} = u.get({_ident(p)!r})" for p in props]
+    b = body(shape, classes, names, reclaim, pre)
     src = ["def on_event(bean):", "    u = bean.underlying"]
+    src += ["    " + line for line in reads]
     src += ["    " + line for line in b]
     if shape.where:
         src += ["    if out is not None:", "        _stmt._emit([out], None)", ""]
@@ -177,9 +203,19 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             "        u = events[j]",
             "        if type(u) is not dict:",
             "            return j",
-            "        if check is not None:",
-            "            check(u)",
-            "        bean = _Bean(_et, u)",
+] + ["        " + line for line in reads] + [
+            "        if check is not None:"]
+    for i, p in enumerate(checked):
+        v = pre.get(p) or f"u.get({_ident(p)!r})"
+        src += [f"            if type({v}) not in _ok{i} and {v} is not None:",
+                "                check(u)"]
+    if not checked:
+        src.append("            check(u)")
+    src += [
+
+            "        bean = _new_bean(_Bean)",
+            "        bean.event_type = _et",
+            "        bean.underlying = u",
             "        engine._current_statement = stmt",
             "        try:"]
     src += ["            " + line for line in b]
