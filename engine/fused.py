@@ -184,6 +184,6 @@ def run_batch(engine: Any, et: Any, events: Any, i: int, n: int, check: Any, fin
     h = root.one
     if type(h) is not FusedHandle:
         return i
-    ns = h.namespace
+    ns = h.run.__globals__      # (after a checkpoint restore, not necessarily h.namespace)
     ns["_route"], ns["_roots"], ns["_root"], ns["_h"], ns["_et"] = route, roots, root, h, et
     return h.run(engine, events, i, n, check, find, type_name)
