@@ -109,6 +109,9 @@ def fuse(inst: Any) -> None:
             or not proc.want_new or proc.want_old or type(proc.aggs) is not AggregationRows \
             or not proc.aggs.plain or proc.select.passthrough or proc.select.wildcard_streams:
         return
+    chain = inst.views[0]
+    if len(chain) > 1 or (chain and type(chain[0]) not in (LengthWindow, GroupWinView)):
+        return              # before parsing: most statements that do not fuse stop here
     shape = _shape_of(stmt.text)
     if shape is None or shape.where != (plan.where is not None):
         return
@@ -129,7 +132,6 @@ def fuse(inst: Any) -> None:
     classes = _classes(shape, proc.aggs)
     if classes is None:
         return
-    chain = inst.views[0]
     handle = inst.handles[0]
     ns = dict(_NAMESPACE)
     if shape.length is None:

@@ -137,11 +137,13 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
         # count is stored already; at 0 the group goes, or 0 is stored without reclaim)
         L += [J + "if op:", J + "    ru = ob.underlying"]
         L += _update(shape, classes, "ru", False, J + "    ", pre)
-        L += [J + "    rc = _refc.get(k, 0)", J + "    if rc <= 0:"]
-        if reclaim:
-            L += [J + "        del _groups[k]", J + "        _refc.pop(k, None)", J + "        row = None"]
-        else:
-            L += [J + "        _refc[k] = rc"]
+        if shape.where:
+            # (without a where clause the count is the group's window length, never 0 here)
+            L += [J + "    rc = _refc.get(k, 0)", J + "    if rc <= 0:"]
+            if reclaim:
+                L += [J + "        del _groups[k]", J + "        _refc.pop(k, None)", J + "        row = None"]
+            else:
+                L += [J + "        _refc[k] = rc"]
         L += [J + "else:", J + "    ru = u", J + "    _refc[k] = _refc.get(k, 0) + 1"]
         if shape.where:
             L += [I + "else:", J + "ru = ob.underlying", J + f"k = ru.get({G})",
@@ -199,6 +201,9 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             "    else:",
             "        ls1 = fn1 = None",
             "    empty = None if engine.none_for_empty else ()",
+            # evaluation faults name the current statement: only a where clause evaluates
+            # compiled expressions here (per event, since listeners may send events)
+            "    engine._current_statement = stmt",
             "    for j in range(i, n):",
             "        u = events[j]",
             "        if type(u) is not dict:",
@@ -216,7 +221,7 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             "        bean = _new_bean(_Bean)",
             "        bean.event_type = _et",
             "        bean.underlying = u",
-            "        engine._current_statement = stmt",
+] + (["        engine._current_statement = stmt"] if shape.where else []) + [
             "        try:"]
     src += ["            " + line for line in b]
     src += ["        except Exception as exc:   # the statement skips the event (engine/faults.py)",
