@@ -27,7 +27,7 @@ events = st.fixed_dictionaries({"sym": st.sampled_from(SYMS), "v": st.sampled_fr
 def fused_statement(draw: Any, into: bool = False) -> str:
     """A statement of a fused shape."""
     win = draw(st.sampled_from(("none", "length", "groupwin")))
-    grouped = win == "groupwin" or (win == "none" and draw(st.booleans()))
+    grouped = win != "length" and draw(st.booleans())
     n = draw(st.integers(1, 4))
     aggs = draw(st.lists(st.sampled_from(AGGS), min_size=1, max_size=3, unique=True))
     items = (["sym"] if grouped and draw(st.booleans()) else []) + aggs
@@ -52,7 +52,8 @@ OTHERS = ("select * from T(sym = 'a')", "select sym, v from T#length(2)",
 ops = st.one_of(
     st.tuples(st.just("many"), st.lists(events, max_size=12)),
     st.tuples(st.just("send"), events),
-    st.tuples(st.sampled_from(("stop", "start", "iter", "raise", "sub", "unlisten", "destroy")),
+    st.tuples(st.sampled_from(("stop", "start", "iter", "raise", "sub", "unlisten", "destroy",
+                               "relay", "send_in")),
               st.integers(0, 3)),
     st.tuples(st.just("checkpoint"), st.just(0)),
 )
@@ -68,7 +69,7 @@ def scripts(draw: Any) -> tuple[list[str], list]:
     if draw(st.booleans()):       # an insert-into chain: fused into Out, consumers of Out
         stmts.append(draw(fused_statement(into=True)))
         stmts.append("select count(*) as n from Out#length(2)")
-    return stmts, draw(st.lists(ops, min_size=1, max_size=14))
+    return stmts, draw(st.lists(ops, min_size=1, max_size=14)), draw(st.booleans())
 
 
 def _rows(beans: Any) -> Any:
@@ -87,11 +88,15 @@ def _raiser(new: Any, old: Any) -> None:
     raise RuntimeError("listener fails")
 
 
-def run(statements: list[str], script: list, fusion: bool) -> tuple[list, list]:
+def run(statements: list[str], script: list, fusion: bool,
+        none_for_empty: bool = False) -> tuple[list, list]:
     """Run a script; returns (the log, per statement whether its instance was fused)."""
-    engine = Engine(time="simulated")
+    engine = Engine(time="simulated", none_for_empty=none_for_empty)
     engine.fusion = fusion
     engine.epl(SCHEMA)
+    engine.epl("create schema U(n int)")
+    engine.epl("@name('u') select count(*) as n from U").add_listener(
+        lambda new, old: log.append(("u", _rows(new))))
     log: list = []
     names = [f"s{k}" for k in range(len(statements))]
 
@@ -120,6 +125,10 @@ def run(statements: list[str], script: list, fusion: bool) -> tuple[list, list]:
             stmt.add_listener(_raiser)
         elif op == "sub" and stmt is not None:
             stmt.subscriber = _Sub(log, stmt.name)
+        elif op == "relay" and stmt is not None:      # a listener routing an event
+            stmt.add_listener(lambda new, old, _e=engine: _e.route({"n": len(new or ())}, "U"))
+        elif op == "send_in" and stmt is not None:    # a listener sending one
+            stmt.add_listener(lambda new, old, _e=engine: _e.send({"n": 1}, "U"))
         elif op == "unlisten" and stmt is not None:
             stmt.remove_all_listeners()
         elif op == "checkpoint":
@@ -133,9 +142,9 @@ def run(statements: list[str], script: list, fusion: bool) -> tuple[list, list]:
 @settings(max_examples=150, deadline=None)
 @given(scripts())
 def test_fused_statements_deliver_as_the_general_chain(script: tuple) -> None:
-    statements, steps = script
-    fused_log, fused = run(statements, steps, True)
-    chain_log, unfused = run(statements, steps, False)
+    statements, steps, none_for_empty = script
+    fused_log, fused = run(statements, steps, True, none_for_empty)
+    chain_log, unfused = run(statements, steps, False, none_for_empty)
     assert fused == [True] and unfused == [False]
     # repr: exact float equality, -0.0 and 0.0 told apart
     assert repr(fused_log) == repr(chain_log)

@@ -26,7 +26,8 @@ class Agg:
 @dataclass(frozen=True)
 class Shape:
     """A fusable statement: `select <group property | aggregations> from T[(filter)]
-    [#length(n) | #groupwin(p)#length(n)] [where ...] [group by p]`, insert stream only."""
+    [#length(n) | #groupwin(p)#length(n)] [where ...] [group by p]`, insert stream only; a
+    length window under a group by is a groupwin window of the group-by property."""
 
     length: Optional[int]                       # the length window's size, None without one
     groupwin: Optional[str]                     # the #groupwin property (with a length window)
@@ -112,8 +113,6 @@ def analyze(node: Any) -> Optional[Shape]:
     # a sliding window not grouped by the group-by property can post two groups in one
     # update (Java hash-map ordered): the general chain keeps those
     if group is not None and length is not None and groupwin != group:
-        return None
-    if group is None and groupwin is not None:
         return None
     aggs: list[Agg] = []
     columns: list[tuple[str, Any]] = []
