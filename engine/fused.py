@@ -41,7 +41,7 @@ def enabled(engine: Any) -> bool:
 class FusedHandle(StreamHandle):
     """The filter-index handle of a fused statement instance: `on_event` is generated."""
 
-    __slots__ = ("on_event", "run", "namespace", "shape")
+    __slots__ = ("on_event", "run", "namespace", "shape", "event_type")
 
 
 def _shape_of(text: str) -> Any:
@@ -168,6 +168,7 @@ def fuse(inst: Any) -> None:
     fused.run = ns["run"]
     fused.namespace = ns
     fused.shape = shape
+    fused.event_type = et       # the batch loop's inline check is this type's, not a subtype's
     inst.handles[0] = fused
 
 
@@ -184,8 +185,8 @@ def run_batch(engine: Any, et: Any, events: Any, i: int, n: int, check: Any, fin
         return i
     root = roots[0]
     h = root.one
-    if type(h) is not FusedHandle:
+    if type(h) is not FusedHandle or h.event_type is not et:
         return i
     ns = h.run.__globals__      # (after a checkpoint restore, not necessarily h.namespace)
-    ns["_route"], ns["_roots"], ns["_root"], ns["_h"], ns["_et"] = route, roots, root, h, et
+    ns["_route"], ns["_roots"], ns["_root"], ns["_h"] = route, roots, root, h
     return h.run(engine, events, i, n, check, find, type_name)

@@ -203,3 +203,24 @@ def test_fusion_switches() -> None:
                   "select sym, v, avg(v) from T group by sym",
                   "select count(distinct v) from T"):
         assert handle(other) == "StreamHandle", other
+
+
+def test_subtype_events_reach_a_fused_statement_on_their_supertype() -> None:
+    """Events of a subtype are checked against the subtype's declared properties."""
+    import pytest
+    from engine.errors import EventTypeError
+    logs = []
+    for fusion in (True, False):
+        engine = Engine(time="simulated")
+        engine.fusion = fusion
+        engine.epl(SCHEMA)
+        engine.epl("create schema T2(extra int) inherits T")
+        log: list = []
+        engine.epl("select sym, sum(v) as s from T#groupwin(sym)#length(2) group by sym").add_listener(
+            lambda new, old: log.append(_rows(new)))
+        engine.send_many([{"sym": "a", "v": 1.5, "i": 1, "extra": 2}] * 3, "T2")
+        engine.send_many([{"sym": "a", "v": 2.5, "i": 1}] * 2, "T")
+        with pytest.raises(EventTypeError):
+            engine.send_many([{"sym": "a", "v": 1.0, "i": 1, "extra": "not an int"}], "T2")
+        logs.append(log)
+    assert logs[0] == logs[1] and len(logs[0]) == 5
