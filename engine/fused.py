@@ -27,7 +27,7 @@ _MAX_CODE = 1024
 _SHAPES: dict[str, Any] = {}        # statement text -> Shape or None
 _MAX_SHAPES = 4096
 _NAMESPACE = {"__builtins__": {}, "type": type, "float": float, "int": int, "dict": dict,
-              "len": len, "range": range, "Exception": Exception, "None": None}
+              "len": len, "range": range, "Exception": Exception}
 
 
 def enabled(engine: Any) -> bool:

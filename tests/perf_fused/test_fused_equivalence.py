@@ -224,3 +224,19 @@ def test_subtype_events_reach_a_fused_statement_on_their_supertype() -> None:
             engine.send_many([{"sym": "a", "v": 1.0, "i": 1, "extra": "not an int"}], "T2")
         logs.append(log)
     assert logs[0] == logs[1] and len(logs[0]) == 5
+
+
+def test_column_names_reach_generated_code_only_as_literals() -> None:
+    text = "select count(*) as `it's\"}); x = ({`, sum(v) as `a\\nb` from T#length(2)"
+    rows = []
+    for fusion in (True, False):
+        engine = Engine(time="simulated")
+        engine.fusion = fusion
+        engine.epl(SCHEMA)
+        stmt = engine.epl(text)
+        assert (type(stmt._instances[0].handles[0]).__name__ == "FusedHandle") is fusion
+        got: list = []
+        stmt.add_listener(lambda new, old: got.append(new[0].to_dict()))
+        engine.send_many([{"sym": "a", "v": 1.0, "i": 1}] * 3, "T")
+        rows.append(got)
+    assert rows[0] == rows[1] and rows[0][-1] == {"it's\"}); x = ({": 2, "a\nb": 2.0}
