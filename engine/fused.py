@@ -190,3 +190,8 @@ def run_batch(engine: Any, et: Any, events: Any, i: int, n: int, check: Any, fin
     ns = h.run.__globals__      # (after a checkpoint restore, not necessarily h.namespace)
     ns["_route"], ns["_roots"], ns["_root"], ns["_h"] = route, roots, root, h
     return h.run(engine, events, i, n, check, find, type_name)
+
+
+def is_fused(statement: Any) -> bool:
+    """Whether a started statement runs as fused code (for debugging and tests)."""
+    return any(type(h) is FusedHandle for inst in statement._instances for h in getattr(inst, "handles", ()))

@@ -182,12 +182,17 @@ def test_fusion_switches() -> None:
     import os
     text = "select sym, avg(v) from T#groupwin(sym)#length(3) group by sym"
 
+    from engine.fused import is_fused
+
     def handle(epl: str, fusion: Any = None) -> str:
         engine = Engine(time="simulated")
         if fusion is not None:
             engine.fusion = fusion
         engine.epl(SCHEMA)
-        return type(engine.epl(epl)._instances[0].handles[0]).__name__
+        stmt = engine.epl(epl)
+        name = type(stmt._instances[0].handles[0]).__name__
+        assert is_fused(stmt) is (name == "FusedHandle")
+        return name
     assert handle(text) == "FusedHandle"
     assert handle(text, False) == "StreamHandle"
     os.environ["EPL_FUSION"] = "0"
