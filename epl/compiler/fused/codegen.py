@@ -58,13 +58,15 @@ def _read(u: str, prop: str, pre: dict[str, str]) -> str:
 
 
 def _update(shape: Shape, classes: Sequence[str], u: str, enter: bool, ind: str,
-            pre: dict[str, str]) -> list[str]:
-    """Enter (or leave) the values of the event whose underlying is `u` into row `row`."""
+            pre: dict[str, str], load: bool = True) -> list[str]:
+    """Enter (or leave) the values of the event whose underlying is `u` into row `row`
+    (its aggregators already in locals a0, a1, ... unless `load`)."""
     out = []
     table = INLINE_ENTER if enter else INLINE_LEAVE
     for i, (agg, cls) in enumerate(zip(shape.aggs, classes)):
         a, v = f"a{i}", f"v{i}"
-        out.append(f"{a} = row[{i}]")
+        if load:
+            out.append(f"{a} = row[{i}]")
         if agg.prop is not None:
             out.append(f"{v} = {_read(u, agg.prop, pre)}")
         tmpl = table.get(cls)
@@ -99,15 +101,34 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
     """Lines computing `out`, the row for event `bean` (underlying `u`, its properties
     `pre` already read into locals), or None when the statement posts nothing for it."""
     L: list[str] = []
+    # without a where clause every event enters and every expelled event leaves, so a
+    # group's row never goes (its count is its window's length) and the aggregators are
+    # read from the row once per event
+    stable = not shape.where
+    load = not stable
+    hoist = [f"a{i} = row[{i}]" for i in range(len(shape.aggs))]
     if shape.length is not None:
         if shape.groupwin is not None:
             # _wins: each group's window deque (the group's LengthWindow's own), made through
             # the groupwin view so that its groups stay what the view iterates and stops
-            L += [f"k = {_read('u', shape.groupwin, pre)}",
-                  "w = _wins.get(k)",
-                  "if w is None:",
-                  "    views = _gwgroups.get(k)",
-                  "    w = _wins[k] = (views if views is not None else _gw._group(k))[0]._events"]
+            L += [f"k = {_read('u', shape.groupwin, pre)}"]
+            if stable and shape.group is not None:
+                # with the group's aggregation row, which never goes (see `stable`)
+                L += ["rec = _wins.get(k)",
+                      "if rec is None:",
+                      "    views = _gwgroups.get(k)",
+                      "    w = (views if views is not None else _gw._group(k))[0]._events",
+                      "    row = _groups.get(k)",
+                      "    if row is None:",
+                      "        row = _groups[k] = _new_row()",
+                      "    _wins[k] = (w, row)",
+                      "else:",
+                      "    w, row = rec"]
+            else:
+                L += ["w = _wins.get(k)",
+                      "if w is None:",
+                      "    views = _gwgroups.get(k)",
+                      "    w = _wins[k] = (views if views is not None else _gw._group(k))[0]._events"]
         else:
             L.append("w = _events")
         L += ["w.append(bean)", f"ob = w.popleft() if len(w) > {int(shape.length)} else None"]
@@ -130,13 +151,16 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
             J = I
         if shape.groupwin is None:
             L.append(J + f"k = {_read('u', shape.group, pre)}")
-        L += [J + "row = _groups.get(k)", J + "if row is None:",
-              J + "    row = _groups[k] = _new_row()"]
-        L += _update(shape, classes, "u", True, J, pre)
+        if not (stable and shape.groupwin is not None):
+            L += [J + "row = _groups.get(k)", J + "if row is None:",
+                  J + "    row = _groups[k] = _new_row()"]
+        if stable:
+            L += [J + h for h in hoist]
+        L += _update(shape, classes, "u", True, J, pre, load)
         # the group's count of events: one in and one out leave it as it was (a positive
         # count is stored already; at 0 the group goes, or 0 is stored without reclaim)
         L += [J + "if op:", J + "    ru = ob.underlying"]
-        L += _update(shape, classes, "ru", False, J + "    ", pre)
+        L += _update(shape, classes, "ru", False, J + "    ", pre, load)
         if shape.where:
             # (without a where clause the count is the group's window length, never 0 here)
             L += [J + "    rc = _refc.get(k, 0)", J + "    if rc <= 0:"]
@@ -155,18 +179,21 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
                       J + "        row = None", J + "    else:", J + "        _refc[k] = rc"]
             else:
                 L.append(J + "    _refc[k] = rc")
-        L += [I + "if row is None:", I + "    row = _new_row()"]
+        if shape.where:
+            L += [I + "if row is None:", I + "    row = _new_row()"]
     else:
         L.append(I + "row = _single")
         if shape.where:
             L.append(I + "if np:")
         else:
             J = I
-        L += _update(shape, classes, "u", True, J, pre)
+            L += [I + h for h in hoist]
+        L += _update(shape, classes, "u", True, J, pre, load)
         L += [I + "if op:", I + "    ou = ob.underlying"]
-        L += _update(shape, classes, "ou", False, I + "    ", pre)
-    used = sorted({what for kind, what in shape.columns if kind == "agg"})
-    L += [I + f"a{i} = row[{int(i)}]" for i in used]
+        L += _update(shape, classes, "ou", False, I + "    ", pre, load)
+    if not stable:
+        used = sorted({what for kind, what in shape.columns if kind == "agg"})
+        L += [I + f"a{i} = row[{int(i)}]" for i in used]
     # EventBean(type, underlying) without its __init__ frame: the same two slots
     L += [I + "out = _new_bean(_Bean)", I + "out.event_type = _out_type",
           I + f"out.underlying = {_row_source(shape, classes, names)}"]
