@@ -1,0 +1,137 @@
+"""`update istream T set ... [where ...]` at runtime: per event type, the update statements
+that change its events (sent, or routed by insert into) before any statement sees them.
+
+As Esper does: update statements apply in `@priority` order (highest first), then creation
+order; each one whose where-clause holds replaces the event by an updated copy (the sent
+object is never modified), evaluating every assignment against the event as it was before
+that statement's change; its listeners receive the copy as new event and the event it
+updated as old event. `@drop` on an update statement drops the events it updates."""
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from .bean import EventBean
+
+
+@dataclass(frozen=True)
+class UpdatePlan:
+    """A compiled update statement: its type, where-clause and assignments."""
+
+    out_type: Any                                   # the updated type (the statement's type)
+    where: Optional[Callable[[Any], bool]]
+    assignments: tuple[tuple[str, Callable[[Any], Any]], ...]
+    priority: int = 0
+    drop: bool = False
+    selector: str = "irstream"                      # listeners get new and old event
+    insert_into: Any = field(default=None)
+
+    def instantiate(self, engine: Any, stmt: Any) -> list:
+        service = updates_of(engine)
+        entry = _Entry(self, stmt)
+        service.add(entry)
+        return [_Running(service, entry)]
+
+
+class _Entry:
+    __slots__ = ("plan", "statement", "order")
+
+    def __init__(self, plan: UpdatePlan, statement: Any) -> None:
+        self.plan = plan
+        self.statement = statement
+        self.order = (-plan.priority, statement._order_key[1])
+
+
+class _Running:
+    """The statement's instance: stopping it takes the update away."""
+
+    __slots__ = ("service", "entry")
+
+    def __init__(self, service: "UpdateService", entry: _Entry) -> None:
+        self.service = service
+        self.entry = entry
+
+    def stop(self) -> None:
+        self.service.remove(self.entry)
+
+    def __iter__(self) -> Any:
+        return iter(())
+
+
+class UpdateService:
+    """The engine's update statements per event type, installed in its filter index as the
+    type's preprocessor while at least one is started."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.by_type: dict[Any, tuple[_Entry, ...]] = {}
+
+    def add(self, entry: _Entry) -> None:
+        t = entry.plan.out_type
+        entries = tuple(sorted(self.by_type.get(t, ()) + (entry,), key=lambda e: e.order))
+        self.by_type[t] = entries
+        self.engine._filters.set_preprocessor(t, _preprocessor(self.engine, entries))
+
+    def remove(self, entry: _Entry) -> None:
+        t = entry.plan.out_type
+        entries = tuple(e for e in self.by_type.get(t, ()) if e is not entry)
+        if entries:
+            self.by_type[t] = entries
+        else:
+            self.by_type.pop(t, None)
+        self.engine._filters.set_preprocessor(t, _preprocessor(self.engine, entries) if entries else None)
+
+
+def updates_of(engine: Any) -> UpdateService:
+    svc = engine.services.get("istream_updates")
+    if svc is None:
+        svc = engine.services["istream_updates"] = UpdateService(engine)
+    return svc
+
+
+def _preprocessor(engine: Any, entries: tuple[_Entry, ...]) -> Callable[[Any], Optional[EventBean]]:
+    from .faults import statement_failed
+
+    def pre(bean: EventBean) -> Optional[EventBean]:
+        current = bean
+        for entry in entries:
+            plan = entry.plan
+            eps = (current,)
+            try:
+                if plan.where is not None and not plan.where(eps):
+                    continue
+                values = [(col, fn(eps)) for col, fn in plan.assignments]
+            except Exception as exc:        # that statement skips the event; see faults.py
+                statement_failed(engine, entry.statement, current, exc)
+                continue
+            if current is bean:
+                # the caller's bean may be a probe reused for the next event: keep our own
+                current = EventBean(bean.event_type, bean.underlying)
+            updated = EventBean(current.event_type, _write(current.underlying, values))
+            stmt = entry.statement
+            if stmt.has_receivers:
+                stmt._emit([updated], [current])
+            if plan.drop:
+                return None
+            current = updated
+        return current
+    return pre
+
+
+def _write(u: Any, values: list[tuple[str, Any]]) -> Any:
+    """A copy of the underlying with the values written (the original stays as it was)."""
+    if isinstance(u, Mapping):
+        out = dict(u)
+        out.update(values)
+        return out
+    if dataclasses.is_dataclass(u) and not isinstance(u, type):
+        params = getattr(type(u), "__dataclass_params__", None)
+        if params is not None and params.frozen:
+            return dataclasses.replace(u, **dict(values))
+    out = copy.copy(u)
+    for col, v in values:
+        setattr(out, col, v)
+    return out

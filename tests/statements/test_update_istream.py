@@ -1,0 +1,154 @@
+"""`update istream T set ... [where ...]`: events of T (sent or inserted) change before any
+statement sees them; listeners of the update statement get the updated and the original
+event (Esper's "Updating an Insert Stream")."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from recording import Recorder
+
+from engine import Engine
+from epl.errors import EPLValidationError
+
+
+@pytest.fixture
+def engine():
+    e = Engine(time="simulated")
+    e.deploy("create schema Tick(sym string, price double, vol int);"
+             "create schema Alert(reason string, severity string)")
+    return e
+
+
+def tick(e, sym, price, vol=0):
+    e.send({"sym": sym, "price": price, "vol": vol}, "Tick")
+
+
+def test_statements_and_filters_see_the_updated_event(engine):
+    engine.epl("update istream Tick set price = price * 2 where sym = 'A'")
+    rec = Recorder(engine.epl("@name('s') select sym, price from Tick(price > 3)"))
+    tick(engine, "A", 2.0)          # updated to 4.0: passes the filter
+    tick(engine, "B", 2.0)          # not updated: filtered out
+    tick(engine, "B", 5.0)
+    rec.assert_streams(new=[{"sym": "A", "price": 4.0}, {"sym": "B", "price": 5.0}])
+
+
+def test_listener_gets_new_and_old_and_the_sent_object_is_not_modified(engine):
+    upd = Recorder(engine.epl("@name('u') update istream Alert set severity = 'high' "
+                              "where severity = 'medium' and reason like '%withdrawal limit%'"))
+    seen = Recorder(engine.epl("@name('s') select * from Alert"))
+    sent = {"reason": "over withdrawal limit", "severity": "medium"}
+    engine.send(sent, "Alert")
+    engine.send({"reason": "other", "severity": "medium"}, "Alert")
+    assert sent == {"reason": "over withdrawal limit", "severity": "medium"}
+    upd.assert_deliveries([([{"reason": "over withdrawal limit", "severity": "high"}],
+                            [{"reason": "over withdrawal limit", "severity": "medium"}])])
+    seen.assert_streams(new=[{"reason": "over withdrawal limit", "severity": "high"},
+                             {"reason": "other", "severity": "medium"}])
+
+
+def test_assignments_read_the_event_before_this_statements_change(engine):
+    engine.epl("update istream Tick set price = vol, vol = 7")
+    rec = Recorder(engine.epl("select price, vol from Tick"))
+    tick(engine, "A", 1.0, 3)
+    rec.assert_streams(new=[{"price": 3.0, "vol": 7}])
+
+
+def test_several_updates_apply_in_creation_order(engine):
+    engine.epl("update istream Tick set sym = sym || '1'")
+    engine.epl("update istream Tick set sym = sym || '2'")
+    rec = Recorder(engine.epl("select sym from Tick"))
+    tick(engine, "A", 1.0)
+    rec.assert_streams(new=[{"sym": "A12"}])
+
+
+def test_priority_orders_updates(engine):
+    engine.epl("update istream Tick set sym = sym || '1'")
+    engine.epl("@priority(5) update istream Tick set sym = sym || '2'")
+    rec = Recorder(engine.epl("select sym from Tick"))
+    tick(engine, "A", 1.0)
+    rec.assert_streams(new=[{"sym": "A21"}])
+
+
+def test_a_later_update_sees_an_earlier_ones_change_in_its_where_clause(engine):
+    engine.epl("update istream Tick set vol = 1 where sym = 'A'")
+    second = Recorder(engine.epl("@name('u2') update istream Tick set price = 0 where vol = 1"))
+    rec = Recorder(engine.epl("select sym, price, vol from Tick"))
+    tick(engine, "A", 5.0)
+    tick(engine, "B", 5.0)
+    rec.assert_streams(new=[{"sym": "A", "price": 0.0, "vol": 1}, {"sym": "B", "price": 5.0, "vol": 0}])
+    second.assert_deliveries([([{"sym": "A", "price": 0.0, "vol": 1}], [{"sym": "A", "price": 5.0, "vol": 1}])])
+
+
+def test_insert_into_stream_is_updated(engine):
+    engine.epl("insert into Big select sym, price from Tick where price > 10")
+    engine.epl("update istream Big set price = -1 where sym = 'X'")
+    rec = Recorder(engine.epl("select sym, price from Big"))
+    tick(engine, "X", 20.0)
+    tick(engine, "Y", 30.0)
+    tick(engine, "X", 5.0)
+    rec.assert_streams(new=[{"sym": "X", "price": -1.0}, {"sym": "Y", "price": 30.0}])
+
+
+def test_alias_qualified_assignment_and_send_many(engine):
+    engine.epl("update istream Tick as t set t.vol = t.vol + 1")
+    rec = Recorder(engine.epl("select vol from Tick(vol >= 2)"))
+    engine.send_many([{"sym": "A", "price": 1.0, "vol": v} for v in range(3)], "Tick")
+    rec.assert_streams(new=[{"vol": 2}, {"vol": 3}])
+
+
+def test_stop_and_destroy_take_the_update_away(engine):
+    upd = engine.epl("update istream Tick set price = 0")
+    rec = Recorder(engine.epl("select price from Tick"))
+    tick(engine, "A", 1.0)
+    upd.stop()
+    tick(engine, "A", 2.0)
+    upd.start()
+    tick(engine, "A", 3.0)
+    upd.destroy()
+    tick(engine, "A", 4.0)
+    rec.assert_streams(new=[{"price": 0.0}, {"price": 2.0}, {"price": 0.0}, {"price": 4.0}])
+
+
+def test_drop_annotation_drops_updated_events(engine):
+    engine.epl("@drop update istream Tick set price = 0 where sym = 'X'")
+    rec = Recorder(engine.epl("select sym from Tick"))
+    tick(engine, "X", 1.0)
+    tick(engine, "Y", 1.0)
+    rec.assert_streams(new=[{"sym": "Y"}])
+
+
+@dataclass
+class Quote:
+    sym: str
+    price: float
+
+
+def test_class_events_are_copied():
+    e = Engine(time="simulated")
+    e.register_type(Quote)
+    e.epl("update istream Quote set price = 9.0")
+    rec = Recorder(e.epl("select sym, price from Quote"))
+    q = Quote("A", 1.0)
+    e.send(q)
+    assert q.price == 1.0
+    rec.assert_streams(new=[{"sym": "A", "price": 9.0}])
+
+
+def test_pattern_sees_updated_event(engine):
+    engine.epl("update istream Tick set sym = 'Z' where price > 100")
+    rec = Recorder(engine.epl("select a.sym as s from pattern[every a=Tick(sym = 'Z')]"))
+    tick(engine, "A", 500.0)
+    tick(engine, "A", 5.0)
+    rec.assert_streams(new=[{"s": "Z"}])
+
+
+@pytest.mark.parametrize("text, message", [
+    ("update istream Nope set a = 1", "Failed to resolve event type, named window or table by name 'Nope'"),
+    ("update istream Tick set nope = 1", "Property 'nope' is not available for write access"),
+    ("update istream Tick set price = 'x'", "Invalid assignment of column 'price'"),
+    ("update istream Tick set price = sum(price)", "Aggregation functions are not allowed"),
+])
+def test_validation(engine, text, message):
+    with pytest.raises(EPLValidationError, match=message):
+        engine.epl(text)
