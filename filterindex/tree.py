@@ -423,6 +423,15 @@ class FilterIndex:
         route.pre = pre
         route.set_roots(route.roots)
 
+    def match_filters(self, bean: Any) -> Sequence:
+        """`match(bean)` without the type's preprocessor: the handles whose filters the
+        event as it is satisfies."""
+        route = self._route(bean.event_type)
+        fn = route.build()
+        if route.pre is not None:
+            fn = route.inner
+        return fn(bean) if fn is not None else NO_MATCH
+
     def router(self, event_type: Any) -> Any:
         """The routing of `event_type`'s events as an object whose attribute `fn` is always the
         current `fn(bean)` (match without the type lookup; an empty tuple when nothing wants the
