@@ -123,4 +123,6 @@ def install(engine: Any) -> NamedWindowService:
     statements["InsertValues"] = fireandforget.refuse_as_statement
     statements["DeleteStatement"] = fireandforget.refuse_as_statement
     statements.setdefault("UpdateStatement", fireandforget.refuse_as_statement)
+    from epl.compiler import sketches
+    sketches.install(engine)        # countMinSketch methods on table columns
     return svc
