@@ -162,6 +162,10 @@ def _matcher(where: Optional[A.Expr], target: Any, scope: Scope, trigger: Stream
 
 def _key_lookup(where: A.Expr, target: Any, scope: Scope, target_info: StreamInfo) -> tuple:
     """`target.col = <trigger expression>` conjuncts covering the target's indexed columns."""
+    from .spatial import spatial_lookup
+    spatial = spatial_lookup(where, target, scope, target_info)
+    if spatial is not None:
+        return spatial
     candidates = [tuple(getattr(target, "primary_keys", ()))]
     if hasattr(target, "index_columns"):          # `create index` on a named window
         candidates += target.index_columns()
