@@ -73,7 +73,7 @@ class UpdateService:
         t = entry.plan.out_type
         entries = tuple(sorted(self.by_type.get(t, ()) + (entry,), key=lambda e: e.order))
         self.by_type[t] = entries
-        self.engine._filters.set_preprocessor(t, _preprocessor(self.engine, entries))
+        _filter_index(self.engine).set_preprocessor(t, _preprocessor(self.engine, entries))
 
     def remove(self, entry: _Entry) -> None:
         t = entry.plan.out_type
@@ -82,7 +82,13 @@ class UpdateService:
             self.by_type[t] = entries
         else:
             self.by_type.pop(t, None)
-        self.engine._filters.set_preprocessor(t, _preprocessor(self.engine, entries) if entries else None)
+        _filter_index(self.engine).set_preprocessor(t, _preprocessor(self.engine, entries) if entries else None)
+
+
+def _filter_index(engine: Any) -> Any:
+    # the runtime contract's `filters`, or the engine's own index before it
+    index = getattr(engine, "filters", None)
+    return index if hasattr(index, "set_preprocessor") else engine._filters
 
 
 def updates_of(engine: Any) -> UpdateService:

@@ -79,21 +79,22 @@ def compile_sketch_method(node: A.Dot, scope: Any) -> Optional[Compiled]:
 
 
 def install(engine: Any) -> None:
-    previous: Optional[Callable] = engine.services.get("dot")
+    from .hooks import chain_hook
 
-    def dot(node: Any, scope: Any) -> Any:
-        if node.args is not None and node.name.lower() in (FREQUENCY, TOPK):
-            return compile_sketch_method(node, scope)
-        return previous(node, scope) if previous is not None else None
+    def dot_hook(previous: Optional[Callable]) -> Callable:
+        def dot(node: Any, scope: Any) -> Any:
+            if node.args is not None and node.name.lower() in (FREQUENCY, TOPK):
+                return compile_sketch_method(node, scope)
+            return previous(node, scope) if previous is not None else None
+        return dot
 
-    engine.services["dot"] = dot
-    previous_fn: Optional[Callable] = engine.services.get("functions")
+    def function_hook(previous: Optional[Callable]) -> Callable:
+        def functions(node: Any, scope: Any) -> Any:
+            if node.name.lower() == "countminsketch":
+                raise scope.fail("Count-min-sketch aggregation function 'countMinSketch' can only "
+                                 "be used in create-table statements")
+            return previous(node, scope) if previous is not None else None
+        return functions
 
-    def functions(node: Any, scope: Any) -> Any:
-        if node.name.lower() == "countminsketch":
-            raise scope.fail("Count-min-sketch aggregation function 'countMinSketch' can only be "
-                             "used in create-table statements")
-        return previous_fn(node, scope) if previous_fn is not None else None
-
-    engine.services["functions"] = functions
-
+    chain_hook(engine, "dot", dot_hook)
+    chain_hook(engine, "functions", function_hook)

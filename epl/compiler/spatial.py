@@ -81,15 +81,17 @@ def compile_spatial_method(node: A.Dot, scope: Any) -> Optional[Compiled]:
 
 
 def install(engine: Any) -> None:
-    previous: Optional[Callable] = engine.services.get("dot")
+    from .hooks import chain_hook
 
-    def dot(node: Any, scope: Any) -> Any:
-        compiled = compile_spatial_method(node, scope)
-        if compiled is not None:
-            return compiled
-        return previous(node, scope) if previous is not None else None
+    def dot_hook(previous: Optional[Callable]) -> Callable:
+        def dot(node: Any, scope: Any) -> Any:
+            compiled = compile_spatial_method(node, scope)
+            if compiled is not None:
+                return compiled
+            return previous(node, scope) if previous is not None else None
+        return dot
 
-    engine.services["dot"] = dot
+    chain_hook(engine, "dot", dot_hook)
 
 
 # -- create index ----------------------------------------------------------------------------
