@@ -28,12 +28,30 @@ class UpdatePlan:
     drop: bool = False
     selector: str = "irstream"                      # listeners get new and old event
     insert_into: Any = field(default=None)
+    subqueries: tuple = ()                          # subquery plans of where and set clauses
 
     def instantiate(self, engine: Any, stmt: Any) -> list:
         service = updates_of(engine)
         entry = _Entry(self, stmt)
+        group = None
+        if self.subqueries:
+            group = engine.services["subqueries"].instantiate(_SubqueryHost(engine, stmt), self.subqueries)
+            group.start()
         service.add(entry)
-        return [_Running(service, entry)]
+        return [_Running(service, entry, group)]
+
+
+class _SubqueryHost:
+    """What the subqueries of an update statement need of their statement instance."""
+
+    __slots__ = ("engine", "statement", "ctx", "bindings")
+
+    def __init__(self, engine: Any, statement: Any) -> None:
+        from .instance import StatementContext
+        self.engine = engine
+        self.statement = statement
+        self.ctx = StatementContext(engine, statement, statement._order_key)
+        self.bindings = None
 
 
 class _Entry:
@@ -48,14 +66,18 @@ class _Entry:
 class _Running:
     """The statement's instance: stopping it takes the update away."""
 
-    __slots__ = ("service", "entry")
+    __slots__ = ("service", "entry", "subqueries")
 
-    def __init__(self, service: "UpdateService", entry: _Entry) -> None:
+    def __init__(self, service: "UpdateService", entry: _Entry, subqueries: Any = None) -> None:
         self.service = service
         self.entry = entry
+        self.subqueries = subqueries
 
     def stop(self) -> None:
         self.service.remove(self.entry)
+        if self.subqueries is not None:
+            self.subqueries.stop()
+            self.subqueries = None
 
     def __iter__(self) -> Any:
         return iter(())

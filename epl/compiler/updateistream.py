@@ -36,9 +36,8 @@ def compile_update_istream(node: A.UpdateStatement, engine: Any, text: str) -> C
     scope = base_scope(engine, [StreamInfo(0, et, node.alias, node.target)], text)
     where = compile_predicate(node.where, scope) if node.where is not None else None
     assignments = tuple(_assignment(a, et, node.alias, scope, text) for a in node.assignments)
-    if scope.services.subqueries:
-        raise EPLValidationError("Subqueries are not supported in update istream statements yet", text)
-    plan = UpdatePlan(et, where, assignments, priority(node.annotations), has(node.annotations, "drop"))
+    plan = UpdatePlan(et, where, assignments, priority(node.annotations), has(node.annotations, "drop"),
+                      subqueries=tuple(scope.services.subqueries))
     return CompiledStatement("update-istream", plan, statement_name(node.annotations),
                              annotations=node.annotations)
 

@@ -152,3 +152,18 @@ def test_pattern_sees_updated_event(engine):
 def test_validation(engine, text, message):
     with pytest.raises(EPLValidationError, match=message):
         engine.epl(text)
+
+
+def test_subqueries_in_set_and_where(engine):
+    engine.epl("create schema Cap(sym string, cap double)")
+    engine.epl("update istream Tick as t set price = (select cap from Cap#unique(sym) as l where l.sym = t.sym) "
+               "where price > (select cap from Cap#unique(sym) as l where l.sym = t.sym)")
+    rec = Recorder(engine.epl("select sym, price from Tick"))
+    engine.send({"sym": "A", "cap": 10.0}, "Cap")
+    tick(engine, "A", 50.0)
+    tick(engine, "A", 5.0)
+    tick(engine, "B", 50.0)
+    engine.send({"sym": "A", "cap": 20.0}, "Cap")
+    tick(engine, "A", 50.0)
+    rec.assert_streams(new=[{"sym": "A", "price": 10.0}, {"sym": "A", "price": 5.0},
+                            {"sym": "B", "price": 50.0}, {"sym": "A", "price": 20.0}])
