@@ -2,6 +2,7 @@
 any filter sees it (Esper's `update istream`), the handles then taking the replacement."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Callable, Iterator, Optional, Sequence
 
 # `pre(bean)` returns the bean itself (nothing changed), a replacement bean, or None (the
@@ -52,7 +53,6 @@ def preprocessed_scan(route: Any) -> Callable:
     """Batch routing (see codegen.build_scan_fn) one event at a time through `route.fn`,
     read per event: a preprocessed type takes no generated loop."""
     def scan(events: Any, i: int, n: int, bean: Any) -> Iterator[tuple]:
-        from collections.abc import Mapping
         for j in range(i, n):
             u = events[j]
             if type(u) is not dict and not isinstance(u, Mapping):

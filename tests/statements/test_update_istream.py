@@ -167,3 +167,23 @@ def test_subqueries_in_set_and_where(engine):
     tick(engine, "A", 50.0)
     rec.assert_streams(new=[{"sym": "A", "price": 10.0}, {"sym": "A", "price": 5.0},
                             {"sym": "B", "price": 50.0}, {"sym": "A", "price": 20.0}])
+
+
+def test_context_partitions_started_by_an_updated_event(engine):
+    engine.epl("create context ByVol partition by vol from Tick")
+    upd = Recorder(engine.epl("@name('u') update istream Tick set vol = 1 where sym = 'A'"))
+    rec = Recorder(engine.epl("context ByVol select sym, vol, count(*) as c from Tick"))
+    tick(engine, "A", 1.0, 5)
+    tick(engine, "B", 1.0, 1)
+    rec.assert_streams(new=[{"sym": "A", "vol": 1, "c": 1}, {"sym": "B", "vol": 1, "c": 2}])
+    assert len(upd.new_rows()) == 1
+
+
+def test_initiated_context_started_by_an_updated_event(engine):
+    engine.epl("create context Win initiated by Tick(sym = 'Z') as t terminated after 10 sec")
+    upd = Recorder(engine.epl("@name('u') update istream Tick set sym = 'Z' where sym = 'A'"))
+    rec = Recorder(engine.epl("context Win select context.t.sym as s, count(*) as c from Tick"))
+    tick(engine, "A", 1.0)
+    tick(engine, "B", 1.0)
+    rec.assert_streams(new=[{"s": "Z", "c": 1}, {"s": "Z", "c": 2}])
+    assert len(upd.new_rows()) == 1
