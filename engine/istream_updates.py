@@ -84,27 +84,42 @@ class _Running:
 
 
 class UpdateService:
-    """The engine's update statements per event type, installed in its filter index as the
-    type's preprocessor while at least one is started."""
+    """The engine's started update statements, installed in its filter index as the
+    preprocessor of each event type they apply to: their type and its subtypes (also
+    subtypes registered later)."""
 
     def __init__(self, engine: Any) -> None:
         self.engine = engine
-        self.by_type: dict[Any, tuple[_Entry, ...]] = {}
+        self.entries: list[_Entry] = []
+        self.installed: set = set()          # types holding a preprocessor of ours
+        engine.types.on_added(self._type_added)
 
     def add(self, entry: _Entry) -> None:
-        t = entry.plan.out_type
-        entries = tuple(sorted(self.by_type.get(t, ()) + (entry,), key=lambda e: e.order))
-        self.by_type[t] = entries
-        _filter_index(self.engine).set_preprocessor(t, _preprocessor(self.engine, entries))
+        self.entries.append(entry)
+        self._refresh()
 
     def remove(self, entry: _Entry) -> None:
-        t = entry.plan.out_type
-        entries = tuple(e for e in self.by_type.get(t, ()) if e is not entry)
-        if entries:
-            self.by_type[t] = entries
-        else:
-            self.by_type.pop(t, None)
-        _filter_index(self.engine).set_preprocessor(t, _preprocessor(self.engine, entries) if entries else None)
+        self.entries = [e for e in self.entries if e is not entry]
+        self._refresh()
+
+    def _type_added(self, event_type: Any) -> None:
+        if self.entries:
+            self._refresh()
+
+    def _refresh(self) -> None:
+        index = _filter_index(self.engine)
+        targets = {e.plan.out_type for e in self.entries}
+        wanted: dict[Any, tuple[_Entry, ...]] = {}
+        for t in set(self.engine.types.all()) | targets:
+            ancestors = t.ancestors()
+            applying = [e for e in self.entries if e.plan.out_type in ancestors]
+            if applying:
+                wanted[t] = tuple(sorted(applying, key=lambda e: e.order))
+        for t in self.installed - wanted.keys():
+            index.set_preprocessor(t, None)
+        for t, entries in wanted.items():
+            index.set_preprocessor(t, _preprocessor(self.engine, entries))
+        self.installed = set(wanted)
 
 
 def _filter_index(engine: Any) -> Any:

@@ -187,3 +187,27 @@ def test_initiated_context_started_by_an_updated_event(engine):
     tick(engine, "B", 1.0)
     rec.assert_streams(new=[{"s": "Z", "c": 1}, {"s": "Z", "c": 2}])
     assert len(upd.new_rows()) == 1
+
+
+@dataclass
+class Withdrawal:
+    account: str
+    amount: int
+
+
+@dataclass
+class LargeWithdrawal(Withdrawal):
+    flagged: bool = False
+
+
+def test_updates_apply_to_subtypes_registered_before_and_after():
+    e = Engine(time="simulated")
+    e.register_type(Withdrawal)
+    e.epl("update istream Withdrawal set amount = amount * 10")
+    rec = Recorder(e.epl("select account, amount from Withdrawal"))
+    e.send(Withdrawal("a", 1))
+    e.send(LargeWithdrawal("b", 2))        # registered as a subtype on first send
+    e.register_type(LargeWithdrawal)
+    e.send(LargeWithdrawal("c", 3))
+    rec.assert_streams(new=[{"account": "a", "amount": 10}, {"account": "b", "amount": 20},
+                            {"account": "c", "amount": 30}])
