@@ -101,3 +101,13 @@ def test_insert_into_from_xml_stream(engine):
 def test_validation(text, message):
     with pytest.raises(EPLValidationError, match=message):
         Engine(time="simulated").epl(text)
+
+
+def test_checkpoint_restores_xml_types_and_their_events(engine):
+    engine.deploy("create window XW#keepall as SensorEvent; insert into XW select * from SensorEvent")
+    engine.send(ET.fromstring(DOC), "SensorEvent")
+    restored = Engine.restore(engine.checkpoint())
+    rec = Recorder(restored.epl("select id, temp from SensorEvent"))
+    restored.send("<Sensor id='3'><reading><temp>1.5</temp></reading></Sensor>", "SensorEvent")
+    assert rec.new_rows() == [{"id": 3, "temp": 1.5}]
+    assert [r["id"] for r in restored.execute_query("select id from XW")] == [7, 3]
