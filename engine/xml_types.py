@@ -196,10 +196,11 @@ class XMLEventType(EventType):
     properties; any other property path is read from the DOM as a string."""
 
     def __init__(self, name: str, root_element_name: str,
-                 properties: Mapping[str, PropertyType] = {},
+                 properties: Optional[Mapping[str, PropertyType]] = None,
                  xpath_properties: tuple[XPathProperty, ...] = (),
-                 namespaces: Mapping[str, str] = {}) -> None:
-        props = dict(properties)
+                 namespaces: Optional[Mapping[str, str]] = None) -> None:
+        props = dict(properties or {})
+        namespaces = namespaces or {}
         xp_getters: dict[str, Callable[[Any], Any]] = {}
         for xp in xpath_properties:
             getter = compile_xpath(xp, root_element_name, namespaces)
@@ -251,13 +252,13 @@ class XMLEventType(EventType):
 
 def register_xml_type(engine: Any, name: str, root_element_name: Optional[str] = None, *,
                       properties: Optional[Mapping[str, Any]] = None,
-                      xpath_properties: Mapping[str, Any] = {},
-                      namespaces: Mapping[str, str] = {}) -> XMLEventType:
+                      xpath_properties: Optional[Mapping[str, Any]] = None,
+                      namespaces: Optional[Mapping[str, str]] = None) -> XMLEventType:
     """Register an XML DOM event type: `properties` {name: EPL type} read from child elements
     or attributes, `xpath_properties` {name: xpath | (xpath, type) | (xpath, type, castToType)}.
     Events are then sent as `engine.send(element_or_text, name)`."""
     xps = []
-    for pname, spec in xpath_properties.items():
+    for pname, spec in (xpath_properties or {}).items():
         if isinstance(spec, str):
             xps.append(XPathProperty(pname, spec))
         else:
