@@ -1,8 +1,8 @@
 """`update istream T set ... [where ...]` at runtime: per event type, the update statements
 that change its events (sent, or routed by insert into) before any statement sees them.
 
-As Esper does: update statements apply in `@priority` order (highest first), then creation
-order; each one whose where-clause holds replaces the event by an updated copy (the sent
+As Esper does: update statements apply in `@priority` order, lowest first (so the highest
+priority's change wins), `@drop` ones first among equal priorities, then creation order; each one whose where-clause holds replaces the event by an updated copy (the sent
 object is never modified), evaluating every assignment against the event as it was before
 that statement's change; its listeners receive the copy as new event and the event it
 updated as old event. `@drop` on an update statement drops the events it updates."""
@@ -60,7 +60,7 @@ class _Entry:
     def __init__(self, plan: UpdatePlan, statement: Any) -> None:
         self.plan = plan
         self.statement = statement
-        self.order = (-plan.priority, statement._order_key[1])
+        self.order = (plan.priority, 0 if plan.drop else 1, statement._order_key[1])
 
 
 class _Running:

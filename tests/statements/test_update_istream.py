@@ -62,12 +62,21 @@ def test_several_updates_apply_in_creation_order(engine):
     rec.assert_streams(new=[{"sym": "A12"}])
 
 
-def test_priority_orders_updates(engine):
-    engine.epl("update istream Tick set sym = sym || '1'")
-    engine.epl("@priority(5) update istream Tick set sym = sym || '2'")
-    rec = Recorder(engine.epl("select sym from Tick"))
+def test_priority_orders_updates_the_highest_applies_last(engine):
+    engine.epl("@priority(5) update istream Tick set sym = sym || '1', price = 5")
+    engine.epl("update istream Tick set sym = sym || '2', price = 2")
+    rec = Recorder(engine.epl("select sym, price from Tick"))
     tick(engine, "A", 1.0)
-    rec.assert_streams(new=[{"sym": "A21"}])
+    rec.assert_streams(new=[{"sym": "A21", "price": 5.0}])
+
+
+def test_drop_applies_before_other_updates_of_its_priority(engine):
+    engine.epl("update istream Tick set sym = 'X'")
+    engine.epl("@drop update istream Tick set price = 0 where sym = 'X'")
+    rec = Recorder(engine.epl("select sym from Tick"))
+    tick(engine, "X", 1.0)         # dropped before the first update turns it into X
+    tick(engine, "A", 1.0)         # not dropped: the drop saw A
+    rec.assert_streams(new=[{"sym": "X"}])
 
 
 def test_a_later_update_sees_an_earlier_ones_change_in_its_where_clause(engine):
