@@ -174,13 +174,13 @@ def column_factory(params: SketchParams) -> AggregationFactory:
 
 
 def _add(call: AggCall) -> AggregationFactory:
+    if call.distinct:
+        raise AggregationError("Count-min-sketch aggregation function 'countMinSketchAdd' is not "
+                               "supported with distinct")
     if len(call.arg_types) != 1 or call.star:
         raise AggregationError("Count-min-sketch aggregation function 'countMinSketchAdd' requires "
                                "a single parameter expression")
-    if call.distinct:
-        raise AggregationError("Count-min-sketch aggregation function 'countMinSketchAdd' does not "
-                               "allow distinct")
-    # outside `into table` it keeps a sketch of its own with the default parameters
+    # into a table the column's sketch takes the values (the compiler refuses it elsewhere)
     return AggregationFactory("countminsketchadd", SKETCH_TYPE,
                               lambda: _SketchAggregator(SketchParams()))
 

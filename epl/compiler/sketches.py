@@ -22,9 +22,10 @@ def sketch_column(col: A.ColumnDef, text: str) -> Any:
     call = col.aggregation
     values: dict[str, Any] = {}
     if len(call.args) > 1 or (call.args and not isinstance(call.args[0], A.NewMap)):
+        # Esper's wording, its double space included
         raise EPLValidationError(f"Failed to validate table column '{col.name}': Count-min-sketch "
-                                 f"takes a single parameter object, e.g. "
-                                 f"countMinSketch({{epsOfTotalCount: 0.0001, topk: 10}})", text)
+                                 f"aggregation function 'countMinSketch'  expects either no "
+                                 f"parameter or a single json parameter object", text)
     for name, e in (call.args[0].items if call.args else ()):
         v = _constant(e)
         if v is _NOT_CONSTANT:
@@ -90,9 +91,13 @@ def install(engine: Any) -> None:
 
     def function_hook(previous: Optional[Callable]) -> Callable:
         def functions(node: Any, scope: Any) -> Any:
-            if node.name.lower() == "countminsketch":
+            name = node.name.lower()
+            if name == "countminsketch":
                 raise scope.fail("Count-min-sketch aggregation function 'countMinSketch' can only "
                                  "be used in create-table statements")
+            if name in (FREQUENCY, TOPK):
+                raise scope.fail(f"Count-min-sketch aggregation function '{node.name}' requires the "
+                                 f"use of a table-access expression")
             return previous(node, scope) if previous is not None else None
         return functions
 

@@ -87,7 +87,11 @@ def test_error_bound_holds_with_the_declared_confidence():
     ("select countMinSketch() from Word", "can only be used in create-table statements"),
     ("create table T2(c countMinSketch({nope: 1}))", "Unrecognized parameter 'nope'"),
     ("create table T2(c countMinSketch({confidence: 2}))", "between 0 and 1"),
-    ("create table T2(c countMinSketch(string))", "single parameter object"),
+    ("create table T2(c countMinSketch(string))", "expects either no parameter or a single json parameter object"),
+    ("select countMinSketchAdd(word) from Word", "can only be used with into-table"),
+    ("select countMinSketchFrequency(word) from Est", "requires the use of a table-access expression"),
+    ("into table WordTable select countMinSketchAdd(distinct word) as wordapprox from Word",
+     "is not supported with distinct"),
     ("select WordTable.wordapprox.countMinSketchFrequency() from Est", "single parameter"),
     ("select word.countMinSketchTopk() from Est", "not a count-min-sketch table column"),
 ])
