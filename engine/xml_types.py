@@ -3,10 +3,11 @@
 element has the type's root element name.
 
 Properties (without a schema every property exists, as in Esper):
-- `name`: the text of the first child element `name`, else the attribute `name` of the
-  element (a string; a declared property is converted to its declared type);
+- `name`: the attribute `name` of the root element, else the text of its first child
+  element `name` (a string; a declared property is converted to its declared type);
 - `a.b.c`: nested child elements (the last step may be an attribute); `a[2]`: the third
-  child element named `a` (0-based, as Esper's indexed properties);
+  child element named `a` (0-based, as Esper's indexed properties); `a('k')`: the child
+  element `a` whose `id` attribute is k;
 - XPath properties declared with the type (`@XMLSchemaField(name, xpath, type)`): evaluated
   with ElementTree's XPath subset (child and descendant steps `a/b`, `//b`, `*`, `.`, `..`,
   predicates `[@attr]`, `[@attr='v']`, `[tag]`, `[tag='text']`, `[n]`, `[last()]`),
@@ -95,26 +96,39 @@ def _convert(value: Any, t: PropertyType) -> Any:
 
 
 def _dom_getter(path: str) -> Callable[[Any], Any]:
-    """A simple, nested or indexed property walked over child elements (the last step may be
-    an attribute); the text of the element reached."""
-    steps = parse_path(path)
+    """A simple, nested, indexed or mapped property walked over the DOM as Esper walks it: a
+    simple step is an attribute of that name (checked first) or else the first child element;
+    `a[i]` the i-th child element `a` (0-based); `a('k')` the child `a` whose id attribute is
+    k. The value is the text of what the last step reached."""
+    steps = tuple(parse_path(path))
 
-    def get(u: Any, _steps: tuple = tuple(steps)) -> Any:
-        el: Optional[ET.Element] = _element(u)
+    def get(u: Any, _steps: tuple = steps) -> Any:
+        el: ET.Element = _element(u)
         last = len(_steps) - 1
         for i, (name, index, key) in enumerate(_steps):
+            if index is None and key is None:
+                attr = _attribute(el, name)
+                if attr is not None:
+                    return attr if i == last else None      # an attribute has no children
             kids = [c for c in el if _local(c.tag) == name]
-            pos = index or 0
-            if key is not None:         # `a('k')`: the child `a` whose id attribute is k
+            if key is not None:
                 kids = [c for c in kids if c.get("id") == key]
-            if pos < len(kids):
-                el = kids[pos]
-                continue
-            if i == last and index is None and key is None:
-                return el.get(name)     # an attribute of the element reached
-            return None
+            pos = index or 0
+            if pos >= len(kids):
+                return None
+            el = kids[pos]
         return _text(el)
     return get
+
+
+def _attribute(el: ET.Element, name: str) -> Optional[str]:
+    v = el.get(name)
+    if v is not None:
+        return v
+    for k, v in el.attrib.items():          # a namespaced attribute by its local name
+        if _local(k) == name:
+            return v
+    return None
 
 
 _ABS = re.compile(r"^/+")

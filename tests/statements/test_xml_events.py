@@ -111,3 +111,12 @@ def test_checkpoint_restores_xml_types_and_their_events(engine):
     restored.send("<Sensor id='3'><reading><temp>1.5</temp></reading></Sensor>", "SensorEvent")
     assert rec.new_rows() == [{"id": 3, "temp": 1.5}]
     assert [r["id"] for r in restored.execute_query("select id from XW")] == [7, 3]
+
+
+def test_attributes_before_elements_and_mapped_by_id():
+    e = Engine(time="simulated")
+    register_xml_type(e, "R", "r")
+    rec = Recorder(e.epl("select x, item('b') as b, item('b').w as w, nested.x as nx from R"))
+    e.send("<r x='attr'><x>element</x><item id='a'>1</item><item id='b' w='9'>2</item>"
+           "<nested><x>deep</x></nested></r>", "R")
+    assert rec.new_rows() == [{"x": "attr", "b": "2", "w": "9", "nx": "deep"}]
