@@ -39,9 +39,13 @@ def _shape(node: Any, name: str, arity: int) -> Optional[tuple]:
     while isinstance(node, A.Parens):
         node = node.inner
     if isinstance(node, A.Call) and node.name.lower() == name and not node.distinct:
-        if len(node.args) != arity:
+        # `filterindex: name` asks Esper for a spatial filter index: an optimization only,
+        # the filter evaluates the method either way
+        args = tuple(a for a in node.args
+                     if not (isinstance(a, A.NamedArg) and a.name.lower() == "filterindex"))
+        if len(args) != arity:
             return ()
-        return tuple(node.args)
+        return args
     return None
 
 

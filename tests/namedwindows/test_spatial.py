@@ -161,3 +161,17 @@ def test_validation(text, message):
     e.deploy(SCHEMAS + "; create window W#keepall as Pt")
     with pytest.raises(EPLValidationError, match=message):
         e.epl(text)
+
+
+def test_filters_with_filterindex_parameter_and_patterns():
+    e = Engine(time="simulated")
+    e.deploy(SCHEMAS)
+    flt = Recorder(e.epl("expression myindex {pointregionquadtree(0, 0, 100, 100)} "
+                         "select id from Rect(point(0, 0, filterindex: myindex).inside(rectangle(rx, ry, rw, rh)))"))
+    pat = Recorder(e.epl("select p.id as p, r.id as r from pattern[every p=Pt -> "
+                         "r=Rect(point(p.px, p.py).inside(rectangle(rx, ry, rw, rh)))]"))
+    e.send({"id": 1, "px": 5.0, "py": 5.0}, "Pt")
+    e.send({"id": 10, "rx": -1.0, "ry": -1.0, "rw": 2.0, "rh": 2.0}, "Rect")   # holds 0,0 only
+    e.send({"id": 11, "rx": 4.0, "ry": 4.0, "rw": 2.0, "rh": 2.0}, "Rect")     # holds 5,5
+    assert flt.new_rows() == [{"id": 10}]
+    assert pat.new_rows() == [{"p": 1, "r": 11}]
