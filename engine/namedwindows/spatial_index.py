@@ -37,6 +37,10 @@ class SpatialIndex:
         self._next = itertools.count()
         self.clear()
 
+    def fresh(self) -> "SpatialIndex":
+        """An empty index of the same kind and bounds (a context partition's own)."""
+        return SpatialIndex(self.name, self.kind, self.columns[1:], self.coords, self.params)
+
     def clear(self) -> None:
         x, y, w, h, *rest = self.params
         self.tree = KINDS[self.kind][1](x, y, w, h, *[int(v) for v in rest])

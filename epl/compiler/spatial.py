@@ -139,24 +139,21 @@ def compile_spatial_index(node: A.CreateIndex, target: Any, engine: Any, text: s
     if len(params) > 4 and params[4] < 1 or len(params) > 5 and params[5] < 1:
         raise EPLValidationError(f"Index of type '{kind}' requires a leaf capacity and tree "
                                  f"height of at least 1", text)
-    indexes = target.indexes if getattr(target, "indexes", None) is not None else {}
+    indexes = getattr(target, "indexes", None) or {}
     if node.name in indexes:
         raise EPLValidationError(f"An index by name '{node.name}' already exists", text)
     index = SpatialIndex(node.name, kind, [expr_text(e) for e in col.exprs], coords, params)
-    declared = getattr(target, "context", None)
 
+    # a window keeps the index (a context-partitioned one gives each partition's window a
+    # fresh one); a table's lookups scan, with the same results
     def add() -> None:
-        if hasattr(target, "add_index") and declared is None:
+        if not target.is_table:
             index.clear()
             target.add_index(index)
-        else:        # tables and per-partition windows: lookups scan, with the same results
-            indexes[node.name] = index
 
     def remove() -> None:
-        if hasattr(target, "remove_index") and declared is None:
+        if not target.is_table:
             target.remove_index(node.name)
-        else:
-            indexes.pop(node.name, None)
 
     return CompiledStatement("create-index", None, statement_name(node.annotations),
                              annotations=node.annotations, on_create=[(add, remove)])
@@ -168,11 +165,11 @@ def spatial_lookup(where: Any, target: Any, scope: Any, target_info: Any) -> Opt
     method over the columns of a spatial index of `target` and values not of the target:
     the on-action then asks the index for candidates (the where-clause still checks them)."""
     spatial = [i for i in (getattr(target, "indexes", None) or {}).values() if getattr(i, "spatial", False)]
-    if not spatial or where is None or not hasattr(target, "lookup"):
+    if not spatial or where is None:
         return None
     from ..ast.walk import operands
     from .expressions import compile_expr
-    from .onactions import _reads_stream, _target_column
+    from .keylookup import _column, _reads
     for conj in operands(where, A.BinOp.AND):
         while isinstance(conj, A.Parens):
             conj = conj.inner
@@ -194,8 +191,8 @@ def spatial_lookup(where: Any, target: Any, scope: Any, target_info: Any) -> Opt
         else:
             continue
         for indexed, query, kind in sides:
-            cols = [_target_column(e, scope, target_info) for e in indexed]
-            if None in cols or any(_reads_stream(e, scope, target_info.index) for e in query):
+            cols = [_column(e, scope, target_info.index) for e in indexed]
+            if None in cols or any(_reads(e, scope, target_info.index) for e in query):
                 continue
             for idx in spatial:
                 if idx.kind == kind and list(idx.columns[1:]) == cols:

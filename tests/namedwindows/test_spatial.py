@@ -175,3 +175,24 @@ def test_filters_with_filterindex_parameter_and_patterns():
     e.send({"id": 11, "rx": 4.0, "ry": 4.0, "rw": 2.0, "rh": 2.0}, "Rect")     # holds 5,5
     assert flt.new_rows() == [{"id": 10}]
     assert pat.new_rows() == [{"p": 1, "r": 11}]
+
+
+def test_spatial_index_on_tables_and_context_partitioned_windows():
+    e = Engine(time="simulated")
+    e.deploy(SCHEMAS + """;
+        create table T(id int primary key, px double, py double);
+        on Pt merge T where T.id = Pt.id when not matched then insert select id, px, py;
+        create index TI on T((px, py) pointregionquadtree(0, 0, 100, 100));
+        create context ByQuad partition by id from Pt;
+        context ByQuad create window PW#keepall as Pt;
+        context ByQuad insert into PW select * from Pt;
+        context ByQuad create index PI on PW((px, py) pointregionquadtree(0, 0, 100, 100))""")
+    table = Recorder(e.epl("on Q select t.id as id from T as t where point(t.px, t.py).inside(rectangle(x, y, w, h))"))
+    for i, (x, y) in enumerate([(1, 1), (50, 50), (99, 99), (1, 1)]):
+        e.send({"id": i % 3, "px": float(x), "py": float(y)}, "Pt")
+    e.send({"x": 0.0, "y": 0.0, "w": 60.0, "h": 60.0}, "Q")
+    assert table.new_rows() == [{"id": 0}, {"id": 1}]
+    part = Recorder(e.epl("context ByQuad on Pt(px > 98) as p select count(*) as n from PW as w "
+                          "where point(w.px, w.py).inside(rectangle(0, 0, 10, 10))"))
+    e.send({"id": 0, "px": 99.0, "py": 99.0}, "Pt")       # partition 0 holds (1,1) twice
+    assert part.new_rows() == [{"n": 2}]
