@@ -123,4 +123,7 @@ def install(engine: Any) -> NamedWindowService:
     statements["InsertValues"] = fireandforget.refuse_as_statement
     statements["DeleteStatement"] = fireandforget.refuse_as_statement
     statements.setdefault("UpdateStatement", fireandforget.refuse_as_statement)
+    from epl.compiler import sketches, spatial
+    sketches.install(engine)        # countMinSketch methods on table columns
+    spatial.install(engine)         # point(..).inside(rectangle(..)), rectangle(..).intersects(..)
     return svc
