@@ -462,6 +462,7 @@ class Engine:
             i = 1
         find = self.types.finder()
         feed = self.feed
+        from .fused import run_batch as fused_run
         while i < n:
             et = find(type_name)
             if et is None or et.representation is not Representation.MAP:
@@ -472,6 +473,10 @@ class Engine:
             # for events no filter wants (EPL filters cannot keep a reference to it)
             probe = EventBean(et, None)
             check = et.checker() if self.check_events else None
+            j = fused_run(self, et, events, i, n, check, find, type_name)
+            if j != i:      # a fused statement alone on the type took events i..j-1
+                i = j
+                continue
             start, i = i, n
             for j, handles in self.filters.scanner(et)(events, start, n, probe):
                 if handles is STALE:        # filters changed: go on with the current scanner

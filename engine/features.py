@@ -110,6 +110,15 @@ class Services(dict):
         self["pattern_limit"] = limit
 
     @property
+    def istream_updates(self) -> Any:
+        """The `update istream` service (engine/istream_updates.py), once one was created."""
+        return self.get("istream_updates")
+
+    @istream_updates.setter
+    def istream_updates(self, svc: Any) -> None:
+        self["istream_updates"] = svc
+
+    @property
     def expressions(self) -> dict:
         """Expressions declared by `create expression`, by name."""
         return self.setdefault("expressions", {})

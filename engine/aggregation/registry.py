@@ -6,14 +6,14 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 
 from engine.epl_types import PropertyType
 
-from . import basic, events, ever, leaving, rate, stats
+from . import basic, events, ever, leaving, rate, sketch, stats
 from .base import _EMPTY, AggCall, AggregationError, AggregatorFactory
 
 Builder = Callable[[AggCall], AggregatorFactory]
 
 AGGREGATIONS: dict[str, Builder] = {
     **basic.BUILDERS, **stats.BUILDERS, **events.BUILDERS,
-    **ever.BUILDERS, **rate.BUILDERS, **leaving.BUILDERS,
+    **ever.BUILDERS, **rate.BUILDERS, **leaving.BUILDERS, **sketch.BUILDERS,
 }
 
 

@@ -127,4 +127,7 @@ def install(engine: "Runtime") -> NamedWindowService:
     # fire-and-forget forms given to `epl`: refused with Esper's message
     for form in (A.InsertValues, A.DeleteStatement, A.UpdateStatement):
         features.add_statement(form, fireandforget.refuse_as_statement)
+    from epl.compiler import sketches, spatial
+    sketches.install(engine)        # countMinSketch methods on table columns
+    spatial.install(engine)         # point(..).inside(rectangle(..)), rectangle(..).intersects(..)
     return svc

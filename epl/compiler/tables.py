@@ -76,6 +76,9 @@ def _aggregation(col: A.ColumnDef, engine: "Runtime", text: str) -> Any:
     call = col.aggregation
     if not isinstance(call, A.Call):
         raise EPLValidationError(f"Column '{col.name}' must declare an aggregation function", text)
+    if call.name.lower() == "countminsketch":
+        from .sketches import sketch_column
+        return sketch_column(col, text)
     star = False
     types: list[PropertyType] = []
     for a in call.args:
@@ -169,6 +172,8 @@ def compile_into_table(plan: Any, node: A.SelectStatement, engine: "Runtime", te
             continue
         ci = table.aggregation_columns.index(col)
         declared = _declared_function(table, col, engine)
+        if declared == "countminsketch" and e.name.lower() == "countminsketchadd":
+            declared = "countminsketchadd"      # the sketch column takes what is added to it
         if declared is not None and declared != e.name.lower():
             raise EPLValidationError(f"Incompatible aggregation function for table '{table.name}' "
                                      f"column '{col}', expecting '{declared}' and received "
