@@ -1,6 +1,6 @@
 """Rows for output-limited delivery: each row with its order-by key, so that a whole batch can
 be ordered when it is output (Esper orders the batch, not each update), then made distinct
-and limited by the statement's row shaper."""
+and limited by the statement's row shaper; and the aggregation steps the batches share."""
 from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Optional, Sequence
@@ -71,3 +71,38 @@ def finish(p: Any, pairs: Sequence[Pair]) -> Rows:
     if shaper.order_keys:
         pairs = shaper.order(list(pairs))
     return shaper.finish([r for _, r in pairs])
+
+
+def apply_ungrouped(p: Any, new: Sequence[Eps], old: Sequence[Eps]) -> list:
+    """Let one view update enter and leave the ungrouped aggregation; returns its row."""
+    aggs = p.aggs
+    row = aggs.ungrouped()
+    for eps in new:
+        aggs.enter(row, eps)
+    for eps in old:
+        aggs.leave(row, eps)
+    return row
+
+
+def apply_grouped(p: Any, new: Sequence[Eps], old: Sequence[Eps]) -> tuple[list, list]:
+    """Let one view update enter and leave its groups; returns the group keys of the insert
+    and of the remove events."""
+    key_of, aggs = p.key_of, p.aggs
+    new_keys = [key_of(eps) for eps in new]
+    old_keys = [key_of(eps) for eps in old]
+    for k, eps in zip(new_keys, new):
+        aggs.enter_group(k, eps)
+    for k, eps in zip(old_keys, old):
+        aggs.leave_group(k, eps)
+    return new_keys, old_keys
+
+
+def forget_ended(p: Any, reps: dict) -> None:
+    """After an output: drop the groups whose aggregation ended. Esper outputs such a group
+    once more, with fresh (null) aggregates, and forgets it when it next touches the group's
+    aggregation."""
+    aggs = p.aggs
+    if aggs.reclaim:
+        groups = aggs.groups
+        for k in [k for k in reps if k not in groups]:
+            del reps[k]
