@@ -5,19 +5,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Optional, Sequence
 
+from engine.resultset.processors import passes_having
+
 Eps = Sequence[Any]
 Pair = tuple  # (order-by key or None, row)
 Rows = Optional[list]
-
-
-def _passes(having: Callable[[Eps], Any], eps: Eps) -> bool:
-    """Whether a row passes `having`; a fully aggregated row (no event) reads properties as null."""
-    if eps:
-        return having(eps) is True
-    try:
-        return having(eps) is True
-    except (IndexError, AttributeError):
-        return False
 
 
 def _sort_key(order_keys: Sequence[Any], eps: Eps) -> tuple:
@@ -38,7 +30,7 @@ def keyed(p: Any, eps_list: Iterable[Eps], point: Optional[Callable[[Eps], None]
     for eps in eps_list:
         if point is not None:
             point(eps)
-        if having is not None and not _passes(having, eps):
+        if having is not None and not passes_having(having, eps):
             continue
         key = _sort_key(order_keys, eps) if order_keys else None
         out.append((key, select(eps)))
@@ -56,7 +48,7 @@ def keyed_groups(p: Any, items: Iterable[tuple[Any, Eps]]) -> list[Pair]:
     out = []
     for key, eps in items:
         ctx.row = aggs.peek(key)
-        if having is not None and not _passes(having, eps):
+        if having is not None and not passes_having(having, eps):
             continue
         sort_key = _sort_key(order_keys, eps) if order_keys else None
         out.append((sort_key, select(eps)))
