@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .kinds import EventGroupRows, ordered_groups
-from .polled import GroupConditions, PolledFactory, first_update
+from .polled import FirstPerGroup, GroupConditions, PolledFactory
 from .rows import Eps, Rows, apply_grouped, finish, forget_ended, keyed_groups
 
 
@@ -81,7 +81,7 @@ def _keep_last(p: Any, last: dict, keys: Sequence[Any], events: Sequence[Eps]) -
             last[k] = rows[0]
 
 
-class AggregatedGroupedFirst:
+class AggregatedGroupedFirst(FirstPerGroup):
     """Flushed after every update (the statement-level condition is `Always`)."""
 
     __slots__ = ("p", "conditions", "work")
@@ -91,8 +91,8 @@ class AggregatedGroupedFirst:
         self.conditions = GroupConditions(polled, ctx)
         self.work: dict = {}        # key -> event that passed, latest wins
 
-    def add(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
-        first_update(self.p, self.conditions, new, old, self.work.__setitem__)
+    def take(self, key: Any, eps: Eps) -> None:
+        self.work[key] = eps
 
     def flush(self) -> tuple[Rows, Rows]:
         p = self.p

@@ -9,19 +9,22 @@ from .rows import Eps, Rows, finish
 
 
 class EveryUpdate:
-    __slots__ = ("p", "kind", "new", "old", "updates")
+    __slots__ = ("p", "kind", "rows", "new", "old", "updates")
 
     def __init__(self, p: Any, kind: Any) -> None:
         self.p = p
         self.kind = kind
+        self.rows = kind.rows
         self.new: list = []
         self.old: list = []
         self.updates = 0
 
     def add(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
-        n, o = self.kind.rows(new, old)
-        self.new += n
-        self.old += o
+        n, o = self.rows(new, old)
+        if n:
+            self.new += n
+        if o:
+            self.old += o
         self.updates += 1
 
     def flush(self) -> tuple[Rows, Rows]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .kinds import ordered_groups
-from .polled import GroupConditions, PolledFactory, first_update
+from .polled import FirstPerGroup, GroupConditions, PolledFactory
 from .rows import Eps, Rows, finish, forget_ended, keyed_groups
 
 
@@ -27,6 +27,7 @@ class _Touched:
     from before the batch, taken at its first touch."""
 
     __slots__ = ("p", "reps", "old")
+    ordered = False             # the groups in HashMap order at output, else in order of touch
 
     def __init__(self, p: Any) -> None:
         self.p = p
@@ -34,9 +35,10 @@ class _Touched:
         self.old: list = []
 
     def touch(self, k: Any, eps: Eps) -> None:
-        if k not in self.reps and self.p.want_old:
+        reps = self.reps
+        if k not in reps and self.p.want_old:
             self.old += keyed_groups(self.p, [(k, eps)])
-        self.reps[k] = eps
+        reps[k] = eps
 
     def apply(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
         """One view update: touch each event's group, then let the event enter or leave it."""
@@ -52,14 +54,16 @@ class _Touched:
             aggs.leave_group(k, eps)
 
     def items(self, ordered: bool) -> list:
-        keys = ordered_groups(self.p, list(self.reps)) if ordered else self.reps
-        return [(k, self.reps[k]) for k in keys]
+        reps = self.reps
+        if not ordered:
+            return list(reps.items())
+        return [(k, reps[k]) for k in ordered_groups(self.p, list(reps))]
 
-    def flush(self, ordered: bool) -> tuple[Rows, Rows]:
+    def flush(self) -> tuple[Rows, Rows]:
         """The touched groups' current rows and their rows from before the batch; starts a new
         batch."""
         p = self.p
-        new_rows = finish(p, keyed_groups(p, self.items(ordered))) if p.want_new else None
+        new_rows = finish(p, keyed_groups(p, self.items(self.ordered))) if p.want_new else None
         old_rows = finish(p, self.old)
         self.reps, self.old = {}, []
         return new_rows, old_rows
@@ -79,11 +83,8 @@ class RowPerGroupLast(_Touched):
     def add(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
         self.apply(new, old)
 
-    def flush(self) -> tuple[Rows, Rows]:
-        return _Touched.flush(self, self.ordered)
 
-
-class RowPerGroupFirst(_Touched):
+class RowPerGroupFirst(_Touched, FirstPerGroup):
     """Flushed after every update (the statement-level condition is `Always`)."""
 
     __slots__ = ("conditions",)
@@ -92,11 +93,7 @@ class RowPerGroupFirst(_Touched):
         _Touched.__init__(self, p)
         self.conditions = GroupConditions(polled, ctx)
 
-    def add(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
-        first_update(self.p, self.conditions, new, old, self.touch)
-
-    def flush(self) -> tuple[Rows, Rows]:
-        return _Touched.flush(self, False)
+    take = _Touched.touch
 
 
 class RowPerGroupAll(_Touched):
