@@ -29,8 +29,11 @@ def register_inserts(engine: Any, store: Any, statement: Any) -> Any:
 
 
 def unregister_inserts(engine: Any, registration: Optional[Any]) -> None:
+    """Remove the registration (None: nothing registered); returns None, the caller's new
+    registration."""
     if registration is not None:
         engine._filters.remove(registration)
+    return None
 
 
 def move_inserts(registration: Optional[Any], engine: Any, runtime: Any) -> Optional[Any]:

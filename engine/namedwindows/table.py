@@ -53,8 +53,7 @@ class Table:
         return self
 
     def stop(self) -> None:
-        unregister_inserts(self._engine, self._registration)
-        self._registration = None
+        self._registration = unregister_inserts(self._engine, self._registration)
 
     def relocate(self, runtime: Any) -> None:
         """Move the `create table` statement to another runtime with its rows: events of

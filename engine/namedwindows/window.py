@@ -65,8 +65,7 @@ class NamedWindow:
         return self
 
     def stop(self) -> None:
-        unregister_inserts(self._engine, self._registration)
-        self._registration = None
+        self._registration = unregister_inserts(self._engine, self._registration)
         for v in self._chain:
             v.stop()
         self._chain = []
