@@ -75,13 +75,17 @@ class Limiter:
 
 
 class BatchLimiter(Limiter):
-    __slots__ = ("batch", "keep_before_after")
+    __slots__ = ("batch", "keep_before_after", "keeps_aggregation")
 
     def __init__(self, processor: Any, batch: Any, condition: Any, ctx: Any, emit: Emit,
                  after: Optional[AfterState] = None, keep_before_after: bool = True,
-                 terminable: bool = False) -> None:
+                 terminable: bool = False, keeps_aggregation: bool = False) -> None:
         Limiter.__init__(self, processor, emit, after, terminable)
         self.batch = batch
+        # Esper's non-buffered `output all|last` helpers apply each update to the aggregation
+        # as it arrives and never start it afresh: a unidirectional join keeps its aggregation
+        # across triggering events here (see engine/joins/executor.py)
+        self.keeps_aggregation = keeps_aggregation
         # Esper keeps updates that arrive before the after-clause is satisfied in the batch
         # for aggregated statements (they count towards the aggregates), drops them otherwise
         self.keep_before_after = keep_before_after
