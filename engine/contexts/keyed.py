@@ -15,7 +15,7 @@ from engine.bean import EventBean
 from filterindex.semantics import param_matches
 from filterindex.spec import FilterOp, FilterParam, FilterSpec
 
-from .partition import CreateHandle, Partition, first_order, narrow_by_parent
+from .partition import CreateHandle, Partition, PartitioningController, first_order, narrow_by_parent
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,14 +90,9 @@ def spec_matches(spec: FilterSpec, bean: EventBean) -> bool:
     return False
 
 
-class KeyedController:
+class KeyedController(PartitioningController):
     def __init__(self, spec: KeyedSpec, runtime: Any, parent: Optional[Partition], level: int) -> None:
-        self.spec = spec
-        self.runtime = runtime
-        self.parent = parent
-        self.level = level
-        self.partitions: dict[Any, Partition] = {}
-        self.registrations: list[Any] = []
+        PartitioningController.__init__(self, spec, runtime, parent, level)
         self._params: dict[Any, Optional[tuple]] = {}
         self._end_spec: Optional[FilterSpec] = None
 
@@ -110,14 +105,6 @@ class KeyedController:
         if spec.terminated_item is not None:
             self._end_spec = narrow_by_parent(self.parent, spec.terminated.template.bind(None))
             self.registrations.append(runtime.add_filter(self._end_spec, _End(self, spec.terminated_item)))
-
-    def stop(self, terminated: bool = False) -> None:
-        regs, self.registrations = self.registrations, []
-        for r in regs:
-            r.stop()
-        parts, self.partitions = self.partitions, {}
-        for p in parts.values():
-            self.runtime.end_partition(p, terminated)
 
     # -- partitions -----------------------------------------------------------------------------
     def create(self, creator: Creator, bean: EventBean) -> None:
