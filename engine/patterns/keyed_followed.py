@@ -158,7 +158,8 @@ def _detect(pattern: Any, plan: Any, scope: Any) -> Optional[KeyedFollowedPlan]:
     else:
         b_node = second
     for f in (a_node, b_node):
-        if not isinstance(f, A.PatternFilter) or not _only_known_fields(f, {"event_filter", "tag"}):
+        if not isinstance(f, A.PatternFilter) or not _only_known_fields(f, {"event_filter", "tag"}) \
+                or not _only_known_fields(f.event_filter, {"type_name", "filter"}):
             return None
     a_tag, b_tag = a_node.tag, b_node.tag
     if a_tag is None or a_tag == b_tag:
