@@ -315,7 +315,15 @@ class KeyedFollowedRun:
         if not self.tokens:                 # stopped while this event was being routed
             return
         key = self.a_key(bean)
-        if not self._acquire():
+        # limits.PatternLimit.try_acquire inlined for a counter without a limit (most runs)
+        lim = self.engine.services.get("pattern_limit")
+        if lim.__class__ is PatternLimit and lim.max_instances is None:
+            lim.count += 1
+            per = lim.per_statement
+            name = self.statement.name
+            per[name] = per.get(name, 0) + 1
+            self.count += 1
+        elif not self._acquire():
             return
         w = self.waiting.get(key)
         if w is None:
