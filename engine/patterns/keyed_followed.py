@@ -117,6 +117,28 @@ def _mentions(e: Any, names: set) -> bool:
     return False
 
 
+_PLAIN_NODES = (A.Literal, A.BinaryOp, A.UnaryOp, A.Parens, A.Between, A.InRange, A.InList, A.Like,
+                A.Regexp, A.IsNull)
+
+
+def _reads_only_b(e: Any, b_type: Any, b_tag: Optional[str]) -> bool:
+    """Whether a condition reads only B's own properties and literals. The state machines
+    bind anything else (variables, functions) when each A arrives, the fast path's single
+    registration could not: such conditions take the general path."""
+    for n in walk(e):
+        if isinstance(n, A.Property):
+            path = _plain_path(n)
+            if path is None:
+                return False
+            if len(path) == 2 and b_tag is not None and path[0] == b_tag:
+                path = path[1:]
+            if len(path) != 1 or path[0] not in b_type.properties:
+                return False
+        elif not isinstance(n, _PLAIN_NODES):
+            return False
+    return True
+
+
 def detect(pattern: Any, plan: Any, engine: Any, scope: Any, text: str) -> Optional[KeyedFollowedPlan]:
     """The fast plan for a pattern of the keyed followed-by shape, or None."""
     try:
@@ -185,7 +207,7 @@ def _detect(pattern: Any, plan: Any, scope: Any) -> Optional[KeyedFollowedPlan]:
         if key is not None:
             a_props.append(key[0])
             b_props.append(key[1])
-        elif _mentions(t, tags):
+        elif _mentions(t, tags) or not _reads_only_b(t, b_type, b_tag):
             return None
         else:
             rest.append(t)

@@ -107,11 +107,14 @@ def test_fast_path_delivers_as_the_state_machines(a_filter, b_shape, guard, pare
     "select * from pattern [(every a=A) -[5]> b=B(id = a.id)]",
     "select * from pattern [every (a=A -> b=B(id = a.id))]",
     "select * from pattern [every a=A -> b=B(k = a.id)]",                      # string = int
+    "select * from pattern [every a=A -> b=B(id = a.id, v > vv)]",             # a variable
+    "select * from pattern [every a=A -> b=B(id = a.id, v > abs(-1))]",        # a function
 ])
 def test_other_shapes_take_the_general_path(epl):
     engine = Engine(time="simulated", start_time=0)
     for s in SCHEMAS:
         engine.epl(s)
+    engine.epl("create variable int vv = 1")
     try:
         stmt = engine.epl(epl)
     except Exception:
