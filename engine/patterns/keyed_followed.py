@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
+import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
@@ -31,6 +32,7 @@ from engine.faults import statement_failed
 from engine.fastpath_switch import fast_paths
 from epl import ast as A
 from epl.ast.walk import walk
+from filterindex.spec import FilterOp, FilterParam, FilterSpec
 
 from .limits import PatternLimit, pattern_limit
 
@@ -284,6 +286,11 @@ class KeyedFollowedRun:
         fast = self.fast
         empty = (EventBean(fast.match_type, {}),)
         a_spec, b_spec = fast.a_template.bind(empty), fast.b_template.bind(empty)
+        # B events reach the run only when A events wait for their key (a predicate leaf read
+        # at routing time): like the state machines' per-instance filters, the index
+        # discards the others before any handle, bean or type check
+        wanted = FilterParam("", FilterOp.BOOL_EXPR, self._b_wanted, key=f"keyed-followed:{uuid.uuid4().hex}")
+        b_spec = FilterSpec(b_spec.event_type, tuple(path + (wanted,) for path in b_spec.paths))
         if self.addendum is not None:
             a_spec, b_spec = self.addendum(a_spec), self.addendum(b_spec)
         on_a = self._on_a_within if fast.within is not None else self._on_a
@@ -319,6 +326,12 @@ class KeyedFollowedRun:
         return lim
 
     # -- events --------------------------------------------------------------------------
+    def _b_wanted(self, bean: Any) -> bool:
+        try:
+            return self.b_key(bean) in self.waiting
+        except Exception:       # an unhashable value: no A waits for it
+            return False
+
     def _acquire(self) -> bool:
         """Count one more waiting A against the engine-wide limit (limits.PatternLimit's
         try_acquire, inlined for the common case of a counter without a limit)."""
