@@ -135,3 +135,19 @@ def test_switch_by_environment(monkeypatch):
     stmt = engine.epl("select * from pattern [every a=A -> b=B(id = a.id)]")
     assert not isinstance(stmt_registration(stmt), KeyedFollowedRun)
     engine.close()
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_b_events_nobody_waits_for_are_discarded_unchecked(fast):
+    engine = Engine(time="simulated", start_time=0)
+    set_fast_paths(engine, fast)
+    for s in SCHEMAS:
+        engine.epl(s)
+    rows = []
+    engine.epl("select a.v as av from pattern [every a=A -> b=B(id = a.id)]").add_listener(
+        lambda new, old: rows.extend(e["av"] for e in new))
+    engine.send({"id": "not an int", "k": 5, "v": []}, "B")      # no A waits: never looked at
+    engine.send({"id": 1, "k": "x", "v": 7}, "A")
+    engine.send({"id": 1, "k": "x", "v": 0}, "B")
+    assert rows == [7]
+    engine.close()
