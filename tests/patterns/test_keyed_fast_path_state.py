@@ -56,6 +56,22 @@ def test_snapshot_restores_waiting_instances_and_deadlines(fast):
     assert any(x != "|" for x in whole)
 
 
+@pytest.mark.parametrize("fast", [False, True])
+def test_checkpoint_restores_waiting_instances_and_deadlines(fast):
+    from engine import checkpoint
+    whole = []
+    e = _engine(fast)
+    e.epl("@name('p') " + PATTERN).add_listener(_listener(whole))
+    _play(e, SCRIPT, whole)
+    halves = []
+    e = _engine(fast)
+    e.epl("@name('p') " + PATTERN).add_listener(_listener(halves))
+    _play(e, SCRIPT[:9], halves)
+    e2 = checkpoint.loads(checkpoint.dumps(e), listeners={"p": _listener(halves)})
+    _play(e2, SCRIPT[9:], halves)
+    assert halves == whole
+
+
 def _isolated(fast: bool) -> list:
     out: list = []
     e = _engine(fast)
