@@ -370,7 +370,14 @@ class KeyedFollowedRun:
         if not self.tokens:
             return
         key = self.a_key(bean)
-        if not self._acquire():
+        lim = self.engine.services.get("pattern_limit")
+        if lim.__class__ is PatternLimit and lim.max_instances is None:     # as in _on_a
+            lim.count += 1
+            per = lim.per_statement
+            name = self.statement.name
+            per[name] = per.get(name, 0) + 1
+            self.count += 1
+        elif not self._acquire():
             return
         fast = self.fast
         deadline = self.ctx.now() + fast.within({fast.a_tag: bean})
@@ -421,7 +428,7 @@ class KeyedFollowedRun:
                     on_event(EventBean(mt, match))
                 except Exception as exc:
                     statement_failed(self.engine, stmt, bean, exc)
-        if within:
+        if within and self.deadlines and self.deadlines[0][3] is None:
             self._drop_dead_heads()
 
     def _release(self, n: int) -> None:
