@@ -3,8 +3,11 @@ at (crontab) | when <expr> [then set ...]`, `output after ...`, `output when ter
 
 `output_factory(clause, node, scope, collector, text)` compiles a statement's output clause into
 `make_output(ctx, emit, processor, iterate=None)`, which makes the limiter of one statement
-instance: `deliver(new, old)` per result-set update, `stop()`, and `terminated()` for the end of
-a context partition. Crontab schedules (`parse_crontab`, `next_occurrence`) are reusable.
+instance: `deliver(new, old)` per result-set update, `stop()`, `terminated()` for the end of
+a context partition, and `stand_in`, what the statement plumbing calls in the processor's
+place (tap.py). A limiter combines a condition (when output is due) with a batch: an output
+mode over a result-kind part (kinds.py, every.py, and the per-kind helpers). Crontab schedules
+(`parse_crontab`, `next_occurrence`) are reusable.
 """
 from .crontab import (
     CrontabError as CrontabError,

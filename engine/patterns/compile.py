@@ -12,6 +12,7 @@ they read the match built so far.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
@@ -26,6 +27,7 @@ from epl.compiler.filters import UnfilteredTemplate, compile_filter
 from epl.compiler.scope import Scope, StreamInfo
 from epl.errors import EPLValidationError
 
+from . import keyed_followed
 from .and_or import AndPlan, OrPlan
 from .every import EveryDistinctPlan, EveryPlan
 from .filter import FilterPlan
@@ -53,10 +55,16 @@ class PatternPlan:
     event_types: tuple              # types the pattern's filters listen to
     suppress_overlapping: bool = False
     discard_partials: bool = False
+    # a fast path for the pattern's shape (engine/patterns/keyed_followed.py), or None
+    fast: Any = None
 
-    def start(self, instance: Any, handle: Any, initial: Optional[dict] = None) -> PatternRun:
+    def start(self, instance: Any, handle: Any, initial: Optional[dict] = None) -> Any:
         """`initial`: tags bound before the pattern starts (a context's end pattern reading
-        what its start condition provided)."""
+        what its start condition provided). The run's `stop()` releases it."""
+        if self.fast is not None and initial is None:
+            run = self.fast.start(self, instance, handle)
+            if run is not None:
+                return run
         return PatternRun(self, instance, handle).start(initial)
 
 
@@ -72,6 +80,10 @@ class PatternService:
         names = {a.name.lower() for a in spec.annotations}
         plan = compile_pattern(spec.pattern, engine, scope, text, info.event_type,
                                suppress=SUPPRESS in names, discard=DISCARD in names)
+        if not plan.suppress_overlapping and not plan.discard_partials:
+            fast = keyed_followed.detect(spec.pattern, plan, engine, scope, text)
+            if fast is not None:
+                plan = dataclasses.replace(plan, fast=fast)
         return StreamPlan(info.index, info.event_type, info.alias,
                           UnfilteredTemplate(info.event_type), views, spec.unidirectional,
                           pattern=plan)
