@@ -169,9 +169,45 @@ class PassthroughSink:
             self.emit(new, old)     # the statement copies the lists it queues
 
 
-def make_sink(where: Optional[Callable], processor: Any, output: Any) -> Any:
-    """The sink of a single-stream statement: PassthroughSink when it is exactly equivalent."""
+class PrevSink(SingleStreamSink):
+    """SingleStreamSink of a statement using prev, prevtail, prevwindow or prevcount: tells the
+    stream's access holders which rows are the remove stream's while the result set evaluates
+    them (an event posted both as new and as old gets null from them on its remove-stream row,
+    as Esper evaluates that row with isNewData false)."""
+
+    __slots__ = ("holders",)
+
+    def __init__(self, where: Optional[Callable], processor: Any, output: Any, holders: tuple) -> None:
+        super().__init__(where, processor, output)
+        self.holders = holders
+
+    def update(self, new: Optional[list], old: Optional[list]) -> None:
+        ne = [(b,) for b in new] if new else []
+        oe = [(b,) for b in old] if old else []
+        if self.where is not None and not ne and not oe:
+            return
+        for h in self.holders:      # the where-clause too sees the remove stream as such
+            h.old_rows = oe
+        try:
+            where = self.where
+            if where is not None:
+                ne = [e for e in ne if where(e)]
+                oe = [e for e in oe if where(e)]
+                if not ne and not oe:
+                    return
+            new_rows, old_rows = self.processor.process(ne, oe)
+        finally:
+            for h in self.holders:
+                h.old_rows = None
+        self.output.deliver(new_rows, old_rows)
+
+
+def make_sink(where: Optional[Callable], processor: Any, output: Any, prev_holders: tuple = ()) -> Any:
+    """The sink of a single-stream statement: PassthroughSink when it is exactly equivalent,
+    PrevSink when the statement uses the prev functions."""
     from .resultset.processors import SimpleProcessor
+    if prev_holders:
+        return PrevSink(where, processor, output, prev_holders)
     if where is None and type(processor) is SimpleProcessor and type(output) is DirectOutput \
             and processor.select.passthrough and processor.shaper.is_identity:
         return PassthroughSink(processor.want_new, processor.want_old, output.emit)
@@ -223,7 +259,8 @@ class SelectInstance:
             self.join = plan.make_join(self)
             sinks = self.join.stream_sinks
         else:
-            sinks = [make_sink(plan.where, self.processor, self.output)]
+            sinks = [make_sink(plan.where, self.processor, self.output,
+                               getattr(plan, "extra", {}).get("prev_holders", ()))]
         for stream, sink in zip(plan.streams, sinks):
             if stream.views:
                 ctx = self.ctx if self.join is None else self.join.view_context

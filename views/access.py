@@ -46,11 +46,15 @@ def _child_of(part: str) -> property:
 class AccessHolder:
     """Where compiled prev/prior expressions find the current instance's tracker."""
 
-    __slots__ = ("prev", "prior")
+    __slots__ = ("prev", "prior", "old_rows")
 
     def __init__(self) -> None:
         self.prev: Optional["PrevTracker"] = None
         self.prior: Optional["PriorChain"] = None
+        # the remove-stream rows the statement's result set is evaluating (set by its sink,
+        # engine/instance.py PrevSink): tells the two rows of an event posted both as new and
+        # as old apart (time_order receiving an expired event, sort/rank evicting the arrival)
+        self.old_rows: Optional[list] = None
 
 
 # Esper's data windows that keep previous events (DataWindowViewForgeWithPrevious): `prev`
@@ -137,14 +141,18 @@ class PrevTracker:
             self.old = old or None
         self.child.update(new, old)
 
-    def _removed(self, bean: Any) -> bool:
-        """Whether `bean` is in the remove stream being delivered (and not also inserted)."""
+    def _removed(self, bean: Any, eps: Any) -> bool:
+        """Whether `bean` is evaluated for the remove stream being delivered: it is in it, and
+        if it is also in the insert stream, the row `eps` is one of the remove-stream rows."""
         old = self.old
         if old is None or bean is None:
             return False
         for e in old:
             if e is bean:
-                return not any(n is bean for n in self.new or ())
+                if not any(n is bean for n in self.new or ()):
+                    return True
+                rows = self.holder.old_rows
+                return rows is not None and any(r is eps for r in rows)
         return False
 
     def _contents(self) -> Sequence[EventBean]:
@@ -152,7 +160,7 @@ class PrevTracker:
         fast = getattr(self.window, "indexable", None)
         return fast() if fast is not None else list(self.window)
 
-    def at(self, i: int, bean: Any) -> Optional[EventBean]:
+    def at(self, i: int, bean: Any, eps: Any = None) -> Optional[EventBean]:
         if i < 0:
             return None
         if self.kind == BATCH:
@@ -160,38 +168,38 @@ class PrevTracker:
             if pos is None or i > pos:
                 return None
             return self.batch[pos - i]
-        if self.old is not None and self._removed(bean):
+        if self.old is not None and self._removed(bean, eps):
             return None
         seq = self._contents()
         if i >= len(seq):
             return None
         return seq[i] if self.kind == SORTED else seq[-1 - i]
 
-    def _outside(self, bean: Any) -> bool:
+    def _outside(self, bean: Any, eps: Any) -> bool:
         """Batch windows answer only for events of the batch being posted (Esper's relative
         access keeps no accessor for the others); other windows not for the remove stream."""
         if self.kind == BATCH:
             return id(bean) not in self.index
-        return self.old is not None and self._removed(bean)
+        return self.old is not None and self._removed(bean, eps)
 
-    def tail(self, i: int, bean: Any = None) -> Optional[EventBean]:
-        if i < 0 or self._outside(bean):
+    def tail(self, i: int, bean: Any = None, eps: Any = None) -> Optional[EventBean]:
+        if i < 0 or self._outside(bean, eps):
             return None
         seq = self.batch if self.kind == BATCH else self._contents()
         if i >= len(seq):
             return None
         return seq[-1 - i] if self.kind == SORTED else seq[i]
 
-    def window_newest_first(self, bean: Any = None) -> Optional[list[EventBean]]:
-        if self._outside(bean):
+    def window_newest_first(self, bean: Any = None, eps: Any = None) -> Optional[list[EventBean]]:
+        if self._outside(bean, eps):
             return None
         if self.kind == BATCH:
             return list(reversed(self.batch))
         seq = self._contents()
         return list(seq) if self.kind == SORTED else list(reversed(seq))
 
-    def count(self, bean: Any = None) -> Optional[int]:
-        if self._outside(bean):
+    def count(self, bean: Any = None, eps: Any = None) -> Optional[int]:
+        if self._outside(bean, eps):
             return None
         return len(self.batch) if self.kind == BATCH else len(self._contents())
 

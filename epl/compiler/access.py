@@ -231,14 +231,14 @@ def compile_access(node: A.Call, scope: Scope) -> Compiled:
     if name == "prevcount":
         def prevcount(eps, _h=holder, _k=k):
             tr = _h.prev
-            return None if tr is None else tr.count(eps[_k])
+            return None if tr is None else tr.count(eps[_k], eps)
         return Compiled(prevcount, T.LONG)
     if name == "prevwindow":
         def prevwindow(eps, _h=holder, _r=read, _k=k):
             tr = _h.prev
             if tr is None:
                 return None
-            events = tr.window_newest_first(eps[_k])
+            events = tr.window_newest_first(eps[_k], eps)
             if not events:
                 return None
             return [_r(e, eps) for e in events]
@@ -252,7 +252,7 @@ def compile_access(node: A.Call, scope: Scope) -> Compiled:
                 tr = _h.prev
                 if tr is None:
                     return None
-                ev = tr.tail(_i, eps[_k])
+                ev = tr.tail(_i, eps[_k], eps)
                 return None if ev is None else _r(ev, eps)
             return Compiled(prev_tail, t)
 
@@ -260,7 +260,7 @@ def compile_access(node: A.Call, scope: Scope) -> Compiled:
             tr = _h.prev
             if tr is None:
                 return None
-            ev = tr.at(_i, eps[_k])
+            ev = tr.at(_i, eps[_k], eps)
             return None if ev is None else _r(ev, eps)
         return Compiled(prev, t)
 
@@ -274,7 +274,7 @@ def compile_access(node: A.Call, scope: Scope) -> Compiled:
             if not isinstance(i, (float, Decimal)) or i != i or i in (_INF, -_INF):
                 return None
             i = int(i)
-        ev = tr.tail(i, eps[_k]) if _tail else tr.at(i, eps[_k])
+        ev = tr.tail(i, eps[_k], eps) if _tail else tr.at(i, eps[_k], eps)
         return None if ev is None else _r(ev, eps)
     return Compiled(prev_expr, t)
 
@@ -311,6 +311,13 @@ def _identity_equals(node: A.Call, scope: Scope) -> Compiled:
         x, y = eps[_a], eps[_b]
         return x is not None and y is not None and (x is y or x.underlying is y.underlying)
     return Compiled(same, T.BOOLEAN)
+
+
+def prev_holders(scope: Scope) -> tuple:
+    """The holders of the streams whose prev-family functions the statement evaluates: its
+    single-stream sink tells them which rows are the remove stream's."""
+    reqs = getattr(scope.services, "access", None) or {}
+    return tuple(acc.holder for acc in reqs.values() if acc.prev)
 
 
 def attach(stream_plans: list, scope: Scope) -> list:

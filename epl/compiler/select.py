@@ -242,9 +242,10 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
         from engine.output import output_factory
         make_output = output_factory(node.output, node, scope, collector, text)
 
-    from .access import attach, check_not_in_filters
+    from .access import attach, check_not_in_filters, prev_holders
     check_not_in_filters(node.where, node.having, bool(collector), scope)
     stream_plans = attach(stream_plans, scope)
+    holders = prev_holders(scope)
     from .guard import guard
     stream_plans = guard(stream_plans, node, engine)
     make_join = None
@@ -256,6 +257,8 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
                       passthrough=passthrough, selector=selector, insert_into=ins_plan,
                       make_output=make_output, make_join=make_join, context=node.context,
                       extra={"subqueries": tuple(scope.services.subqueries)} if scope.services.subqueries else {})
+    if holders:
+        plan.extra["prev_holders"] = holders
     if node.into_table is not None:      # `into table T select ...`: aggregate into T's rows
         plan = engine.services.named_windows.into_table(plan, node, engine, text)
     on_create = []
