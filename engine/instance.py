@@ -186,7 +186,9 @@ class PrevSink(SingleStreamSink):
         oe = [(b,) for b in old] if old else []
         if self.where is not None and not ne and not oe:
             return
-        for h in self.holders:      # the where-clause too sees the remove stream as such
+        holders = self.holders
+        outer = [h.old_rows for h in holders]      # restored after: an update may nest
+        for h in holders:           # the where-clause too sees the remove stream as such
             h.old_rows = oe
         try:
             where = self.where
@@ -196,10 +198,11 @@ class PrevSink(SingleStreamSink):
                 if not ne and not oe:
                     return
             new_rows, old_rows = self.processor.process(ne, oe)
+            # an output limiter processing the update as it is handed over sees it too
+            self.output.deliver(new_rows, old_rows)
         finally:
-            for h in self.holders:
-                h.old_rows = None
-        self.output.deliver(new_rows, old_rows)
+            for h, rows in zip(holders, outer):
+                h.old_rows = rows
 
 
 def make_sink(where: Optional[Callable], processor: Any, output: Any, prev_holders: tuple = ()) -> Any:

@@ -51,3 +51,8 @@ def test_sort_evicting_an_older_event_and_the_arrival_in_one_update():
     assert list(got[2].new) == [{"sym": "c", "p1": None, "p0": 1.0, "t0": 1.0, "pc": 1,
                                  "pw": [1.0]}]
     assert list(got[2].old) == [dict(NULLS, sym="a")]
+
+
+def test_output_every_event_limiter_evaluates_the_remove_stream_as_such():
+    last = run("#sort(2, price)", EVENTS, "output every 1 events")[-1]
+    assert list(last.old) == [dict(NULLS, sym="c")]
