@@ -32,8 +32,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Union
 
-from . import state as _state
-from .errors import EngineError
+import engine.state as _state
+from engine.contracts.errors import EngineError
 from .listeners import SubscriberAdapter
 from .statement import Statement
 from .time_service import TimerThread

@@ -44,7 +44,7 @@ def _discrete(new: Optional[list], old: Optional[list]) -> Iterator[tuple]:
 def _key_function(exprs: tuple, statement: Any, engine: Any, text: str) -> Callable[[Any], Any]:
     from epl.compiler.expressions import compile_expr
     from epl.compiler.scope import Scope, StreamInfo
-    from epl.errors import EPLValidationError
+    from engine.contracts.errors import EPLValidationError
     out_type = statement.event_type
     if out_type is None:
         raise EPLValidationError("The for-clause 'grouped_delivery' needs a statement with "

@@ -19,18 +19,19 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
-from filterindex import STALE, FilterIndex
+from filterindex.codegen import STALE
+from filterindex.tree import FilterIndex
 
-from . import epl_types as T
-from .bean import EventBean
+import engine.contracts.epl_types as T
+from engine.contracts.bean import EventBean
 from .deployment import Deployment
-from .errors import EventTypeError, TimeError
-from .event_types import EventType, EventTypeRegistry, Representation
+from engine.contracts.errors import EventTypeError, TimeError
+from engine.contracts.event_types import EventType, EventTypeRegistry, Representation
 from .faults import evaluation_failed, statement_failed, statement_of_slot
 from .instance import RowHandle
-from .scheduler import Scheduler
+from engine.contracts.scheduler import Scheduler
 from .frames import dataframe_records, is_dataframe
-from .signals import EngineSignals
+from engine.contracts.signals import EngineSignals
 from .statement import Statement, StatementState
 from .time_service import TimerThread, wall_clock_ms
 
@@ -86,7 +87,7 @@ class Engine:
         self._order = itertools.count()
         self._auto_names = itertools.count()
         self._functions: dict[str, Callable[..., Any]] = {}
-        from .aggregation import AGGREGATIONS
+        from engine.aggregation.registry import AGGREGATIONS
         self._aggregations: dict[str, Any] = dict(AGGREGATIONS)   # built-ins plus registered ones
         self._dispatch_queue: list = []       # [statement, new, old] in processing order
         self._queued: dict = {}                # statement -> its entry, merged per event
@@ -100,7 +101,7 @@ class Engine:
         self.none_for_empty = none_for_empty
         _install_features(self)
         if pattern_limit is not None:
-            from .patterns import set_pattern_limit
+            from engine.patterns.limits import set_pattern_limit
             set_pattern_limit(self, pattern_limit)
         self._timer: Optional[TimerThread] = None
         if time == "system":
@@ -140,13 +141,13 @@ class Engine:
     def register_aggregation(self, name: str, factory: Any) -> None:
         """Make a Python aggregation (a class with enter/leave/value/clear) usable as
         `name(...)` in EPL."""
-        from .aggregation import register_aggregation
+        from engine.aggregation.user import register_aggregation
         register_aggregation(self._aggregations, name, factory)
 
     # -- statements ---------------------------------------------------------------------------
     def epl(self, text: str, name: Optional[str] = None) -> Statement:
         """Compile, register and start one statement. On any error nothing stays registered."""
-        from epl import parse
+        from epl.parser import parse
         node = parse(text)
         with self._lock:
             return self._create(node, text, name)
@@ -174,8 +175,8 @@ class Engine:
         return self._deploy_text(text, p)
 
     def _deploy_text(self, text: str, path: Optional[str]) -> Any:
-        from epl import parse_module
-        from epl.errors import EPLError
+        from epl.parser import parse_module
+        from engine.contracts.errors import EPLError
         from .deployment import located
         module = parse_module(text)
         created: list[Statement] = []
@@ -239,7 +240,7 @@ class Engine:
         the new statement is registered."""
         for s in self._statements:
             if s.name == name:
-                from epl.errors import EPLValidationError
+                from engine.contracts.errors import EPLValidationError
                 raise EPLValidationError(
                     f"Statement by name '{name}' already exists (existing statement: "
                     f"{s.text.strip()!r})", text)
@@ -692,7 +693,7 @@ class Engine:
         """The engine's whole state as checkpoint bytes; with `path`, also written to that
         file atomically. `meta` (JSON data) travels in the header, e.g. how many input events
         the checkpoint covers. Listeners and subscribers are not part of it (docs/checkpoint.md)."""
-        from . import checkpoint as ck
+        import engine.checkpoint as ck
         data = ck.dumps(self, meta)
         if path is not None:
             ck.write_atomic(path, data)
@@ -709,7 +710,7 @@ class Engine:
         where the checkpointed engine stopped. `listeners={"stmt name": fn or [fns]}` and
         `subscribers={"stmt name": obj}` re-attach receivers. A checkpoint is trusted data:
         restoring unpickles it, which runs code."""
-        from . import checkpoint as ck
+        import engine.checkpoint as ck
         return ck.loads(source, listeners=listeners, subscribers=subscribers)
 
     @property
@@ -755,12 +756,20 @@ class _AfterEvent:
 
 def _install_features(engine: Engine) -> None:
     """Each feature package registers its compiler and runtime hooks in `engine.services`."""
-    from . import apptime, contexts, joins, namedwindows, patterns, subqueries, variables
-    from epl.compiler import access, datetime_methods
+    import engine.apptime as apptime
+    import engine.contexts as contexts
+    import engine.joins as joins
+    import engine.namedwindows as namedwindows
+    import engine.patterns as patterns
+    import engine.subqueries as subqueries
+    import engine.variables as variables
+    import epl.compiler.access as access
+    import epl.compiler.datetime_methods as datetime_methods
     for feature in (variables, namedwindows, contexts, joins, subqueries, apptime, patterns,
                     datetime_methods, access):
         feature.install(engine)
-    from epl.compiler import enummethods, exprdecl
+    import epl.compiler.enummethods as enummethods
+    import epl.compiler.exprdecl as exprdecl
     enummethods.install(engine)
     exprdecl.install(engine)
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from views.registry import make_chain
 
-from .bean import EventBean
+from engine.contracts.bean import EventBean
 
 if TYPE_CHECKING:
     from .engine import Engine

@@ -35,11 +35,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from filterindex import FilterIndex
+from filterindex.tree import FilterIndex
 
-from .bean import EventBean
-from .errors import EngineError
-from .scheduler import Scheduler
+from engine.contracts.bean import EventBean
+from engine.contracts.errors import EngineError
+from engine.contracts.scheduler import Scheduler
 from .statement import Statement
 
 if TYPE_CHECKING:

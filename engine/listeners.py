@@ -6,7 +6,7 @@ import inspect
 import logging
 from typing import Any, Callable, Literal, Optional, Sequence
 
-from .bean import EventBean
+from engine.contracts.bean import EventBean
 
 log = logging.getLogger("epl.engine")
 

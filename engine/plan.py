@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
-from .event_types import EventType
+from engine.contracts.event_types import EventType
 
 
 @dataclass(frozen=True)

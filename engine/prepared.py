@@ -15,7 +15,7 @@ class PreparedStatement:
     __slots__ = ("_engine", "text", "_node", "_params", "parameters")
 
     def __init__(self, engine: Any, text: str) -> None:
-        from epl import parse
+        from epl.parser import parse
         self._engine = engine
         self.text = text
         self._node = parse(text)

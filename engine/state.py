@@ -37,9 +37,9 @@ from types import ModuleType
 from typing import Any, Optional
 
 from .engine import Engine
-from .errors import EngineError
-from .event_types import EventType
-from .signals import EngineSignals
+from engine.contracts.errors import EngineError
+from engine.contracts.event_types import EventType
+from engine.contracts.signals import EngineSignals
 
 _LOCK_TYPE = type(threading.Lock())
 _RLOCK_TYPE = type(threading.RLock())

@@ -6,14 +6,14 @@ import enum
 import logging
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
-from .bean import EventBean
-from .errors import StatementStateError
+from engine.contracts.bean import EventBean
+from engine.contracts.errors import StatementStateError
 from .listeners import Listener, ListenerSignature, SubscriberAdapter, listener_arity
 
 if TYPE_CHECKING:
     from .aio import DeliveryStream
     from .engine import Engine
-    from .event_types import EventType
+    from engine.contracts.event_types import EventType
 
 log = logging.getLogger("epl.engine")
 

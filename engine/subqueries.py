@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from views.registry import make_chain
 
-from .bean import EventBean
+from engine.contracts.bean import EventBean
 from .joins.indexes import EventStore
 from .resultset.aggregation_rows import AggregationRows
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
-from . import epl_types as T
-from .epl_types import EPLType, PropertyType
-from .errors import EngineError
+import engine.contracts.epl_types as T
+from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.errors import EngineError
 
 if TYPE_CHECKING:
     from .engine import Engine

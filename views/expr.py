@@ -6,7 +6,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterator, Optional, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from ._util import check_count, fail
 from .base import Events, View, ViewArg, ViewContext

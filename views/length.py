@@ -5,7 +5,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import ClassVar, Iterator, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from ._util import check_count, remove_identical
 from .base import Events, View, ViewArg, ViewContext

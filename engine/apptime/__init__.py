@@ -22,14 +22,12 @@ from .lifetime import (
     ShiftEventTime as ShiftEventTime,
 )
 from .release import ApplicationClock as ApplicationClock
-from .shapes import (
-    INFINITY as INFINITY,
-    TICK as TICK,
-    Shape as Shape,
-    TimedBean as TimedBean,
-    lifetime_of as lifetime_of,
-    to_ms as to_ms,
-)
+from engine.contracts.timed import INFINITY as INFINITY
+from engine.contracts.timed import TICK as TICK
+from engine.contracts.timed import Shape as Shape
+from engine.contracts.timed import TimedBean as TimedBean
+from engine.contracts.timed import lifetime_of as lifetime_of
+from engine.contracts.timed import to_ms as to_ms
 from .snapshot import Snapshot as Snapshot, SnapshotRow as SnapshotRow, snapshot_rows as snapshot_rows
 from .violations import ViolationCounts as ViolationCounts, ViolationPolicy as ViolationPolicy
 

@@ -25,7 +25,7 @@ import heapq
 import itertools
 from typing import TYPE_CHECKING, Any
 
-from .shapes import INFINITY, TimedBean
+from engine.contracts.timed import INFINITY, TimedBean
 
 if TYPE_CHECKING:
     from .input import ApplicationInput

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 from filterindex.semantics import param_matches
 from filterindex.spec import FilterOp, FilterParam, FilterSpec
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 from engine.namedwindows.actions import OnInstance, bind_target
 from filterindex.spec import FilterSpec
 

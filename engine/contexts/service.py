@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.event_types import EventType
+from engine.contracts.event_types import EventType
 
 from .partition import ContextRuntime
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 from engine.instance import SelectInstance, StatementContext
 from engine.joins.executor import JoinExecutor
 from filterindex.spec import FilterSpec

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from .table import Table
 from .window import NamedWindow

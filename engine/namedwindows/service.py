@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from engine.event_types import EventType
+from engine.contracts.event_types import EventType
 from engine.plan import StreamPlan
 
 from .consumer import ConsumerViewFactory
@@ -114,7 +114,11 @@ def install(engine: Any) -> NamedWindowService:
     svc = engine.services.get("named_windows")
     if svc is None:
         svc = engine.services["named_windows"] = NamedWindowService()
-    from epl.compiler import fireandforget, indexes, onactions, tables, windows  # noqa: F401 (tables: T[key])
+    import epl.compiler.fireandforget as fireandforget
+    import epl.compiler.indexes as indexes
+    import epl.compiler.onactions as onactions
+    import epl.compiler.tables as tables
+    import epl.compiler.windows as windows  # noqa: F401 (tables: T[key])
     statements = engine.services.setdefault("statements", {})
     statements["CreateWindow"] = windows.compile_create_window
     statements["CreateTable"] = windows.compile_create_table

@@ -9,8 +9,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
-from engine.bean import EventBean
-from engine.event_types import EventType
+from engine.contracts.bean import EventBean
+from engine.contracts.event_types import EventType
 from filterindex.spec import FilterSpec
 
 if TYPE_CHECKING:

@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from epl import ast as A
-from epl.errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 
-from . import aggregated_grouped as AG
-from . import aggregated_ungrouped as AU
-from . import row_for_all as RA
-from . import rollup as RU
-from . import row_per_group as RG
-from . import simple as S
+import engine.output.aggregated_grouped as AG
+import engine.output.aggregated_ungrouped as AU
+import engine.output.row_for_all as RA
+import engine.output.rollup as RU
+import engine.output.row_per_group as RG
+import engine.output.simple as S
 from .after import AfterSpec
 from .at import AtCrontab
 from .base import AlwaysFactory, OutputClock, TerminatedFactory

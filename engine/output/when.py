@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from engine import epl_types as T
-from epl import ast as A
+import engine.contracts.epl_types as T
+import epl.ast as A
 from epl.ast.walk import walk
-from epl.errors import EPLValidationError
+from engine.contracts.errors import EPLValidationError
 
 from .base import Fire, OutputCondition
 

@@ -12,16 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from engine.bean import EventBean
-from engine.epl_types import EPLType
-from engine.event_types import EventType
-from engine.output import crontab as C
+from engine.contracts.bean import EventBean
+from engine.contracts.epl_types import EPLType
+from engine.contracts.event_types import EventType
+import engine.output.crontab as C
 from engine.plan import StreamPlan
-from epl import ast as A
+import epl.ast as A
 from epl.compiler.expressions import compile_expr, compile_predicate
 from epl.compiler.filters import UnfilteredTemplate, compile_filter
 from epl.compiler.scope import Scope, StreamInfo
-from epl.errors import EPLValidationError
+from engine.contracts.errors import EPLValidationError
 
 from .and_or import AndPlan, OrPlan
 from .every import EveryDistinctPlan, EveryPlan

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .result import CompiledStatement as CompiledStatement
 
 

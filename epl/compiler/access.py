@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional
 
-from engine import epl_types as T
-from engine.epl_types import EPLType, PropertyType
+import engine.contracts.epl_types as T
+from engine.contracts.epl_types import EPLType, PropertyType
 from views.access import AccessHolder, PriorChainFactory, track_prev
 
-from .. import ast as A
+import epl.ast as A
 from ..ast.walk import walk
-from ..errors import EPLValidationError
+from engine.contracts.errors import EPLValidationError
 from .compiled import Compiled
 from .scope import Scope
 
@@ -31,7 +31,9 @@ class StreamAccess:
 
 
 def install(engine: Any) -> None:
-    from . import dynamic, newmap  # noqa: F401  (register the compilers of `name?` and `new {...}`)
+    import epl.compiler.dynamic as dynamic
+    # registers the compilers of `name?` and `new {...}`
+    import epl.compiler.newmap as newmap  # noqa: F401
     previous: Optional[Callable] = engine.services.get("functions")
 
     def functions(node: Any, scope: Any) -> Any:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from engine import epl_types as T
-from engine.bean import EventBean
+import engine.contracts.epl_types as T
+from engine.contracts.bean import EventBean
 from engine.contexts.category import CategorySpec
 from engine.contexts.conditions import (
     AfterCondition, CrontabCondition, FilterCondition, NowCondition, PatternCondition,
@@ -18,11 +18,11 @@ from engine.contexts.service import ContextDefinition, Level
 from engine.contexts.onstatements import ContextOnPlan
 from engine.contexts.statements import ContextSelectPlan
 from engine.contexts.temporal import TemporalSpec
-from engine.epl_types import EPLType, PropertyType
-from engine.event_types import EventType, Representation
+from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.event_types import EventType, Representation
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .annotations import statement_name
 from .expressions import compile_expr, compile_predicate, expr_text
 from .filters import compile_filter
@@ -350,9 +350,7 @@ def _condition(cond: A.ContextCondition, engine: Any, text: str, provided: list[
 
 
 def _crontab(params: tuple, engine: Any, text: str) -> Any:
-    from engine.output.crontab import (
-        WILDCARD, CrontabError, Every, Keyword, Range, parse_crontab,
-    )
+    from engine.output.crontab import WILDCARD, CrontabError, Every, Keyword, Range, parse_crontab
     scope = base_scope(engine, [], text)
 
     def const(e: A.Expr) -> Any:

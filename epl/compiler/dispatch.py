@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .. import ast as A
+import epl.ast as A
 from ..ast.walk import walk
 
 # phase 0: statements processed as the filter index hands them the event;

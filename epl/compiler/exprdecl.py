@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from typing import Any, Optional
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .result import CompiledStatement
 from .rewrite import rewrite
 from .scope import _path_text

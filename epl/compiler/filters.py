@@ -6,11 +6,11 @@ import itertools
 import logging
 from typing import Any, Optional
 
-from engine.errors import EvaluationTimeout
+from engine.contracts.errors import EvaluationTimeout
 
 from filterindex.spec import FilterSpec
 
-from .. import ast as A
+import epl.ast as A
 from ..ast.walk import walk
 from .expressions import compile_expr, expr_text
 from .scope import Scope, StreamInfo
@@ -36,7 +36,8 @@ def compile_filter(expr: Optional[A.Expr], stream: StreamInfo, scope: Scope,
     resolves names of earlier pattern tags (their values are bound at activation)."""
     if expr is None:
         return UnfilteredTemplate(stream.event_type)
-    from filterindex.planner import Bound, Constant, plan_filter
+    from epl.compiler.filter_planner import plan_filter
+    from filterindex.planner import Bound, Constant
     own = Scope(streams=[StreamInfo(0, stream.event_type, stream.alias, stream.type_name)],
                 functions=scope.functions, variables=scope.variables, epl=scope.epl,
                 services=scope.services, context_type=scope.context_type,

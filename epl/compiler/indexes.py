@@ -7,8 +7,8 @@ from typing import Any
 
 from engine.namedwindows.index import UniqueIndexViolation, WindowIndex
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .annotations import statement_name
 from .result import CompiledStatement
 

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from engine.bean import EventBean
-from engine.epl_types import EPLType, PropertyType
-from engine.event_types import EventType, Representation
+from engine.contracts.bean import EventBean
+from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.event_types import EventType, Representation
 from engine.namedwindows.actions import (
     Matcher, MergeClause, MergeStep, OnDeleteAction, OnMergeAction, OnPlan, OnSelectAction,
     OnSetAction, OnUpdateAction,
 )
 from engine.variables import assignable, check_value
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .annotations import has, priority, statement_name
 from .expressions import compile_expr, compile_predicate, expr_text
 from .filters import compile_filter

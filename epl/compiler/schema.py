@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import EventTypeError
-from engine.event_types import EventType, Representation
-from engine.schema_types import make_json, make_objectarray, make_variant
+from engine.contracts.errors import EventTypeError
+from engine.contracts.event_types import EventType, Representation
+from engine.contracts.schema_types import make_json, make_objectarray, make_variant
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .annotations import annotation, statement_name
 from .result import CompiledStatement
 

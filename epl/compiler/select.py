@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from engine import epl_types as T
-from engine.epl_types import EPLType, PropertyType
-from engine.event_types import EventType, Representation
+import engine.contracts.epl_types as T
+from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.event_types import EventType, Representation
 from engine.plan import InsertIntoPlan, SelectPlan, StreamPlan
-from engine.resultset import processors as P
+import engine.resultset.processors as P
 from engine.resultset.aggregation_rows import AggregationRows
 from engine.resultset.select import SelectEvaluator
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .aggregations import AggregationCollector
 from .annotations import has, hints, priority, statement_name
 from .compiled import Compiled
@@ -242,7 +242,7 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
     if node.output is not None:
         hook = engine.services.get("output")
         if hook is None:
-            from engine.output import output_factory
+            from engine.output.factory import output_factory
             hook = output_factory
         make_output = hook(node.output, node, scope, collector, text)
 
@@ -287,7 +287,7 @@ def _constant_int(e: A.Expr, scope: Scope, what: str) -> int:
 
 def _uses_ungrouped_property(e: Any, group_texts: set[str], in_agg: bool = False) -> bool:
     """Whether an expression reads a stream property outside aggregations and group keys."""
-    from engine.aggregation import is_aggregation
+    from engine.aggregation.registry import is_aggregation
     from ..ast.walk import walk
 
     def stop(n: Any) -> bool:   # below these nothing counts

@@ -18,13 +18,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Optional, Sequence
 
-from engine import epl_types as T
-from engine.epl_types import EPLType, PropertyType
+import engine.contracts.epl_types as T
+from engine.contracts.epl_types import EPLType, PropertyType
 from engine.resultset.aggregation_rows import AggregationRows
 from engine.subqueries import SubqueryPlan
 
-from .. import ast as A
-from . import operators as O
+import epl.ast as A
+import epl.compiler.operators as O
 from .aggregations import AggregationCollector
 from .compiled import Compiled
 from .expressions import compile_expr, compile_predicate, compiles, expr_text
@@ -357,7 +357,7 @@ def _infra(name: str, scope: Scope, engine: Any, number: int) -> Any:
 
 def _aggregates_outer(items: Sequence[A.SelectItem], inner: Scope) -> bool:
     """Whether an aggregation of the select clause reads an outer stream."""
-    from engine.aggregation import is_aggregation
+    from engine.aggregation.registry import is_aggregation
     from .joins import stream_refs
 
     from ..ast.walk import walk

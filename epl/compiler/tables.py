@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.epl_types import PropertyType
-from engine.errors import EventTypeError
-from engine.event_types import EventType, Representation
+from engine.contracts.epl_types import PropertyType
+from engine.contracts.errors import EventTypeError
+from engine.contracts.event_types import EventType, Representation
 from engine.namedwindows.service import TablePlan
 from engine.namedwindows.table import Table
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .annotations import statement_name
 from .result import CompiledStatement
 from .windows import check_context_use, check_new_name, context_infra
@@ -69,7 +69,8 @@ def compile_create_table(node: A.CreateTable, engine: Any, text: str) -> Compile
 
 def _aggregation(col: A.ColumnDef, engine: Any, text: str) -> Any:
     """`sum(int)`, `count(*)`, `avg(double)`, `window(*) @type(T)`: the arguments name types."""
-    from engine.aggregation import AggregationError, make_factory
+    from engine.aggregation.base import AggregationError
+    from engine.aggregation.registry import make_factory
     call = col.aggregation
     if not isinstance(call, A.Call):
         raise EPLValidationError(f"Column '{col.name}' must declare an aggregation function", text)
@@ -138,7 +139,7 @@ def compile_into_table(plan: Any, node: A.SelectStatement, engine: Any, text: st
     rows; the group-by keys are the table's primary key."""
     import dataclasses
 
-    from engine.aggregation import is_aggregation
+    from engine.aggregation.registry import is_aggregation
     from engine.namedwindows.table import TableAggregationRows
 
     from .expressions import expr_text
@@ -215,12 +216,12 @@ def _aggregation_texts(exprs: list, is_aggregation: Any, expr_text: Any) -> list
 
 # -- table access `T[key].column` ------------------------------------------------------------------
 from .compiled import Compiled  # noqa: E402
-from .expressions import compile_expr, compiles  # noqa: E402
+from .expressions import TABLE_COLUMN, compile_expr, compiles  # noqa: E402
 
 
 @compiles(A.TableAccess)
 def _table_access(node: A.TableAccess, scope: Any) -> Compiled:
-    from engine.epl_types import EPLType
+    from engine.contracts.epl_types import EPLType
     engine = getattr(scope.services, "engine", None)
     table = engine.services["named_windows"].get(node.table) if engine is not None else None
     if table is None or not table.is_table:
@@ -281,3 +282,6 @@ def _partition_get(table: Any, declared: str, scope: Any, engine: Any) -> Any:
         inst = for_props(holder.properties)
         return inst.get(key, column) if inst is not None else None
     return get
+
+
+TABLE_COLUMN.append(unkeyed_table_column)   # `T.column` in any expression

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import EventTypeError
+from engine.contracts.errors import EventTypeError
 from engine.variables import VariableError, assignable, check_value
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .annotations import statement_name
 from .expressions import compile_expr
 from .result import CompiledStatement

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from engine.bean import EventBean
-from engine.epl_types import PropertyType
-from engine.errors import EventTypeError
-from engine.event_types import EventType, Representation
+from engine.contracts.bean import EventBean
+from engine.contracts.epl_types import PropertyType
+from engine.contracts.errors import EventTypeError
+from engine.contracts.event_types import EventType, Representation
 from engine.namedwindows.service import WindowPlan
 from engine.namedwindows.window import NamedWindow
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .annotations import statement_name
 from .expressions import compile_expr, compile_predicate, expr_text
 from .result import CompiledStatement
@@ -71,7 +71,7 @@ def compile_create_window(node: A.CreateWindow, engine: Any, text: str) -> Compi
     event_type = EventType(node.name, Representation.MAP, props)
     if source is not None and source.representation is Representation.VARIANT and not node.select:
         # a window of a variant stream holds the variant's events, every member type's
-        from engine.schema_types import make_variant
+        from engine.contracts.schema_types import make_variant
         event_type = make_variant(node.name, source.variant_members)
     stream = StreamInfo(0, event_type, None, node.name)
     scope = base_scope(engine, [stream], text)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import ast as A
+import epl.ast as A
 from ._statements import StatementPrinter
 
 __all__ = ["to_epl", "expr_text"]

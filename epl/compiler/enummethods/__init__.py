@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from ... import ast as A
+import epl.ast as A
 from ..compiled import Compiled
 from ..expressions import expr_text
 from .methods import METHODS, build
