@@ -216,7 +216,7 @@ class Engine:
                          tier=filter_tier(node, self))
         clause = getattr(node, "for_clause", None)
         if clause is not None:
-            from .delivery import delivery_splitter
+            from epl.compiler.delivery import delivery_splitter
             stmt._set_delivery(delivery_splitter(clause, stmt, self, text))
         registered: list[Callable[[], None]] = []
         try:
@@ -768,6 +768,8 @@ def _install_features(engine: Engine) -> None:
     for feature in (variables, namedwindows, contexts, joins, subqueries, apptime, patterns,
                     datetime_methods, access):
         feature.install(engine)
+    import epl.compiler.features as compiler_features
+    compiler_features.install(engine)   # the statement compilers of the features above
     import epl.compiler.enummethods as enummethods
     import epl.compiler.exprdecl as exprdecl
     enummethods.install(engine)

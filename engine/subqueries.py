@@ -254,6 +254,5 @@ class SubqueryService:
 
 
 def install(engine: Any) -> None:
-    """Enable subqueries (`(select ...)`, `exists`, `in`, `any`/`some`/`all`) in EPL."""
-    import epl.compiler.subqueries  # noqa: F401  (registers the expression compilers)
+    """The subquery service (epl/compiler/features.py loads the subquery compilers)."""
     engine.services["subqueries"] = SubqueryService()

@@ -229,10 +229,8 @@ def assignable(target: PropertyType, source: PropertyType) -> bool:
 
 
 def install(engine: "Engine") -> VariableService:
-    """Register the variable service and the `create variable` compiler."""
+    """Register the variable service (epl/compiler/features.py registers the compiler)."""
     svc = engine.services.get("variables")
     if svc is None:
         svc = engine.services["variables"] = VariableService(engine)
-    from epl.compiler.variables import compile_create_variable
-    engine.services.setdefault("statements", {})["CreateVariable"] = compile_create_variable
     return svc

@@ -1,10 +1,14 @@
 """Application time (StreamInsight, Odysseus): point, interval and edge events, CTIs and
 their inputs, violation policies, lifetime modifications, snapshot rows and interval
 algebra. `engine.input(type_name, ...)` opens an input; `#interval()` is the window that
-keeps events for their lifetime."""
+keeps events for their lifetime.
+
+The modules here are runtime; `install` (the interval-algebra methods' compile hook) is the
+compiler's, epl/compiler/interval_methods.py, loaded on first use. This `__init__` is the
+package's public face: nothing inside our packages imports it."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
 
 from .algebra import (
     RELATIONS as RELATIONS,
@@ -15,7 +19,6 @@ from .algebra import (
 )
 from .cti import CtiGeneration as CtiGeneration
 from .input import ApplicationInput as ApplicationInput
-from .install import install as install
 from .lifetime import (
     AlterEventDuration as AlterEventDuration,
     Clip as Clip,
@@ -70,3 +73,14 @@ __all__ = [
     "intersection", "lifetime_of", "open_input", "relate", "row_lifetime", "snapshot_rows",
     "to_ms",
 ]
+
+if TYPE_CHECKING:
+    from epl.compiler.interval_methods import install as install
+
+
+def __getattr__(name: str) -> Any:
+    if name == "install":
+        from epl.compiler.interval_methods import install
+        globals()["install"] = install
+        return install
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

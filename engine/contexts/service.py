@@ -46,14 +46,6 @@ class ContextService:
         if self.definitions.get(definition.name) is definition:
             del self.definitions[definition.name]
 
-    def compile_select(self, node: Any, engine: Any, text: str) -> Any:
-        from epl.compiler.contexts import compile_context_select
-        return compile_context_select(node, engine, text)
-
-    def compile_on(self, node: Any, engine: Any, text: str) -> Any:
-        from epl.compiler.contexts import compile_context_on
-        return compile_context_on(node, engine, text)
-
     def runtime_for(self, definition: ContextDefinition, engine: Any) -> ContextRuntime:
         """The runtime a statement starting in `engine` joins (the oldest one there)."""
         for rt in self.runtimes:
@@ -85,6 +77,4 @@ def install(engine: Any) -> ContextService:
     svc = engine.services.get("contexts")
     if svc is None:
         svc = engine.services["contexts"] = ContextService()
-    from epl.compiler.contexts import compile_create_context
-    engine.services.setdefault("statements", {})["CreateContext"] = compile_create_context
     return svc

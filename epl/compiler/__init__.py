@@ -31,7 +31,8 @@ def _compile_statement(node: A.Statement, engine: Any, text: str) -> CompiledSta
             hook = engine.services.get("contexts")
             if hook is None:
                 raise EPLValidationError(f"Context '{node.context}' is not supported yet", text)
-            return hook.compile_select(node, engine, text)
+            from .contexts import compile_context_select
+            return compile_context_select(node, engine, text)
         if node.insert_into is not None and engine.services.get("named_windows") is not None:
             from .windows import check_insert_into
             check_insert_into(node, engine, text)    # a window declared with a context: refused

@@ -319,7 +319,7 @@ def _condition(cond: A.ContextCondition, engine: Any, text: str, provided: list[
     if cond.pattern is not None:
         if engine.services.get("patterns") is None:
             raise EPLValidationError("Pattern context conditions need the pattern service", text)
-        from engine.patterns.compile import compile_pattern, pattern_match_type
+        from epl.compiler.patterns import compile_pattern, pattern_match_type
         mt = pattern_match_type(cond.pattern, engine, text)
         if provided:
             # an end pattern may name what the start condition provided (`B(id = s0.id)`):

@@ -11,7 +11,7 @@ from engine.contracts.bean import EventBean
 
 import epl.ast as A
 from .compiled import Compiled
-from epl.compiler.core import _COMPILERS, compiles
+from .expressions import _COMPILERS, compiles  # the static Property compiler must be registered first
 from .scope import Scope
 
 _MISSING = object()

@@ -45,9 +45,10 @@ def compile_on(node: A.OnStatement, engine: Any, text: str, context: Any = None)
     `holder` for `context.x`."""
     if node.context is not None and context is None:
         hook = engine.services.get("contexts")
-        if hook is None or not hasattr(hook, "compile_on"):
+        if hook is None:
             raise EPLValidationError(f"On-statements in context '{node.context}' are not supported", text)
-        return hook.compile_on(node, engine, text)
+        from .contexts import compile_context_on
+        return compile_context_on(node, engine, text)
     services = _Services(engine)
     _COMPILING.append(services)
     try:
@@ -144,7 +145,7 @@ def _trigger(node: A.OnStatement, engine: Any, text: str, context: Any = None) -
     patterns = engine.services.get("patterns")
     if patterns is None:
         raise EPLValidationError("Pattern triggers are not supported yet", text)
-    from engine.patterns.compile import compile_pattern, pattern_match_type
+    from epl.compiler.patterns import compile_pattern, pattern_match_type
     mt = pattern_match_type(trig, engine, text)
     info = StreamInfo(0, mt, node.trigger_alias, None)
     scope = _with_context(_base(engine, [info], text), context)

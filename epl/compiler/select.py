@@ -109,7 +109,8 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
             views = tuple(views) + (mr_factory,)
         nw = engine.services.get("named_windows")
         if isinstance(spec, A.FilterStream) and nw is not None and nw.get(info.type_name) is not None:
-            stream_plans.append(nw.consumer_stream(info, spec, views, scope))
+            from .window_streams import consumer_stream
+            stream_plans.append(consumer_stream(nw, info, spec, views, scope))
         elif isinstance(spec, A.FilterStream) and info.index in containers:
             container, split = containers[info.index]
             filt = compile_filter(spec.event_filter.filter, container, scope)
@@ -242,7 +243,7 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
     if node.output is not None:
         hook = engine.services.get("output")
         if hook is None:
-            from engine.output.factory import output_factory
+            from epl.compiler.output import output_factory
             hook = output_factory
         make_output = hook(node.output, node, scope, collector, text)
 
@@ -258,7 +259,8 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
                       make_output=make_output, make_join=make_join, context=node.context,
                       extra={"subqueries": tuple(scope.services.subqueries)} if scope.services.subqueries else {})
     if node.into_table is not None:      # `into table T select ...`: aggregate into T's rows
-        plan = engine.services["named_windows"].into_table(plan, node, engine, text)
+        from .into_table import compile_into_table
+        plan = compile_into_table(plan, node, engine, text)
     on_create = []
     for nt in new_types:
         on_create.append((lambda _t=nt: engine.types.add(_t), lambda _t=nt: engine.types.remove(_t.name)))

@@ -17,6 +17,7 @@ from .annotations import statement_name
 from .expressions import compile_expr, compile_predicate, expr_text
 from .result import CompiledStatement
 from .scope import Scope, StreamInfo
+from .context_use import check_context_use  # noqa: F401  (importers use it from here)
 from .select import base_scope
 from .views import compile_views
 
@@ -147,16 +148,6 @@ def context_infra(prototype: Any, context: str, selector: str, engine: Any, text
         raise EPLValidationError(f"Context by name '{context}' has not been declared", text)
     infra = PartitionedInfra(prototype, context)
     return infra, ContextInfraPlan(infra, definition, ctx_svc, prototype.event_type, selector)
-
-
-def check_context_use(target: Any, context: Optional[str], text: str) -> None:
-    """Esper: a window or table declared with a context is used only by statements of that
-    context."""
-    declared = getattr(target, "context", None)
-    if declared is not None and context != declared:
-        raise EPLValidationError(
-            f"{target.kind} by name '{target.name}' has been declared for context '{declared}' "
-            f"and can only be used within the same context", text)
 
 
 def insert_target(engine: Any, stream_name: Optional[str]) -> Any:

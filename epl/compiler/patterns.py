@@ -9,7 +9,6 @@ they read the match built so far.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
@@ -23,38 +22,19 @@ from epl.compiler.filters import UnfilteredTemplate, compile_filter
 from epl.compiler.scope import Scope, StreamInfo
 from engine.contracts.errors import EPLValidationError
 
-from .and_or import AndPlan, OrPlan
-from .every import EveryDistinctPlan, EveryPlan
-from .filter import FilterPlan
-from .followed_by import FollowedByPlan
-from .guards import GuardPlan, WhileGuard, WithinGuard
-from .match import match_type
-from .not_ import NotPlan
-from .observers import AtPlan, IntervalPlan
-from .repeat_until import RepeatPlan
-from .run import PatternRun
+from engine.patterns.and_or import AndPlan, OrPlan
+from engine.patterns.every import EveryDistinctPlan, EveryPlan
+from engine.patterns.filter import FilterPlan
+from engine.patterns.followed_by import FollowedByPlan
+from engine.patterns.guards import GuardPlan, WhileGuard, WithinGuard
+from engine.patterns.match import match_type
+from engine.patterns.not_ import NotPlan
+from engine.patterns.observers import AtPlan, IntervalPlan
+from engine.patterns.plan import PatternPlan
+from engine.patterns.repeat_until import RepeatPlan
 
 SUPPRESS = "suppressoverlappingmatches"
 DISCARD = "discardpartialsonmatch"
-
-
-@dataclass(frozen=True)
-class PatternPlan:
-    """A compiled pattern. `start(instance, handle)` runs it for one statement instance
-    (`instance.engine`, `.ctx`, `.statement`; optional `.pattern_filter_addendum`) and feeds
-    each match (an EventBean of `match_type`) to `handle.on_event`; it returns the run,
-    whose `stop()` releases every filter and schedule."""
-
-    root: Any
-    match_type: EventType
-    event_types: tuple              # types the pattern's filters listen to
-    suppress_overlapping: bool = False
-    discard_partials: bool = False
-
-    def start(self, instance: Any, handle: Any, initial: Optional[dict] = None) -> PatternRun:
-        """`initial`: tags bound before the pattern starts (a context's end pattern reading
-        what its start condition provided)."""
-        return PatternRun(self, instance, handle).start(initial)
 
 
 class PatternService:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from .algebra import RELATIONS, event_interval, interval_of
+from engine.apptime.algebra import RELATIONS, event_interval, interval_of
 
 
 def install(engine: Any) -> None:
@@ -23,7 +23,7 @@ def _operand(node: Any, scope: Any) -> tuple[Callable[[Any], Any], bool, Any]:
     """(evaluate to an interval, has_aggregation, compiled-or-None) for a method target or
     argument: a bare stream alias is that stream's event; anything else is compiled."""
     import epl.ast as A
-    from epl.compiler.expressions import compile_expr
+    from epl.compiler.core import compile_expr
     if isinstance(node, A.Property) and len(node.path) == 1 and node.path[0].index is None \
             and node.path[0].key is None:
         stream = scope.stream_by_alias(node.path[0].name)
@@ -53,7 +53,7 @@ def compile_method(node: Any, scope: Any) -> Any:
     """Compile `target.method(other, thresholds...)` into a boolean expression."""
     import engine.contracts.epl_types as T
     from epl.compiler.compiled import Compiled
-    from epl.compiler.expressions import compile_expr, expr_text
+    from epl.compiler.core import compile_expr, expr_text
 
     name, relation, counts, non_negative = RELATIONS[node.name.lower()]
     args = list(node.args)

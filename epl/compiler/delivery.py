@@ -42,7 +42,7 @@ def _discrete(new: Optional[list], old: Optional[list]) -> Iterator[tuple]:
 
 
 def _key_function(exprs: tuple, statement: Any, engine: Any, text: str) -> Callable[[Any], Any]:
-    from epl.compiler.expressions import compile_expr
+    from epl.compiler.core import compile_expr
     from epl.compiler.scope import Scope, StreamInfo
     from engine.contracts.errors import EPLValidationError
     out_type = statement.event_type
