@@ -5,7 +5,9 @@ named windows and tables, contexts, ...), the contracts layer (engine/contracts:
 types, errors, time) and the facade (engine/engine.py: `Engine`, the one place that joins
 the EPL compiler and the runtime; with the CLI). Layers and what each may import:
 docs/architecture.md. The names below are imported on first use, so `import engine` (or
-importing `engine.contracts`) does not load the whole runtime."""
+importing `engine.contracts`) does not load the whole runtime.
+
+May import: everything (it is the facade's face); nothing inside our packages imports it."""
 import importlib as _importlib
 import typing as _typing
 

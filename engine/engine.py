@@ -17,7 +17,8 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Mapping
-from typing import Any, Callable, Iterable, Optional, Sequence, Union
+import os
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, Union
 
 from filterindex.codegen import STALE
 from filterindex.tree import FilterIndex
@@ -34,6 +35,20 @@ from .frames import dataframe_records, is_dataframe
 from engine.contracts.signals import EngineSignals
 from .statement import Statement, StatementState
 from .time_service import TimerThread, wall_clock_ms
+
+if TYPE_CHECKING:
+    from engine.apptime.input import ApplicationInput
+    from engine.contracts.epl_types import PropertyType
+    from engine.isolation import IsolatedService
+    from engine.prepared import PreparedStatement
+    from engine.variables import VariableService
+
+# What the public methods take (precise types instead of Any): an event is any object (a dict
+# with its type name, a dataclass, a registered class); a file is a path; a type spec is an EPL
+# type name, a Python class or a PropertyType.
+PathArg = Union[str, "os.PathLike[str]"]
+TypeSpec = Union[str, type, "PropertyType"]
+Receivers = Mapping[str, Union[Callable[..., object], Sequence[Callable[..., object]]]]
 
 _log = logging.getLogger("epl.engine")
 
@@ -109,7 +124,7 @@ class Engine:
             self._timer.start()
 
     # -- event types and functions ---------------------------------------------------------
-    def register_type(self, type_: Union[type, str], properties: Optional[Mapping[str, Any]] = None, *,
+    def register_type(self, type_: Union[type, str], properties: Optional[Mapping[str, TypeSpec]] = None, *,
                       name: Optional[str] = None, inherits: Iterable[str] = (),
                       start_timestamp: Optional[str] = None,
                       end_timestamp: Optional[str] = None) -> EventType:
@@ -126,7 +141,8 @@ class Engine:
     def event_type(self, name: str) -> EventType:
         return self.types.get(name)
 
-    def register_function(self, name: str, fn: Callable[..., Any], result_type: Any = None) -> None:
+    def register_function(self, name: str, fn: Callable[..., object],
+                          result_type: Optional[TypeSpec] = None) -> None:
         """Make a Python function callable from EPL as `name(...)`. Only registered
         functions are callable."""
         if result_type is not None:
@@ -138,7 +154,7 @@ class Engine:
                 fn.epl_result_type = self.types.resolve_type(result_type)  # type: ignore[attr-defined]
         self._functions[name] = fn
 
-    def register_aggregation(self, name: str, factory: Any) -> None:
+    def register_aggregation(self, name: str, factory: Callable[..., object]) -> None:
         """Make a Python aggregation (a class with enter/leave/value/clear) usable as
         `name(...)` in EPL."""
         from engine.aggregation.user import register_aggregation
@@ -152,13 +168,13 @@ class Engine:
         with self._lock:
             return self._create(node, text, name)
 
-    def prepare(self, text: str) -> Any:
+    def prepare(self, text: str) -> PreparedStatement:
         """A statement with substitution parameters (`?`, `?:name`, `?:name:type`) to deploy
         with values: `engine.prepare(text).deploy([1, 'a'])` or `.deploy(name=1)`."""
         from .prepared import PreparedStatement
         return PreparedStatement(self, text)
 
-    def deploy(self, text: Any) -> Deployment:
+    def deploy(self, text: PathArg) -> Deployment:
         """Register a module, all statements or none: `;`-separated statements after
         Esper's optional `module name;`, `uses other;` and `import ...;` headers. Takes the
         text, or a path (`pathlib.Path`) of an `.epl` file. Returns a Deployment: the
@@ -168,7 +184,7 @@ class Engine:
             return self.deploy_file(text)
         return self._deploy_text(text, None)
 
-    def deploy_file(self, path: Any) -> Any:
+    def deploy_file(self, path: PathArg) -> Deployment:
         """Deploy the module in an `.epl` file (UTF-8); errors name the file and line."""
         from .deployment import read_module
         text, p = read_module(path)
@@ -319,7 +335,7 @@ class Engine:
             raise EventTypeError("A dict event needs its type name: engine.send(event, 'TypeName')")
         return EventBean(self.types.for_object(event), event)
 
-    def send(self, event: Any, type_name: Optional[str] = None) -> None:
+    def send(self, event: object, type_name: Optional[str] = None) -> None:
         """Process one event: a dict with its type name, or an object of a registered class."""
         if type(event) is dict and type_name is not None:
             # the common case, kept to a few steps before the generated routing code: a dict
@@ -391,7 +407,7 @@ class Engine:
         if et.checked and self.check_events:
             et.check(bean.underlying)
 
-    def send_many(self, events: Iterable[Any], type_name: Optional[str] = None) -> None:
+    def send_many(self, events: Iterable[object], type_name: Optional[str] = None) -> None:
         """Process events in order; the same as calling send for each, with less overhead.
         A pandas DataFrame is taken row by row (`engine.send_many(df, "T")`)."""
         if is_dataframe(events):
@@ -481,7 +497,7 @@ class Engine:
         order (variables set by `on ... set` take effect this way)."""
         self._dispatch_queue.append((_AfterEvent(action), None, None))
 
-    def route(self, event: Any, type_name: Optional[str] = None) -> None:
+    def route(self, event: object, type_name: Optional[str] = None) -> None:
         """Queue an event to be processed after the current one (from listeners)."""
         self._route_queue.append(self._bean(event, type_name))
 
@@ -662,25 +678,25 @@ class Engine:
         from epl.compiler.fireandforget import execute
         return execute(self, epl)
 
-    def get_variable(self, name: str) -> Any:
+    def get_variable(self, name: str) -> object:
         return self.services["variables"].get(name)
 
-    def set_variable(self, name: str, value: Any) -> None:
+    def set_variable(self, name: str, value: object) -> None:
         """Set a variable; when called from a listener it takes effect for the next event."""
         with self._lock:
             self.services["variables"].set(name, value)
 
     @property
-    def variables(self) -> Any:
+    def variables(self) -> VariableService:
         """The variables: `engine.variables['x']`, `engine.variables['x'] = 1`."""
         return self.services["variables"]
 
-    def isolated(self, name: str) -> Any:
+    def isolated(self, name: str) -> IsolatedService:
         """The isolated service `name` (created on first use): its own time and events."""
         from .isolation import isolated
         return isolated(self, name)
 
-    def input(self, type_name: Union[str, type], **settings: Any) -> Any:
+    def input(self, type_name: Union[str, type], **settings: object) -> ApplicationInput:
         """An application-time input for one event type (StreamInsight's CTIs): events in any
         order, released in start-time order once a CTI commits them. Settings: name, shape
         ('point' | 'interval' | 'edge'), policy ('drop' | 'adjust'), generate
@@ -689,7 +705,8 @@ class Engine:
         return open_input(self, type_name, **settings)
 
     # -- checkpoint and recover ------------------------------------------------------------------------
-    def checkpoint(self, path: Optional[Any] = None, *, meta: Optional[Mapping[str, Any]] = None) -> bytes:
+    def checkpoint(self, path: Optional[PathArg] = None, *,
+                   meta: Optional[Mapping[str, object]] = None) -> bytes:
         """The engine's whole state as checkpoint bytes; with `path`, also written to that
         file atomically. `meta` (JSON data) travels in the header, e.g. how many input events
         the checkpoint covers. Listeners and subscribers are not part of it (docs/checkpoint.md)."""
@@ -699,13 +716,13 @@ class Engine:
             ck.write_atomic(path, data)
         return data
 
-    def checkpoint_to(self, path: Any, *, meta: Optional[Mapping[str, Any]] = None) -> bytes:
+    def checkpoint_to(self, path: PathArg, *, meta: Optional[Mapping[str, object]] = None) -> bytes:
         """Write a checkpoint to `path` atomically (temporary file, fsync, rename)."""
         return self.checkpoint(path, meta=meta)
 
     @classmethod
-    def restore(cls, source: Any, *, listeners: Optional[Mapping[str, Any]] = None,
-                subscribers: Optional[Mapping[str, Any]] = None) -> "Engine":
+    def restore(cls, source: Union[bytes, PathArg], *, listeners: Optional[Receivers] = None,
+                subscribers: Optional[Mapping[str, object]] = None) -> "Engine":
         """An engine rebuilt from checkpoint bytes or a checkpoint file, continuing exactly
         where the checkpointed engine stopped. `listeners={"stmt name": fn or [fns]}` and
         `subscribers={"stmt name": obj}` re-attach receivers. A checkpoint is trusted data:
@@ -714,7 +731,7 @@ class Engine:
         return ck.loads(source, listeners=listeners, subscribers=subscribers)
 
     @property
-    def application_inputs(self) -> dict[str, Any]:
+    def application_inputs(self) -> dict[str, ApplicationInput]:
         """The application-time inputs by name (e.g. to go on feeding them after `restore`)."""
         c = self.services.get("apptime")
         return {inp.name: inp for inp in c.inputs} if c is not None else {}

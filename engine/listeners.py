@@ -10,7 +10,7 @@ from engine.contracts.bean import EventBean
 
 log = logging.getLogger("epl.engine")
 
-Listener = Callable[..., Any]
+Listener = Callable[..., object]
 # "new_old": fn(new, old); "esper": fn(new, old, statement, engine), Esper's UpdateListener
 ListenerSignature = Literal["new_old", "esper"]
 SIGNATURES: dict[str, int] = {"new_old": 2, "esper": 4}

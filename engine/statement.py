@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import enum
 import logging
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Union
 
 from engine.contracts.bean import EventBean
 from engine.contracts.errors import StatementStateError
 from .listeners import Listener, ListenerSignature, SubscriberAdapter, listener_arity
 
 if TYPE_CHECKING:
+    import pandas
+
     from .aio import DeliveryStream
     from .engine import Engine
     from engine.contracts.event_types import EventType
@@ -79,7 +81,8 @@ class Statement:
         return listener
 
     def on_update(self, listener: Optional[Listener] = None, *,
-                  signature: Optional[ListenerSignature] = None) -> Any:
+                  signature: Optional[ListenerSignature] = None
+                  ) -> Union[Listener, Callable[[Listener], Listener]]:
         """Decorator form of add_listener: `@stmt.on_update` or
         `@stmt.on_update(signature="esper")`."""
         if listener is None:
@@ -102,14 +105,14 @@ class Statement:
         return [fn for fn, _ in self._listeners]
 
     @property
-    def subscriber(self) -> Any:
+    def subscriber(self) -> Optional[object]:
         return self._subscriber.subscriber if self._subscriber else None
 
     @subscriber.setter
-    def subscriber(self, obj: Any) -> None:
+    def subscriber(self, obj: Optional[object]) -> None:
         self.set_subscriber(obj)
 
-    def set_subscriber(self, obj: Any) -> None:
+    def set_subscriber(self, obj: Optional[object]) -> None:
         if obj is None:
             self._subscriber = None
         else:
@@ -140,7 +143,7 @@ class Statement:
         """The current result as plain dicts."""
         return [r.to_dict() for r in self]
 
-    def to_dataframe(self) -> Any:
+    def to_dataframe(self) -> "pandas.DataFrame":
         """The current result (what iteration gives) as a pandas DataFrame, one column per
         selected column (pandas is imported here, not before)."""
         import pandas as pd

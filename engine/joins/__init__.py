@@ -1,6 +1,10 @@
 """Joins of several streams: event indexes, lookup plans, inner/outer/unidirectional
 execution with Esper's insert and remove streams. `install(engine)` registers the planner
-as `engine.services['joins']`."""
+as `engine.services['joins']`.
+
+Runtime modules here may import engine.contracts, epl.ast and the runtime, never the compiler;
+this `__init__` is the package's public face (its `install` joins the compiler's planner,
+epl/compiler/joins.py, to the engine) and nothing inside our packages imports it."""
 from typing import Any
 
 from .executor import JoinExecutor as JoinExecutor

@@ -1,4 +1,9 @@
-"""The EPL compiler: statement AST to an immutable plan the engine instantiates."""
+"""The EPL compiler: statement AST to an immutable plan the engine instantiates.
+
+May import: engine.contracts, views (factories), filterindex (specs), epl.ast and the
+rest of epl; the runtime's plan classes it builds are allowlisted in
+tests/architecture/allowlist_import_graph.py until they become plan data. Never the Engine
+facade."""
 from __future__ import annotations
 
 from typing import Any

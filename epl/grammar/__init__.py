@@ -1,6 +1,8 @@
 """The PLY grammar of EPL, split by clause. `GRAMMAR_MODULES` lists the modules whose `p_`
 functions together form the grammar; `precedence` and `start` are the table and the start
-symbol."""
+symbol.
+
+May import: engine.contracts, epl.ast and the lexer."""
 import epl.grammar.contexts as contexts
 import epl.grammar.creates as creates
 import epl.grammar.expressions as expressions

@@ -1,6 +1,8 @@
 """Enumeration methods (`coll.where(v => ...)`, `coll.sumOf(...)`, ...) with lambda
 expressions, compiled through the compiler's `dot` service: `install(engine)` chains the hook
-in front of any installed before it."""
+in front of any installed before it.
+
+May import: what epl/compiler may import."""
 from __future__ import annotations
 
 from typing import Any, Callable, Optional
