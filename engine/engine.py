@@ -184,6 +184,19 @@ class Engine:
             return self.deploy_file(text)
         return self._deploy_text(text, None)
 
+    def deploy_modules(self, modules: Sequence[PathArg]) -> list[Deployment]:
+        """Deploy several modules (texts or `.epl` paths) in Esper's deployment order: a module
+        after the modules it `uses`; a cycle of uses, or a use of a module neither given nor
+        deployed, is an EPLValidationError. All or none. Returns the deployments in the order
+        they were deployed."""
+        from .module_order import deploy_in_order
+        return deploy_in_order(self, modules)
+
+    def deployment_order(self, modules: Sequence[PathArg]) -> list[PathArg]:
+        """The given modules (texts or paths) in the order `deploy_modules` deploys them."""
+        from .module_order import order_sources
+        return order_sources(self, modules)
+
     def deploy_file(self, path: PathArg) -> Deployment:
         """Deploy the module in an `.epl` file (UTF-8); errors name the file and line."""
         from .deployment import read_module
@@ -211,8 +224,11 @@ class Engine:
                     s.destroy()
                 raise
             self._deployments = getattr(self, "_deployments", 0) + 1
-            return Deployment(self._deployments, created, module.name, module.uses,
-                              module.imports, path)
+            deployment = Deployment(self._deployments, created, module.name, module.uses,
+                                    module.imports, path)
+            if module.name is not None:     # for `uses` of later modules (module_order.py)
+                self.__dict__.setdefault("_module_deployments", []).append(deployment)
+            return deployment
 
     def _create(self, node: Any, text: str, name: Optional[str]) -> Statement:
         from epl.compiler import compile_statement
@@ -223,13 +239,12 @@ class Engine:
         compiled = compile_statement(node, self, text)
         if name is None and compiled.name is not None:
             self._check_name_free(compiled.name, text)
-        from epl.compiler.dispatch import dispatch_phase, filter_tier
+        from epl.compiler.dispatch import dispatch_phase
         stmt_name = name or compiled.name or self._automatic_name()
         stmt = Statement(self, stmt_name, text, compiled.kind, next(self._order),
                          priority=compiled.priority if self.prioritized_execution else 0,
                          drop=compiled.drop and self.prioritized_execution, plan=compiled.plan,
-                         annotations=compiled.annotations, phase=dispatch_phase(node, self),
-                         tier=filter_tier(node, self))
+                         annotations=compiled.annotations, phase=dispatch_phase(node, self))
         clause = getattr(node, "for_clause", None)
         if clause is not None:
             from epl.compiler.delivery import delivery_splitter

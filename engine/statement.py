@@ -34,7 +34,7 @@ class Statement:
 
     def __init__(self, engine: "Engine", name: str, text: str, kind: str, order: int,
                  priority: int = 0, drop: bool = False, plan: Any = None,
-                 annotations: tuple = (), phase: int = 0, tier: int = 0) -> None:
+                 annotations: tuple = (), phase: int = 0) -> None:
         self.engine = engine
         self.name = name
         self.text = text
@@ -51,9 +51,10 @@ class Statement:
         self.state = StatementState.STOPPED
         # schedules at one instant fire in this order (statement creation, @priority first)
         self._order_key = (-priority, order)
-        # filter handles take an event in this order: the dispatch phase and the filter tier
-        # between priority and creation order (docs/dispatch-order.md, epl/compiler/dispatch.py)
-        self._match_key = (-priority, phase, tier, order)
+        # filter handles take an event in this order (docs/dispatch-order.md): @priority, then
+        # the dispatch phase; early statements in the order the filter tree hands them out
+        # (equal keys: the sort keeps the tree's order), late ones in creation order
+        self._match_key = (-priority, phase, 0) if phase == 0 else (-priority, phase, order)
         # replaced, never mutated: a dispatch iterates the tuple it started with while a
         # listener adds or removes listeners
         self._listeners: tuple[tuple[Listener, int], ...] = ()

@@ -191,8 +191,9 @@ class FilterIndex:
     `match(bean)` returns the handles whose filters the event satisfies (filters on its
     type and on every supertype), each once; when none does it returns the shared constant
     `NO_MATCH` (an empty tuple, never to be mutated), otherwise a fresh list. Order: tree
-    order (handles of a node in registration order, then its indexes in creation order,
-    supertype trees after the type's own), not registration order. Changes made while the
+    order, Esper's (a node's indexes in creation order, a range or comparison index's
+    entries by ascending bound, then the node's handles in registration order; supertype
+    trees after the type's own), not registration order. Changes made while the
     caller processes a result only affect later calls: `match` has collected everything
     before it returns.
     """
@@ -239,8 +240,13 @@ class FilterIndex:
         hid = id(handle)
         for path in unique:
             node = root
-            for param, key in path:
-                node = self._descend(node, param, key, t)
+            if len(path) == 1:
+                node = self._descend(node, path[0][0], path[0][1], t)
+            else:
+                remaining = list(path)
+                while remaining:
+                    param, key = remaining.pop(_placed(node, remaining))
+                    node = self._descend(node, param, key, t)
             slot = next(_slots)
             handles = node.handles
             handles[slot] = handle
@@ -315,7 +321,8 @@ class FilterIndex:
             if not out or not any(q.op is p.op and _ikey(q) == _ikey(p) and k == key for q, k in out):
                 out.append((p, key))
         if len(out) > 1:
-            out.sort(key=lambda pk: (_OP_RANK[pk[0].op], _ikey(pk[0])[0] or ""))
+            # by operator only, as Esper: parameters of one operator keep their written order
+            out.sort(key=lambda pk: _OP_RANK[pk[0].op])
         return tuple(out)
 
     def _descend(self, node: FilterNode, p: FilterParam, key: Any, t: Any) -> FilterNode:
@@ -430,6 +437,21 @@ class FilterIndex:
     def event_types(self) -> list:
         """The event types that have a tree."""
         return list(self._trees)
+
+
+def _placed(node: FilterNode, remaining: list) -> int:
+    """Which of a path's remaining parameters goes under `node` next (Esper's tree builder):
+    the first that fits one of the node's indexes, in the indexes' order; else the first
+    remaining one (most selective first), which gets a new index. So a filter joins the
+    layout earlier filters made, and the order in which the tree hands out handles follows
+    that layout."""
+    if node.indexes:
+        for idx in node.indexes:
+            ik = _ikey(idx)
+            for j, (q, _k) in enumerate(remaining):
+                if _ikey(q) == ik:
+                    return j
+    return 0
 
 
 def _ikey(p: Any) -> tuple:

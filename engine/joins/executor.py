@@ -107,8 +107,10 @@ class JoinExecutor:
             else OuterJoin(strategy, self.indexes, self.stores)
         self.unidirectional = frozenset(plan.unidirectional)
         # Esper computes a unidirectional join's aggregation per triggering event: the
-        # processor starts afresh each time
-        self._reset_each = plan.per_trigger and hasattr(self.processor, "reset")
+        # processor starts afresh each time; not under `output snapshot` and the non-buffered
+        # `output all|last` (no order by), whose helpers apply updates without a reset
+        self._reset_each = plan.per_trigger and hasattr(self.processor, "reset") \
+            and not getattr(self.output, "keeps_aggregation", False)
         self.stream_sinks = [JoinStreamSink(self, i) for i in range(n)]
         self.shared_streams = _shared_streams(plan)
         # the streams' views schedule through it: same-instant callbacks, one join

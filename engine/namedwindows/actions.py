@@ -24,19 +24,30 @@ class Matcher:
     between a target column and a trigger expression is looked up by key when the target
     keeps an index on that column (tables keep one on their primary key)."""
 
-    __slots__ = ("target", "where", "key_columns", "key_fns")
+    __slots__ = ("target", "where", "key_columns", "key_fns", "equalities")
 
-    def __init__(self, target: Any, where: Optional[Fn], key_columns: tuple = (), key_fns: tuple = ()) -> None:
+    def __init__(self, target: Any, where: Optional[Fn], key_columns: tuple = (), key_fns: tuple = (),
+                 equalities: Optional[dict] = None) -> None:
         self.target = target
         self.where = where
         self.key_columns = key_columns
         self.key_fns = key_fns
+        # every `target.col = <trigger expression>` of the where-clause: an index created
+        # after the statement is used too
+        self.equalities = equalities or {}
 
     def find(self, trigger: Optional[EventBean]) -> list[EventBean]:
         rows = None
         if self.key_columns:
             eps = (trigger, None)
             rows = self.target.lookup(self.key_columns, tuple(f(eps) for f in self.key_fns))
+        elif self.equalities:
+            eq = self.equalities
+            for cols in getattr(self.target, "index_columns", list)():
+                if all(c in eq for c in cols):
+                    eps = (trigger, None)
+                    rows = self.target.lookup(cols, tuple(eq[c](eps) for c in cols))
+                    break
         if rows is None:
             rows = list(self.target)
         where = self.where
@@ -51,7 +62,8 @@ def bind_target(action: Any, target: Any) -> Any:
     m = getattr(action, "matcher", None)
     if m is None:
         return action
-    return dataclasses.replace(action, matcher=Matcher(target, m.where, m.key_columns, m.key_fns))
+    return dataclasses.replace(action, matcher=Matcher(target, m.where, m.key_columns, m.key_fns,
+                                                       m.equalities))
 
 
 def copy_row(bean: EventBean) -> EventBean:
@@ -137,6 +149,7 @@ class OnMergeAction:
     clauses: tuple[MergeClause, ...]
     matched_clauses: tuple = field(init=False)
     unmatched_clauses: tuple = field(init=False)
+    always: Optional[MergeClause] = None     # `merge W insert select ...`: inserts, no lookup
 
     def __post_init__(self) -> None:
         self.matched_clauses = tuple(c for c in self.clauses if c.matched)
@@ -147,7 +160,9 @@ class OnMergeAction:
         old: list[EventBean] = []
         routed: list[EventBean] = []
         matched = self.matcher.find(trigger) if self.matched_clauses or self.unmatched_clauses else []
-        if matched:
+        if self.always is not None:
+            self._first_clause((self.always,), (trigger, None), None, new, old, routed)
+        elif matched:
             for row in matched:
                 self._first_clause(self.matched_clauses, (trigger, row), row, new, old, routed)
         else:

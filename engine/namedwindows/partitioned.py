@@ -30,6 +30,7 @@ class PartitionedInfra:
         self.shared_consumers: list[Any] = []      # consumers outside the context
         self.shared_stores: list[Any] = []         # subquery stores outside the context
         self.statement: Any = None                 # the create statement, once started
+        self.indexes: dict[str, Any] = {}          # `create index`: each instance gets its own
 
     # -- what compilers read of a window or table ------------------------------------------------
     @property
@@ -58,6 +59,20 @@ class PartitionedInfra:
     def lookup(self, columns: tuple, key: tuple) -> Optional[list[EventBean]]:
         return None
 
+    # -- explicit indexes: one per partition's instance, made from the declared one ------------------
+    def add_index(self, index: Any) -> None:
+        self.indexes[index.name] = index
+        for inst in self.instances.values():
+            inst.add_index(_fresh(index))
+
+    def remove_index(self, name: str) -> None:
+        self.indexes.pop(name, None)
+        for inst in self.instances.values():
+            inst.remove_index(name)
+
+    def index_columns(self) -> list[tuple]:
+        return [idx.columns for idx in self.indexes.values()]
+
     # -- partitions ----------------------------------------------------------------------------------
     def instance(self, partition: Any, engine: Any = None, ctx: Any = None) -> Any:
         """The partition's window or table, created (and released with the partition) when
@@ -72,6 +87,8 @@ class PartitionedInfra:
                 inst.start(engine, statement, ctx, register=False)
                 inst.shared_consumers = self.shared_consumers
                 inst.shared_stores = self.shared_stores
+            for index in self.indexes.values():
+                inst.add_index(_fresh(index))
             self.instances[partition] = inst
             self._by_props[id(partition.props)] = inst
             partition.cleanup.append(lambda: self.release(partition))
@@ -138,3 +155,9 @@ class _SharedAttachment:
             self.where.remove(self.handle)
         except ValueError:
             pass
+
+
+def _fresh(index: Any) -> Any:
+    """An empty index like `index` (a partition's instance fills its own)."""
+    from .index import WindowIndex
+    return WindowIndex(index.name, index.columns, index.kinds, index.unique)

@@ -37,6 +37,7 @@ class Table:
         self.factories = tuple(f for _, f in aggregations)
         self.declarations: dict[str, str] = {}     # aggregation column -> function name
         self.rows: dict[Any, _Row] = {}
+        self.indexes: dict[str, Any] = {}          # `create index`: name -> TableIndex
         self._registration: Any = None
         self._engine: Any = None
 
@@ -86,6 +87,7 @@ class Table:
             ks = (key,) if len(self.primary_keys) == 1 else (key or ())
             values.update(zip(self.primary_keys, ks))
             r = self.rows[key] = _Row(values, [f.make() for f in self.factories])
+            self._index(key, r)
         return r
 
     def bean(self, r: _Row) -> EventBean:
@@ -114,11 +116,62 @@ class Table:
 
     # -- changes (the interface on-actions and fire-and-forget queries use) -----------------------
     def lookup(self, columns: tuple, key: tuple) -> Optional[list[EventBean]]:
+        """Rows by column values: by primary key, or through an index on exactly those
+        columns (None: no index answers, scan)."""
         if columns != self.primary_keys:
+            for idx in self.indexes.values():
+                if idx.columns == tuple(columns) and self._indexable(idx.columns):
+                    rows = self.rows
+                    return [self.bean(rows[k]) for k in idx.row_keys(key) if k in rows]
             return None
         k = key[0] if len(key) == 1 else key
         r = self.rows.get(k)
         return [] if r is None else [self.bean(r)]
+
+    # -- explicit indexes (`create index`): over plain and primary-key columns ----------------------
+    def add_index(self, index: Any) -> None:
+        from .table_index import TableIndex
+        idx = TableIndex(index.name, index.columns, index.kinds, index.unique)
+        for k, r in self.rows.items():
+            idx.add(k, r.values)
+        self.indexes[index.name] = idx
+
+    def remove_index(self, name: str) -> None:
+        self.indexes.pop(name, None)
+
+    def index_columns(self) -> list[tuple]:
+        """The column tuples an equality lookup can use (one per index)."""
+        return [idx.columns for idx in self.indexes.values() if self._indexable(idx.columns)]
+
+    def _indexable(self, columns: tuple) -> bool:
+        # an aggregation column changes with every aggregated event: lookups on it scan
+        return set(columns) <= set(self.plain_columns) | set(self.primary_keys)
+
+    def _index(self, key: Any, r: _Row) -> None:
+        for idx in self.indexes.values():
+            idx.add(key, r.values)
+
+    def _unindex(self, key: Any, r: Optional[_Row]) -> None:
+        if r is not None:
+            for idx in self.indexes.values():
+                idx.remove(key, r.values)
+
+    def _reindexed(self, key: Any, r: _Row, values: dict) -> None:
+        """Set a row's plain values; an index whose key for the row changes moves it."""
+        before = {n: idx.value_key(r.values) for n, idx in self.indexes.items()}
+        r.values.update(values)
+        for n, idx in self.indexes.items():
+            if idx.value_key(r.values) != before[n]:
+                old_values = dict(r.values)
+                for c, v in zip(idx.columns, before[n] if len(idx.columns) > 1 else (before[n],)):
+                    old_values[c] = v
+                idx.remove(key, old_values)
+                idx.add(key, r.values)
+
+    def _pop(self, key: Any) -> None:
+        r = self.rows.pop(key, None)
+        if self.indexes:
+            self._unindex(key, r)
 
     def insert(self, beans: list[EventBean]) -> None:
         for b in beans:
@@ -129,28 +182,34 @@ class Table:
                             self.name, k)
                 continue
             r = self.row(k, create=True)
+            self._unindex(k, r)
             for c in self.plain_columns:
                 if c in values:
                     r.values[c] = values[c]
+            self._index(k, r)
 
     def delete(self, beans: list[EventBean]) -> None:
         for b in beans:
-            self.rows.pop(self.key_of(b.underlying), None)
+            self._pop(self.key_of(b.underlying))
 
     def replace(self, new: list[EventBean], old: list[EventBean]) -> None:
         for b in new:
-            r = self.rows.get(self.key_of(b.underlying))
+            k = self.key_of(b.underlying)
+            r = self.rows.get(k)
             if r is not None:
                 u = b.underlying
-                for c in self.plain_columns:
-                    r.values[c] = u.get(c)
+                if self.indexes:
+                    self._reindexed(k, r, {c: u.get(c) for c in self.plain_columns})
+                else:
+                    for c in self.plain_columns:
+                        r.values[c] = u.get(c)
 
     def merge(self, new: list[EventBean], old: list[EventBean]) -> None:
         kept = {self.key_of(b.underlying) for b in new}
         for b in old:
             k = self.key_of(b.underlying)
             if k not in kept:
-                self.rows.pop(k, None)
+                self._pop(k)
         fresh = []
         for b in new:
             if self.key_of(b.underlying) in self.rows:

@@ -44,12 +44,17 @@ def _as_update(new_rows: Any, old_rows: Any) -> Optional[ViewUpdate]:
 
 
 class BatchLimiter:
-    __slots__ = ("batch", "condition", "after", "out", "keep_before_after", "terminable")
+    __slots__ = ("batch", "condition", "after", "out", "keep_before_after", "terminable",
+                 "keeps_aggregation")
 
     def __init__(self, batch: Any, condition: Any, ctx: Any, emit: Emit,
                  after: Optional[AfterState] = None, keep_before_after: bool = True,
-                 terminable: bool = False) -> None:
+                 terminable: bool = False, keeps_aggregation: bool = False) -> None:
         self.batch = batch
+        # Esper's non-buffered `output all|last` helpers apply each update to the aggregation
+        # as it arrives and never start it afresh: a unidirectional join keeps its aggregation
+        # across triggering events here (see engine/joins/executor.py)
+        self.keeps_aggregation = keeps_aggregation
         self.out = Output(emit)
         self.after = after
         # Esper keeps updates that arrive before the after-clause is satisfied in the batch

@@ -89,7 +89,12 @@ class OutputPlan:
         else:
             batch = ProcessedBatch(process, self.kind is K.LAST)
         keep = kind != "simple" or self.kind is K.LAST
-        return BatchLimiter(batch, self.condition, ctx, emit, after, keep, self.terminable)
+        # Esper's non-buffered helpers apply updates to the aggregation themselves, without
+        # the unidirectional reset, except the aggregated-ungrouped ones (they process each
+        # update as an unlimited statement would, reset included)
+        keeps = self.kind in (K.ALL, K.LAST) and not self.buffered and kind != "aggregated-ungrouped"
+        return BatchLimiter(batch, self.condition, ctx, emit, after, keep, self.terminable,
+                            keeps_aggregation=keeps)
 
 
 def _iterate_of(ctx: Any) -> Callable[[], Sequence[Any]]:

@@ -474,6 +474,7 @@ class OnMerge(Node):
     where: Optional[Expr] = None
     whens: tuple[MergeWhen, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False)
+    direct_insert: Optional[MergeAction] = None    # `merge W insert select ...` (no when-clause)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,6 @@
-"""The order in which statements take one event: the dispatch phase (whether a statement
-takes the event after the statements that take it alone: Esper's "can self-join"
-statements) and, within a phase, the filter tier (filters with conditions before plain
-ones, as Esper's filter tree hands them out). See docs/dispatch-order.md."""
+"""The dispatch phase of a statement: whether it takes an event after the statements that
+take it alone (Esper's "can self-join" statements). Within the early phase the filter tree's
+order decides (filterindex/tree.py). See docs/dispatch-order.md."""
 from __future__ import annotations
 
 from typing import Any, Iterable
@@ -88,29 +87,3 @@ def _subquery_types(sq: A.Subquery, engine: Any) -> Iterable[Any]:
 
 def _related(a: Any, b: Any) -> bool:
     return a is b or b in a.supertypes or a in b.supertypes
-
-
-def filter_tier(node: Any, engine: Any) -> int:
-    """0 when the statement's event filters carry conditions, 1 when they are plain
-    (`select * from T`): Esper's filter tree hands an event to the filters held in its
-    indexes (conditions) before those at the type's root (no condition). A statement in a
-    partitioned context has its partition's condition added to its filters."""
-    if isinstance(node, A.OnStatement):
-        filters = [node.trigger] if isinstance(node.trigger, A.EventFilter) else []
-    elif isinstance(node, A.SelectStatement) and node.from_ is not None:
-        filters = [s.event_filter for s in node.from_.streams if isinstance(s, A.FilterStream)]
-    else:
-        return 1
-    context = getattr(node, "context", None)
-    if context is not None:
-        definition = engine.services.get("contexts").get(context) if engine.services.get("contexts") else None
-        for level in getattr(definition, "levels", ()):
-            if type(level.spec).__name__ in ("KeyedSpec", "HashSpec", "CategorySpec"):
-                return 0
-    nw = engine.services.get("named_windows")
-    for f in filters:
-        if nw is not None and nw.get(f.type_name) is not None:
-            continue                     # a named window's consumers are no filters
-        if f.filter is not None:
-            return 0
-    return 1

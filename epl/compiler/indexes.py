@@ -40,8 +40,6 @@ def compile_create_index(node: A.CreateIndex, engine: Any, text: str) -> Compile
     indexes = _indexes(target)
     if node.name in indexes:
         raise EPLValidationError(f"An index by name '{node.name}' already exists", text)
-    # per-partition windows of a context keep no index of their own: their lookups scan, with
-    # the same results
     index = WindowIndex(node.name, [c.name for c in node.columns], [c.kind for c in node.columns],
                         node.unique)
     probe = WindowIndex(node.name, index.columns, index.kinds, node.unique)
@@ -52,17 +50,13 @@ def compile_create_index(node: A.CreateIndex, engine: Any, text: str) -> Compile
             raise EPLValidationError(str(e), text) from None
         probe.add([row])
 
+    # a window keeps the index itself; a table its own kind of index over its rows; a
+    # context-partitioned window or table gives each partition's instance one
     def add() -> None:
-        if hasattr(target, "add_index") and declared is None:
-            target.add_index(index)
-        else:                       # a table: its rows are looked up by primary key only
-            indexes[node.name] = index
+        target.add_index(index)
 
     def remove() -> None:
-        if hasattr(target, "remove_index") and declared is None:
-            target.remove_index(node.name)
-        else:
-            indexes.pop(node.name, None)
+        target.remove_index(node.name)
 
     return CompiledStatement("create-index", None, statement_name(node.annotations),
                              annotations=node.annotations, on_create=[(add, remove)])

@@ -21,6 +21,7 @@ from engine.contracts.errors import EPLValidationError
 from .annotations import has, priority, statement_name
 from .expressions import compile_expr, compile_predicate, expr_text
 from .filters import compile_filter
+from .keylookup import equalities, key_lookup
 from .result import CompiledStatement
 from .rowselect import compile_rows
 from .scope import Scope, StreamInfo
@@ -100,6 +101,9 @@ def _compile_on(node: A.OnStatement, engine: Any, text: str, context: Any) -> Co
             act = OnMergeAction(matcher, tuple(_merge_clause(w, target, scope, trigger_info, engine, text,
                                                              on_create, context)
                                                for w in action.whens))
+            if action.direct_insert is not None:
+                act.always = _merge_clause(A.MergeWhen(False, (action.direct_insert,)), target, scope,
+                                           trigger_info, engine, text, on_create, context)
             out_type = target.event_type
         else:
             raise EPLValidationError(f"On-action '{type(action).__name__}' is not supported", text)
@@ -158,61 +162,18 @@ def _matcher(where: Optional[A.Expr], target: Any, scope: Scope, trigger: Stream
         return Matcher(target, None)
     fn = compile_predicate(where, scope)
     cols, fns = _key_lookup(where, target, scope, target_info)
-    return Matcher(target, fn, cols, fns)
+    return Matcher(target, fn, cols, fns, equalities(_conjuncts(where), scope, target_info.index))
 
 
 def _key_lookup(where: A.Expr, target: Any, scope: Scope, target_info: StreamInfo) -> tuple:
-    """`target.col = <trigger expression>` conjuncts covering the target's indexed columns."""
-    candidates = [tuple(getattr(target, "primary_keys", ()))]
-    if hasattr(target, "index_columns"):          # `create index` on a named window
-        candidates += target.index_columns()
-    candidates = [c for c in candidates if c]
-    if not candidates:
-        return (), ()
-    wanted = {col for c in candidates for col in c}
-    found: dict[str, Any] = {}
-    for conj in _conjuncts(where):
-        if not (isinstance(conj, A.BinaryOp) and conj.op is A.BinOp.EQ):
-            continue
-        for col_side, val_side in ((conj.left, conj.right), (conj.right, conj.left)):
-            col = _target_column(col_side, scope, target_info)
-            if col in wanted and col not in found and not _reads_stream(val_side, scope, 1):
-                found[col] = compile_expr(val_side, scope).fn
-                break
-    for keys in candidates:
-        if set(keys) <= set(found):
-            return tuple(keys), tuple(found[k] for k in keys)
-    return (), ()
+    """`target.col = <other expression>` conjuncts covering the target's primary key or one of
+    its indexes (see keylookup.py)."""
+    return key_lookup(_conjuncts(where), target, scope, target_info.index)
 
 
 def _conjuncts(e: A.Expr) -> list:
     from ..ast.walk import operands
     return operands(e, A.BinOp.AND)
-
-
-def _target_column(e: A.Expr, scope: Scope, target_info: StreamInfo) -> Optional[str]:
-    while isinstance(e, A.Parens):
-        e = e.inner
-    if not isinstance(e, A.Property):
-        return None
-    try:
-        r = scope.resolve(e)
-    except EPLValidationError:
-        return None
-    return r.path if r.kind == "stream" and r.index == target_info.index else None
-
-
-def _reads_stream(e: Any, scope: Scope, index: int) -> bool:
-    from ..ast.walk import walk
-    for n in walk(e, prune=lambda n: isinstance(n, A.Property)):   # iterative: long chains
-        if isinstance(n, A.Property):
-            try:
-                r = scope.resolve(n)
-            except EPLValidationError:
-                return True
-            if r.kind == "stream" and r.index == index:
-                return True
-    return False
 
 
 def compile_assignments(assignments: tuple[A.Assignment, ...], target: Any, scope: Scope,
@@ -260,8 +221,11 @@ def _assigned_column(e: A.Expr, scope: Scope, text: str) -> str:
 
 def _merge_clause(w: A.MergeWhen, target: Any, scope: Scope, trigger: StreamInfo, engine: Any,
                   text: str, on_create: list, context: Any = None) -> MergeClause:
+    # Esper: a not-matched clause has no target row, so its expressions (condition, insert
+    # select, where) see the trigger beside a stream without properties: `insert select a`
+    # reads the trigger's `a` even when the target has an `a` too
     clause_scope = scope if w.matched else _with_context(_base(engine, [trigger, StreamInfo(
-        1, target.event_type, None, None)], text), context)
+        1, EventType("merge_unmatched", Representation.MAP, {}), None, None)], text), context)
     cond = compile_predicate(w.condition, clause_scope) if w.condition is not None else None
     steps = []
     for a in w.actions:
@@ -275,7 +239,7 @@ def _merge_clause(w: A.MergeWhen, target: Any, scope: Scope, trigger: StreamInfo
                 raise EPLValidationError("An update action is only allowed in a when-matched clause", text)
             steps.append(MergeStep("update", step_cond, compile_assignments(a.assignments, target, scope, text)))
         else:
-            make, into_target = _merge_insert(a, target, scope, trigger, engine, text, on_create)
+            make, into_target = _merge_insert(a, target, clause_scope, trigger, engine, text, on_create)
             steps.append(MergeStep("insert", step_cond, make=make, into_target=into_target))
     return MergeClause(w.matched, cond, tuple(steps))
 

@@ -30,6 +30,7 @@ from .compiled import Compiled
 from .expressions import compile_expr, compile_predicate, compiles, expr_text
 from .filters import compile_filter
 from .joins import IndexRegistry, analyze, conjuncts, plan_access
+from .keylookup import key_lookup
 from .scope import Scope, StreamInfo, _path_text
 from .views import compile_views, derived_stream
 
@@ -188,6 +189,8 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
     outer_streams = frozenset(range(1, n))
     access, _ = plan_access(0, outer_streams, rest, registry, inner)
     residual = tuple(c.pred for c in rest)
+    # a table is read where it stands: its primary key or an index answers equalities
+    table_key = key_lookup(where_nodes, infra, inner, 0) if table_source else ((), ())
     gate_preds = tuple(c.pred for c in own)
     if not gate_preds:
         gate = None
@@ -255,13 +258,22 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
     ctx = collector.ctx
 
     # -- evaluation -------------------------------------------------------------------
-    def table_rows(rt: Any) -> list:
-        """The (partition's) table rows passing the subquery's filter and own conditions."""
+    key_columns, key_fns = table_key
+
+    def table_rows(rt: Any, outer: tuple) -> list:
+        """The (partition's) table rows passing the subquery's filter and own conditions,
+        looked up by key when the where-clause binds an index's columns."""
         source = rt.source
         if source is None:
             return []
+        rows = None
+        if key_columns:
+            eps = (None,) + outer
+            rows = source.lookup(key_columns, tuple(f(eps) for f in key_fns))
+        if rows is None:
+            rows = source
         pad = (None,) * n_outer
-        return [b for b in source if (accept is None or accept(b))
+        return [b for b in rows if (accept is None or accept(b))
                 and (gate is None or gate((b,) + pad))]
 
     def matches(outer: Sequence[Any]) -> list:
@@ -270,7 +282,7 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
             return []
         outer = tuple(outer)
         if table_source:
-            cands = table_rows(rt)       # residual re-checks every correlation condition
+            cands = table_rows(rt, outer)    # residual re-checks every correlation condition
         else:
             cands = access.candidates(rt.indexes, rt.stores, (None,) + outer)
         out = []

@@ -39,16 +39,42 @@ def view_arg(node: A.Expr, scope: Scope) -> ViewArg:
             return _inner((bean,))
         return run
 
+    value = c.constant if c.is_constant else NOT_CONSTANT
+    if not c.is_constant and _reads_only_variables(node, scope):
+        # Esper evaluates a view parameter without event properties once, when the statement
+        # is created: `#time(secs seconds)` keeps the length `secs` had then
+        try:
+            value = fn(())
+        except Exception:       # noqa: BLE001 - left to the view's own parameter check
+            value = NOT_CONSTANT
     kwargs: dict[str, Any] = dict(
         add_period=calendar_period(node, scope),
         text=expr_text(node) + (" desc" if descending else ""),
-        value=c.constant if c.is_constant else NOT_CONSTANT,
+        value=value,
         is_time_period=c.is_time_period,
         evaluate=c.on_bean if c.on_bean is not None else (lambda bean, _f=fn: _f((bean,))),
         compile_with=compile_with,
         result_type=c.type,
     )
     return ViewArg(descending=descending, **kwargs)
+
+
+def _reads_only_variables(node: A.Expr, scope: Scope) -> bool:
+    """Whether the expression reads variables and nothing of an event or a view built-in."""
+    from ..ast.walk import walk
+    found = False
+    for n in walk(node, prune=lambda n: isinstance(n, A.Property)):
+        if isinstance(n, A.Property):
+            try:
+                r = scope.resolve(n)
+            except EPLValidationError:
+                return False
+            if r.kind != "variable":
+                return False
+            found = True
+        elif isinstance(n, A.Subquery):
+            return False
+    return found
 
 
 def compile_views(specs: Sequence[A.ViewSpec], stream: StreamInfo, scope: Scope, *,

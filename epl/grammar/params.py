@@ -12,8 +12,7 @@ def p_primary_substitution(p):
     if p[1] == "?":
         p[0] = Substitution(None, None, span(p))
         return
-    parts = p[1][2:].split(":", 1)
-    p[0] = Substitution(parts[0], parts[1] if len(parts) > 1 else None, span(p))
+    p[0] = _named(p[1], span(p))
 
 
 def p_time_part_substitution(p):
@@ -23,6 +22,11 @@ def p_time_part_substitution(p):
     if p[1] == "?":
         amount = Substitution(None, None, span(p, 1))
     else:
-        parts = p[1][2:].split(":", 1)
-        amount = Substitution(parts[0], parts[1] if len(parts) > 1 else None, span(p, 1))
+        amount = _named(p[1], span(p, 1))
     p[0] = (amount, p[2])
+
+
+def _named(token: str, where) -> Substitution:
+    """`?:name`, `?:name:type`, or `?::type` (positional with a type, as Esper writes it)."""
+    parts = token[2:].split(":", 1)
+    return Substitution(parts[0] or None, parts[1] if len(parts) > 1 else None, where)

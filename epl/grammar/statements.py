@@ -259,6 +259,26 @@ def p_on_merge(p):
     p[0] = OnMerge(p[2 + o], p[3 + o], p[4 + o], tuple(p[5 + o]), span(p))
 
 
+def p_on_merge_direct_insert(p):
+    """on_merge : MERGE IDENT alias_opt where_opt merge_direct_insert
+                | MERGE INTO IDENT alias_opt where_opt merge_direct_insert"""
+    # Esper's `merge W insert select ...`: no when-clause, every trigger event inserts
+    o = len(p) - 6
+    p[0] = OnMerge(p[2 + o], p[3 + o], p[4 + o], (), span(p), direct_insert=p[5 + o])
+
+
+def p_merge_direct_insert(p):
+    """merge_direct_insert : INSERT SELECT select_spec
+                           | INSERT columns SELECT select_spec
+                           | INSERT INTO type_name columns_opt SELECT select_spec"""
+    into, cols = None, ()
+    if len(p) == 5:
+        cols = p[2]
+    elif len(p) == 7:
+        into, cols = p[3], p[4]
+    p[0] = MergeAction("insert", select=p[len(p) - 1], insert_into=into, columns=cols, span=span(p))
+
+
 def p_merge_whens(p):
     """merge_whens : merge_when
                    | merge_whens merge_when"""

@@ -214,7 +214,7 @@ class ExprPrinter:
 
     def _x_Substitution(self, e: A.Substitution, follow: int) -> str:
         if e.name is None:
-            return "?"
+            return f"?::{e.type_name}" if e.type_name else "?"
         return f"?:{e.name}" + (f":{e.type_name}" if e.type_name else "")
 
     def _x_BoundValue(self, e: Any, follow: int) -> str:

@@ -397,6 +397,8 @@ class StatementPrinter(RowRecogPrinter, PatternPrinter):
                 text += " and " + self.expr(w.condition)
             for a in w.actions:
                 text += " then " + self.merge_action(a)
+        if s.direct_insert is not None:
+            text += " " + self.merge_action(s.direct_insert)
         return text
 
     def merge_action(self, a: A.MergeAction) -> str:

@@ -138,6 +138,8 @@ SIGNATURES["Engine"] = {
     'close': "(self) -> 'None'",
     'deploy': "(self, text: 'PathArg') -> 'Deployment'",
     'deploy_file': "(self, path: 'PathArg') -> 'Deployment'",
+    'deploy_modules': "(self, modules: 'Sequence[PathArg]') -> 'list[Deployment]'",
+    'deployment_order': "(self, modules: 'Sequence[PathArg]') -> 'list[PathArg]'",
     'epl': "(self, text: 'str', name: 'Optional[str]' = None) -> 'Statement'",
     'event_type': "(self, name: 'str') -> 'EventType'",
     'execute_query': "(self, epl: 'str') -> 'list[EventBean]'",

@@ -1,4 +1,4 @@
-"""Who hears what, in which order: statements in priority-then-creation order, each listener
+"""Who hears what, in which order: statements in priority-then-filter-tree order, each listener
 of a statement in registration order, `insert into` events and events sent from listeners
 processed after the current event's dispatch, in the order they were produced. Checked
 against a brute-force model on random statement sets and events, through `send` and
@@ -16,6 +16,8 @@ FILTERS = {            # EPL filter -> the same test in Python
     "price > 5": lambda e: e["price"] > 5,
     "symbol in ('A', 'C') and price < 3": lambda e: e["symbol"] in ("A", "C") and e["price"] < 3,
 }
+ROOT_INDEX = {"symbol='A'": "symbol =", "symbol='B'": "symbol =", "price > 5": "price >",
+              "symbol in ('A', 'C') and price < 3": "symbol in"}
 # kind -> (EPL select part, whether its listeners hear the Tick, whether it routes to Big)
 KINDS = {
     "plain": ("select *", True, False),
@@ -35,7 +37,14 @@ ticks = st.lists(st.fixed_dictionaries({"symbol": st.sampled_from("ABC"),
 def model(statements, events):
     """What Esper's processing order delivers: (statement, listener, type, symbol, price)."""
     calls = []
-    order = sorted(range(len(statements)), key=lambda i: (-statements[i][2], i))
+    # Esper's filter tree: each filter hangs under its first condition's index at the type's
+    # root, the root's indexes in the order they were made; statements sharing a filter share
+    # its node (creation order there), filters under one index here never match together
+    first = {}
+    for i, s in enumerate(statements):
+        first.setdefault(ROOT_INDEX[s[0]], i)
+    order = sorted(range(len(statements)),
+                   key=lambda i: (-statements[i][2], first[ROOT_INDEX[statements[i][0]]], i))
     for e in events:
         routed, dispatch = [], []
         for i in order:
@@ -258,3 +267,47 @@ def test_filtered_statements_take_an_event_before_plain_ones():
         "@name('Lplain2') select id from S0")
     engine.send({"id": 1, "p00": "A"}, "S0")
     assert [c[0] for c in calls] == ["Lfilt", "Lplain", "Lplain2"]
+
+
+def _names(calls):
+    return [c[0] for c in calls]
+
+
+def test_a_deeper_filter_takes_the_event_before_the_broader_one_it_extends():
+    """Esper's filter tree: the node of `id = 1` asks its indexes (where `p00 = 'A'` hangs)
+    before it hands out its own handles, whatever the creation order."""
+    engine, calls = _order_engine(
+        "@name('Lbroad') select id from S0(id = 1)",
+        "@name('Ldeep') select id from S0(id = 1, p00 = 'A')")
+    engine.send({"id": 1, "p00": "A"}, "S0")
+    assert _names(calls) == ["Ldeep", "Lbroad"]
+
+
+def test_a_filter_joins_the_layout_earlier_filters_made():
+    """`p00 = 'A'` came first, so the later `id = 1 and p00 = 'A'` goes under its node (Esper
+    reuses a node's index that one of the remaining conditions fits) and is asked first."""
+    engine, calls = _order_engine(
+        "@name('Lp') select id from S0(p00 = 'A')",
+        "@name('Lboth') select id from S0(id = 1 and p00 = 'A')")
+    engine.send({"id": 1, "p00": "A"}, "S0")
+    assert _names(calls) == ["Lboth", "Lp"]
+
+
+def test_range_filters_in_order_of_their_bounds():
+    """A greater-than index hands out its entries in ascending order of the bound."""
+    engine, calls = _order_engine(
+        "@name('Lgt5') select id from S0(id > 5)",
+        "@name('Lgt1') select id from S0(id > 1)",
+        "@name('Llt9') select id from S0(id < 9)",
+        "@name('Llt7') select id from S0(id < 7)")
+    engine.send({"id": 6, "p00": "A"}, "S0")
+    assert _names(calls) == ["Lgt1", "Lgt5", "Llt7", "Llt9"]
+
+
+def test_indexes_of_a_node_in_the_order_they_were_made():
+    engine, calls = _order_engine(
+        "@name('Lp') select id from S0(p00 = 'A')",
+        "@name('Lid') select id from S0(id = 1)",
+        "@name('Lp2') select id from S0(p00 = 'A')")
+    engine.send({"id": 1, "p00": "A"}, "S0")
+    assert _names(calls) == ["Lp", "Lp2", "Lid"]

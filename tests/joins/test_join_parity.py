@@ -61,14 +61,18 @@ def test_unidirectional_timer_at_pattern_counts_the_window_each_time():
     assert calls == [([{"c": 1}], []), ([{"c": 2}], [])]
 
 
-def test_unidirectional_under_output_rate_limiting():
-    e = _engine()
-    calls = _rec(e.epl("select count(*) as c from MD unidirectional, SB#keepall "
-                       "output last every 2 events"))
-    e.send({"theString": "x", "intPrimitive": 1}, "SB")
-    e.send({"symbol": "a", "volume": 1}, "MD")
-    e.send({"symbol": "a", "volume": 1}, "MD")
-    assert calls == [([{"c": 1}], [])]
+def test_unidirectional_under_buffered_output_rate_limiting():
+    """Esper's buffered output (`output every`, or `last` with the output-limit optimisation
+    off) starts the aggregation afresh for each triggering event."""
+    for text in ("select count(*) as c from MD unidirectional, SB#keepall output every 2 events",
+                 "@Hint('disable_outputlimit_opt') select count(*) as c from MD unidirectional, "
+                 "SB#keepall output last every 2 events"):
+        e = _engine()
+        calls = _rec(e.epl(text))
+        e.send({"theString": "x", "intPrimitive": 1}, "SB")
+        e.send({"symbol": "a", "volume": 1}, "MD")
+        e.send({"symbol": "a", "volume": 1}, "MD")
+        assert calls[-1][0][-1] == {"c": 1}
 
 
 def test_three_stream_full_outer_join_without_on_clause():

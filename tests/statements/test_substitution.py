@@ -103,3 +103,29 @@ def test_parameter_as_time_period_amount(engine):
     engine.advance_time(1999)
     engine.advance_time(2000)
     assert [c[0]["c"] for c in rec.pop()] == [1, 0]
+
+
+def test_positional_parameter_with_a_type_in_a_view():
+    """Esper's ViewTimeWindowPreparedStmt: `#time(?::int)` deployed with 4 and with 3."""
+    e = Engine(time="simulated")
+    e.advance_time(0)
+    e.epl("create schema SupportBean(theString string, intPrimitive int)")
+    p = e.prepare("select rstream theString from SupportBean#time(?::int)")
+    assert p.parameters == [1]
+    s0, s1 = Rec(p.deploy([4])), Rec(p.deploy([3]))
+    for t, name in ((1000, "E1"), (2000, "E2"), (3000, "E3")):
+        e.advance_time(t)
+        e.send({"theString": name, "intPrimitive": 1}, "SupportBean")
+    e.advance_time(4000)
+    assert s1.pop() == [[{"theString": "E1"}]] and s0.pop() == []
+    e.advance_time(5000)
+    assert s0.pop() == [[{"theString": "E1"}]]
+    with pytest.raises(EPLValidationError, match="index 1 expects a value of type 'int'"):
+        p.deploy(["x"])
+
+
+def test_typed_positional_parameter_prints_back():
+    from epl import parse
+    from epl.printer import to_epl
+    text = "select ?::string as x from Tick"
+    assert to_epl(parse(text)) == text
