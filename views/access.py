@@ -42,9 +42,54 @@ class AccessHolder:
         self.prior: Optional["PriorChain"] = None
 
 
+# Esper's data windows that keep previous events (DataWindowViewForgeWithPrevious): `prev`
+# and its kin need one of these; unique, firstunique, firstlength, firsttime, firstevent,
+# lastevent and intersections/unions of windows are refused (see `prev_refusal`).
+_KEEPS_PREVIOUS = frozenset((
+    "LengthWindowFactory", "TimeWindowFactory", "KeepAllWindowFactory", "TimeBatchWindowFactory",
+    "TimeLengthBatchWindowFactory", "LengthBatchWindowFactory", "SortWindowFactory",
+    "RankWindowFactory", "TimeAccumWindowFactory", "TimeOrderWindowFactory",
+    "TimeToLiveWindowFactory", "ExtTimedWindowFactory", "ExtTimedBatchWindowFactory",
+    "ExprWindowFactory", "ExprBatchWindowFactory", "IntervalWindowFactory",
+    "ConsumerViewFactory"))
+_NO_PREVIOUS = frozenset((
+    "UniqueWindowFactory", "FirstUniqueWindowFactory", "FirstLengthWindowFactory",
+    "FirstTimeWindowFactory", "LastEventWindowFactory", "FirstEventWindowFactory",
+    "IntersectionFactory", "IntersectionBatchFactory", "UnionFactory"))
+
+SINGLE_WINDOW = "Previous function requires a single data window view onto the stream"
+NO_WINDOW = ("Required data window not found for the 'prev' function, specify a data window for "
+             "which previous events are retained")
+
+
+def _keeps_previous(factory: Any) -> bool:
+    name = type(factory).__name__
+    if name in _KEEPS_PREVIOUS:
+        return True
+    if name in _NO_PREVIOUS:
+        return False
+    return bool(getattr(factory, "is_data_window", False))
+
+
+def prev_refusal(factories: Sequence[Any]) -> Optional[str]:
+    """Esper's message refusing `prev` on this chain, or None: two views are allowed only as
+    `#groupwin` over its windows, and a window that keeps previous events must be there
+    (under `#groupwin`, among the group's views)."""
+    from .groupwin import GroupWinFactory
+    if len(factories) == 2 and not isinstance(factories[0], GroupWinFactory):
+        return SINGLE_WINDOW
+    for f in factories:
+        if isinstance(f, GroupWinFactory):
+            return None if any(_keeps_previous(g) for g in f.sub) else NO_WINDOW
+        if _keeps_previous(f):
+            return None
+    return NO_WINDOW
+
+
 def window_kind(factory: Any) -> str:
     name = type(factory).__name__
-    if name.startswith(("Sort", "Rank")):
+    if name.startswith(("Sort", "Rank", "TimeOrder", "TimeToLive")):
+        # in sort order (time_order: by timestamp, equal timestamps in arrival order)
         return SORTED
     if "Batch" in name:
         return BATCH
@@ -53,9 +98,13 @@ def window_kind(factory: Any) -> str:
 
 class PrevTracker:
     """The child of a tracked data window: marks the window current, keeps the batch last
-    posted (batch windows), and passes the update on."""
+    posted (batch windows) or the remove stream last posted (other windows), and passes the
+    update on.
 
-    __slots__ = ("window", "holder", "kind", "child", "batch", "index")
+    As in Esper, the four functions answer only for the insert stream: evaluated for an event
+    of the remove stream being delivered they give null (Esper evaluates with isNewData false)."""
+
+    __slots__ = ("window", "holder", "kind", "child", "batch", "index", "new", "old")
 
     def __init__(self, window: View, holder: AccessHolder, kind: str) -> None:
         self.window = window
@@ -64,13 +113,28 @@ class PrevTracker:
         self.child: Any = None
         self.batch: Sequence[EventBean] = ()
         self.index: dict[int, int] = {}
+        self.new: Events = None
+        self.old: Events = None
 
     def update(self, new: Events, old: Events) -> None:
         self.holder.prev = self
         if self.kind == BATCH:
             self.batch = list(new) if new else ()
             self.index = {id(e): i for i, e in enumerate(self.batch)}
+        else:
+            self.new = new
+            self.old = old or None
         self.child.update(new, old)
+
+    def _removed(self, bean: Any) -> bool:
+        """Whether `bean` is in the remove stream being delivered (and not also inserted)."""
+        old = self.old
+        if old is None or bean is None:
+            return False
+        for e in old:
+            if e is bean:
+                return not any(n is bean for n in self.new or ())
+        return False
 
     def _contents(self) -> Sequence[EventBean]:
         """The window oldest first (sorted windows: in sort order)."""
@@ -85,6 +149,8 @@ class PrevTracker:
             if pos is None or i > pos:
                 return None
             return self.batch[pos - i]
+        if self.old is not None and self._removed(bean):
+            return None
         seq = self._contents()
         if i >= len(seq):
             return None
@@ -92,8 +158,10 @@ class PrevTracker:
 
     def _outside(self, bean: Any) -> bool:
         """Batch windows answer only for events of the batch being posted (Esper's relative
-        access keeps no accessor for the others)."""
-        return self.kind == BATCH and id(bean) not in self.index
+        access keeps no accessor for the others); other windows not for the remove stream."""
+        if self.kind == BATCH:
+            return id(bean) not in self.index
+        return self.old is not None and self._removed(bean)
 
     def tail(self, i: int, bean: Any = None) -> Optional[EventBean]:
         if i < 0 or self._outside(bean):
@@ -184,7 +252,7 @@ def track_prev(factories: Sequence[Any], holder: AccessHolder) -> Optional[list]
                 return None
             out[i] = replace(f, sub=tuple(sub))
             return out
-        if getattr(f, "is_data_window", False):
+        if _keeps_previous(f):
             out[i] = TrackedWindowFactory(f, holder, window_kind(f))
             return out
     return None

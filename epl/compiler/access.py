@@ -4,11 +4,12 @@ stream chains once the statement is compiled (`attach`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from typing import Any, Callable, Optional
 
 import engine.contracts.epl_types as T
 from engine.contracts.epl_types import EPLType, PropertyType
-from views.access import AccessHolder, PriorChainFactory, track_prev
+from views.access import SINGLE_WINDOW, AccessHolder, PriorChainFactory, prev_refusal, track_prev
 
 import epl.ast as A
 from ..ast.walk import walk
@@ -44,6 +45,33 @@ def install(engine: Any) -> None:
         return previous(node, scope) if previous is not None else None
 
     engine.services["functions"] = functions
+
+
+_INF = float("inf")
+
+
+def _bare(node: A.Expr) -> A.Expr:
+    while isinstance(node, A.Parens):
+        node = node.inner
+    return node
+
+
+def check_not_in_filters(where: Optional[A.Expr], having: Optional[A.Expr], aggregated: bool,
+                         scope: Scope) -> None:
+    """Esper refuses prev, prevtail, prevwindow and prevcount in the where- and having-clause
+    of a statement with aggregations: they give no remove-stream value to aggregate out."""
+    if not aggregated:
+        return
+    for clause in (where, having):
+        if clause is None:
+            continue
+        for n in walk(clause, prune=lambda x: isinstance(x, A.Subquery)):
+            if isinstance(n, A.Call) and n.name.lower() in ("prev", "prevtail", "prevwindow", "prevcount"):
+                raise scope.fail(
+                    f"The '{n.name.lower()}' function may not occur in the where-clause or "
+                    f"having-clause of a statement with aggregations as 'previous' does not provide "
+                    f"remove stream data; Use the 'first','last','window' or 'count' aggregation "
+                    f"functions instead")
 
 
 def _requests(scope: Scope, what: str) -> dict:
@@ -106,11 +134,23 @@ def _value(node: A.Expr, scope: Scope) -> tuple[int, Callable[[Any, Any], Any], 
     return k, read, c.type
 
 
+def _constant_variable(node: A.Expr, scope: Scope) -> Optional[str]:
+    """The name of a `create constant variable` the index names, else None (Esper takes a
+    constant variable as a constant-value index)."""
+    node = _bare(node)
+    svc = scope.variables
+    if svc is None or not isinstance(node, A.Property) or len(node.path) != 1:
+        return None
+    name = node.path[0].name
+    return name if svc.has(name) and svc.is_constant(name) else None
+
+
 def _index(node: A.Expr, scope: Scope, what: str, constant_only: bool) -> tuple[Optional[int], Callable]:
     from .expressions import compile_expr
     c = compile_expr(node, scope)
-    if c.is_constant:
-        v = c.constant
+    var = _constant_variable(node, scope)
+    if c.is_constant or var is not None:
+        v = c.constant if c.is_constant else scope.variables.get(var)
         if isinstance(v, bool) or not isinstance(v, int):
             raise scope.fail(f"{what} function requires a constant-value integer-typed index "
                              f"expression as the first parameter" if constant_only else
@@ -121,7 +161,7 @@ def _index(node: A.Expr, scope: Scope, what: str, constant_only: bool) -> tuple[
     if constant_only:
         raise scope.fail(f"{what} function requires a constant-value integer-typed index "
                          f"expression as the first parameter")
-    if not c.type.is_integral and c.type.kind is not EPLType.OBJECT:
+    if not c.type.is_numeric and c.type.kind is not EPLType.OBJECT:
         raise scope.fail(f"{what} function requires an integer index parameter or expression")
     return None, c.fn
 
@@ -172,12 +212,16 @@ def compile_access(node: A.Call, scope: Scope) -> Compiled:
             index_const, index_fn = (1 if name == "prev" else 0), None
             value_node = args[0]
         else:
+            if isinstance(_bare(args[1]), A.Literal) and not isinstance(_bare(args[0]), A.Literal):
+                args = [args[1], args[0]]      # `prev(price, 1)`: Esper takes the constant as the index
             index_const, index_fn = _index(args[0], scope, what, constant_only=False)
             value_node = args[1]
     else:
         if len(args) != 1:
             raise scope.fail(f"The '{name}' function requires a single parameter")
         value_node = args[0]
+    if not isinstance(_bare(value_node), (A.Property, A.Wildcard, A.StreamWildcard)):
+        raise scope.fail("Previous function requires an event property as parameter")
     k, read, t = _value(value_node, scope)
     acc = reqs.setdefault(k, StreamAccess())
     acc.prev = True
@@ -225,7 +269,10 @@ def compile_access(node: A.Call, scope: Scope) -> Compiled:
             return None
         i = _f(eps)
         if not isinstance(i, int) or isinstance(i, bool):
-            return None
+            # Esper takes the number's intValue(): a double index truncates; null is null
+            if not isinstance(i, (float, Decimal)) or i != i or i in (_INF, -_INF):
+                return None
+            i = int(i)
         ev = tr.tail(i, eps[_k]) if _tail else tr.at(i, eps[_k])
         return None if ev is None else _r(ev, eps)
     return Compiled(prev_expr, t)
@@ -277,9 +324,10 @@ def attach(stream_plans: list, scope: Scope) -> list:
         sp = out[k]
         views = list(sp.views)
         if acc.prev:
-            tracked = track_prev(views, acc.holder)
+            refusal = prev_refusal(views)
+            tracked = track_prev(views, acc.holder) if refusal is None else None
             if tracked is None:
-                raise scope.fail("Previous function requires a single data window view onto the stream")
+                raise scope.fail(refusal or SINGLE_WINDOW)
             views = tracked
         if acc.prior_depth >= 0 or acc.istream:
             views = [PriorChainFactory(tuple(views), acc.holder, max(acc.prior_depth, 0))]

@@ -15,6 +15,7 @@ import epl.compiler.operators as O
 from .compiled import Compiled, constant
 from epl.compiler.core import _fold, _str, compile_expr, compiles, expr_text
 from .scope import Scope
+from .typechecks import not_error
 
 
 def _arith_type(op: A.BinOp, lt: PropertyType, rt: PropertyType, scope: Scope, node) -> PropertyType:
@@ -239,6 +240,9 @@ def _unary(node: A.UnaryOp, scope: Scope) -> Compiled:
     c = compile_expr(node.operand, scope)
     f0 = c.fn
     if node.op is A.UnOp.NOT:
+        error = not_error(c)
+        if error is not None:
+            raise scope.fail(error)
         return _fold(lambda eps: O.not3(f0(eps)), T.BOOLEAN, [c])
     if node.op is A.UnOp.NEG:
         k = c.type.kind

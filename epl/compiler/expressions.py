@@ -20,7 +20,8 @@ from .compiled import Compiled, constant
 import epl.compiler.java_math as JM
 from .functions import METHODS, SINGLE_ROW, method_applies
 from .scope import Scope
-from .typechecks import between_error, in_list_error
+from .typechecks import (between_error, common_type_error, in_list_error, numeric_error,
+                         regexp_error, relational_error)
 
 # the dispatch core lives in core.py (feature compilers import it, not this module); these
 # names stay importable from here
@@ -220,8 +221,12 @@ def _compile_compare(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -
                 return (a != b) if neg else (a == b)
         return _fold(f, T.BOOLEAN, [l, r])
     if op in (A.BinOp.IS, A.BinOp.IS_NOT):
+        _check_comparable(l, r, scope, op.value)
         neg = op is A.BinOp.IS_NOT
         return _fold(lambda eps: O.is_equal(lf(eps), rf(eps)) != neg, T.BOOLEAN, [l, r])
+    error = relational_error(l, r)
+    if error is not None:
+        raise scope.fail(error)
     _check_comparable(l, r, scope, op.value)
     sym = _CMP[op]
     if r.is_constant and r.constant is not None and sym == ">" and l.type.kind is not EPLType.OBJECT:
@@ -456,6 +461,9 @@ def _check_like_types(x: Compiled, p: Compiled, scope: Scope) -> None:
 @compiles(A.Regexp)
 def _regexp(node: A.Regexp, scope: Scope) -> Compiled:
     x, p = compile_expr(node.operand, scope), compile_expr(node.pattern, scope)
+    error = regexp_error(x, p)
+    if error is not None:
+        raise scope.fail(error)
     xf, pf, neg = x.fn, p.fn, node.negated
     if p.is_constant and p.constant is not None:
         try:    # a bad constant pattern is Esper's validation error
@@ -492,6 +500,9 @@ def _case(node: A.Case, scope: Scope) -> Compiled:
     whens = [(compile_expr(c, scope), compile_expr(r, scope)) for c, r in node.whens]
     other = compile_expr(node.otherwise, scope) if node.otherwise is not None else None
     results = [r for _, r in whens] + ([other] if other else [])
+    error = common_type_error(results)
+    if error is not None:
+        raise scope.fail(error)
     t = results[0].type
     for r in results[1:]:
         if r.constant is None and r.is_constant:
@@ -659,6 +670,14 @@ def _call(node: A.Call, scope: Scope) -> Compiled:
         if len(node.args) < lo or (hi is not None and len(node.args) > hi):
             raise scope.fail(f"Function '{name}' takes {'at least ' if hi is None else ''}{lo} parameter(s), got {len(node.args)}")
         args = [compile_expr(a, scope) for a in node.args]
+        if lname == "coalesce":
+            error = common_type_error(args)
+        elif lname in ("max", "min"):
+            error = next((e for e in map(numeric_error, args) if e is not None), None)
+        else:
+            error = None
+        if error is not None:
+            raise scope.fail(error)
         fns = tuple(a.fn for a in args)
         return _fold(lambda eps: fn(*[g(eps) for g in fns]), typer([a.type for a in args]), args)
     if scope.services is not None and hasattr(scope.services, "special_function"):

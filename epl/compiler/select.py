@@ -247,8 +247,11 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
             hook = output_factory
         make_output = hook(node.output, node, scope, collector, text)
 
-    from .access import attach
+    from .access import attach, check_not_in_filters
+    check_not_in_filters(node.where, node.having, bool(collector), scope)
     stream_plans = attach(stream_plans, scope)
+    from .guard import guard
+    stream_plans = guard(stream_plans, node, engine)
     make_join = None
     if len(streams) > 1:
         make_join = engine.services["joins"](node, streams, stream_plans, where, scope, text)

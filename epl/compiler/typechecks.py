@@ -50,3 +50,49 @@ def between_error(parts: Sequence[Compiled]) -> Optional[str]:
         if c.type.kind not in NUMERIC_RANK:
             return f"Implicit conversion from datatype '{type_name(c.type)}' to numeric is not allowed"
     return None
+
+
+def common_type_error(items: Sequence[Compiled]) -> Optional[str]:
+    """Esper's common-type check of `case` results and `coalesce` parameters (its
+    getCommonCoercionType): numbers with numbers, strings with strings, booleans with
+    booleans; the message of the first conflict, or None. Null constants and untyped values
+    take any type."""
+    known = [c for c in items if _known(c)]
+    if len(known) < 2:
+        return None
+    return in_list_error(known[0], known[1:])
+
+
+def numeric_error(c: Compiled) -> Optional[str]:
+    """Esper's check of an operand that must be a number (`max(a, b)`, `min(a, b)`)."""
+    if _known(c) and c.type.kind not in NUMERIC_RANK:
+        return f"Implicit conversion from datatype '{type_name(c.type)}' to numeric is not allowed"
+    return None
+
+
+def relational_error(left: Compiled, right: Compiled) -> Optional[str]:
+    """Esper's check of `<`, `<=`, `>`, `>=`: two strings, or two numbers."""
+    if not (_known(left) and _known(right)):
+        return None
+    if left.type.kind is _STRING and right.type.kind is _STRING:
+        return None
+    for c in (left, right):
+        if c.type.kind not in NUMERIC_RANK:
+            return f"Implicit conversion from datatype '{type_name(c.type)}' to numeric is not allowed"
+    return None
+
+
+def regexp_error(operand: Compiled, pattern: Compiled) -> Optional[str]:
+    """Esper's check of `regexp`: a string or numeric value, a string pattern."""
+    if _known(pattern) and pattern.type.kind is not _STRING:
+        return "The regexp operator requires a String-type pattern expression"
+    if _known(operand) and operand.type.kind not in NUMERIC_RANK and operand.type.kind is not _STRING:
+        return "The regexp operator requires a String or numeric type left-hand expression"
+    return None
+
+
+def not_error(operand: Compiled) -> Optional[str]:
+    """Esper's check of `not x`: x returns a boolean."""
+    if _known(operand) and operand.type.kind is not _BOOLEAN:
+        return "Incorrect use of NOT clause, sub-expressions do not return boolean"
+    return None

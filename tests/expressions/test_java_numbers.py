@@ -180,7 +180,7 @@ def test_no_numeric_expression_raises_out_of_send(event):
     ("select i & l from E", "Bitwise expressions must be of the same type for bitwise & operator"),
     ("select s || i from E", "Implicit conversion from datatype 'Integer' to string is not allowed"),
     ("select s + 1 from E", "Implicit conversion from datatype 'String' to numeric is not allowed for operator '+'"),
-    ("select * from E where s > 5", "Implicit conversion from datatype 'Integer' to 'String' is not allowed for operator '>'"),
+    ("select * from E where s > 5", "Implicit conversion from datatype 'String' to numeric is not allowed"),
     ("select * from E where s = 5", "Implicit conversion from datatype 'Integer' to 'String' is not allowed for operator '='"),
     ("select * from E where i = 5.0 and o > 5 and s = null", None),
     ("select Math.sqrt(s) from E", "Could not find static method named 'sqrt' in class 'java.lang.Math'"),

@@ -36,6 +36,9 @@ def compile_source(node: A.Expr, scope: Any) -> Optional[Source]:
         node = node.inner
     if isinstance(node, A.Subquery):
         return _subquery(node, scope)
+    stream = _stream_as_source(node, scope)
+    if stream is not None:
+        return stream
     infra = _infra_by_name(node, scope)
     if infra is not None:
         return _subquery(_select_all(infra), scope)
@@ -138,6 +141,33 @@ def _listed(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
 # of that one element (`first(*).allOf(...)`, `prev(s, 1).allOf(...)`).
 _SINGLE_VALUE = {"first", "last", "prev", "prevtail", "maxby", "minby", "maxbyever", "minbyever",
                  "firstever", "lastever"}
+
+
+def _stream_as_source(node: A.Expr, scope: Any) -> Optional[Source]:
+    """A stream's name or alias (`s0.where(x => ...)`, `s0.*`): its current event as a
+    collection of one, as Esper enumerates a single event; None for anything else (a
+    property of the same name wins)."""
+    if isinstance(node, A.StreamWildcard):
+        name = node.stream
+    elif isinstance(node, A.Property) and len(node.path) == 1 and node.path[0].index is None \
+            and node.path[0].key is None and not node.path[0].dynamic:
+        name = node.path[0].name
+    else:
+        return None
+    streams = getattr(scope, "streams", None) or ()
+    stream = scope.stream_by_alias(name) if streams else None
+    if stream is None or stream.event_type is None:
+        return None
+    if isinstance(node, A.Property) and any(
+            s.event_type is not None and s.event_type.property_type(name) is not None
+            for s in streams):
+        return None
+    k = stream.index
+
+    def one(eps, _k=k):
+        bean = eps[_k] if _k < len(eps) else None
+        return None if bean is None else [bean]
+    return Source(one, PropertyType(EPLType.EVENT, event_type=stream.event_type))
 
 
 def _singleton(c: Compiled) -> Source:
