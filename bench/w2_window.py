@@ -16,8 +16,9 @@ UNGROUPED = "select avg(price) from Tick#length({n})"
 SIZES = {False: 500_000, True: 25_000}
 
 
-def _engine(events: list[dict], epl: str, column: str) -> Run:
+def _engine(events: list[dict], epl: str, column: str, fusion: bool = True) -> Run:
     engine = Engine(time="simulated")
+    engine.fusion = fusion      # False: the general view/result-set chain (engine/fused.py)
     engine.epl(data.TICK_SCHEMA)
     acc = [0, 0.0]
 
@@ -31,8 +32,8 @@ def _engine(events: list[dict], epl: str, column: str) -> Run:
     return elapsed(), (acc[0], acc[1])
 
 
-def engine_grouped(events: list[dict], n: int = 100) -> Run:
-    return _engine(events, GROUPED.format(n=n), "avg(price)")
+def engine_grouped(events: list[dict], n: int = 100, fusion: bool = True) -> Run:
+    return _engine(events, GROUPED.format(n=n), "avg(price)", fusion)
 
 
 def engine_ungrouped(events: list[dict], n: int) -> Run:
@@ -87,11 +88,13 @@ def run(quick: bool, repeat: int) -> list[Row]:
     events = data.ticks(SIZES[quick])
     rows = [measure(NAME, "groupwin(symbol)#length(100)", len(events),
                     lambda: engine_grouped(events), lambda: loop_grouped(events), repeat)]
+    rows.append(measure(NAME, "... general chain (fusion off)", len(events),
+                        lambda: engine_grouped(events, fusion=False), lambda: loop_grouped(events), repeat))
     for n in (100, 10_000):
         rows.append(measure(NAME, f"length({n:,}) ungrouped", len(events),
                             lambda: engine_ungrouped(events, n), lambda: loop_ungrouped(events, n),
                             repeat))
-    small, large = rows[1].engine_eps, rows[2].engine_eps
-    rows[2] = Row(rows[2].workload, rows[2].case, rows[2].events, rows[2].engine_eps, rows[2].loop_eps,
+    small, large = rows[2].engine_eps, rows[3].engine_eps
+    rows[3] = Row(rows[3].workload, rows[3].case, rows[3].events, rows[3].engine_eps, rows[3].loop_eps,
                   f"engine ev/s at 10,000 / at 100: {large / small:.2f}")
     return rows

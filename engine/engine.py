@@ -458,6 +458,7 @@ class Engine:
             i = 1
         find = self.types.finder()
         on_match = self._on_match
+        from .fused import run_batch as fused_run
         while i < n:
             et = find(type_name)
             if et is None or et.representation is not Representation.MAP:
@@ -468,6 +469,10 @@ class Engine:
             # for events no filter wants (EPL filters cannot keep a reference to it)
             probe = EventBean(et, None)
             check = et.checker() if self.check_events else None
+            j = fused_run(self, et, events, i, n, check, find, type_name)
+            if j != i:      # a fused statement alone on the type took events i..j-1
+                i = j
+                continue
             start, i = i, n
             for j, handles in self._filters.scanner(et)(events, start, n, probe):
                 if handles is STALE:        # filters changed: go on with the current scanner
@@ -786,6 +791,15 @@ class _AfterEvent:
         self.action()
 
 
+def _install_fusion() -> None:
+    """Hand the fused-statement runtime (engine/fused.py) its compiler half."""
+    import engine.fused as fused
+    from epl.compiler.fused.codegen import generate
+    from epl.compiler.fused.shape import analyze
+    from epl.parser import parse
+    fused.use_compiler(lambda text: analyze(parse(text)), generate)
+
+
 def _install_features(engine: Engine) -> None:
     """Each feature package registers its compiler and runtime hooks in `engine.services`."""
     import engine.apptime as apptime
@@ -797,11 +811,14 @@ def _install_features(engine: Engine) -> None:
     import engine.variables as variables
     import epl.compiler.access as access
     import epl.compiler.datetime_methods as datetime_methods
-    for feature in (variables, namedwindows, contexts, joins, subqueries, apptime, patterns,
-                    datetime_methods, access):
+    import epl.compiler.sketches as sketches     # countMinSketch methods on table columns
+    import epl.compiler.spatial as spatial       # point(..).inside(rectangle(..)), ...
+    for feature in (variables, namedwindows, sketches, spatial, contexts, joins, subqueries,
+                    apptime, patterns, datetime_methods, access):
         feature.install(engine)
     import epl.compiler.features as compiler_features
     compiler_features.install(engine)   # the statement compilers of the features above
+    _install_fusion()
     import epl.compiler.enummethods as enummethods
     import epl.compiler.exprdecl as exprdecl
     enummethods.install(engine)

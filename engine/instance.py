@@ -203,6 +203,7 @@ class SelectInstance:
         self.statement = statement
         self.plan = plan
         # a context partition passes its own ctx (its schedules set the partition's properties)
+        own = ctx is None
         self.ctx = ctx if ctx is not None else StatementContext(engine, statement, slot)
         self.processor = plan.make_processor()
         self.output = plan.make_output(self.ctx, statement._emit, self.processor, self.current_rows) if plan.make_output else DirectOutput(statement._emit)
@@ -230,6 +231,9 @@ class SelectInstance:
                 handle = ContainedHandle(handle, stream.contained)
             self.handles.append(handle)
         self.bindings = bindings
+        if own:     # a statement's own instance may run as fused code (engine/fused.py)
+            from .fused import fuse
+            fuse(self)
 
     def start(self) -> None:
         index = self.engine._filters

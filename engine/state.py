@@ -68,7 +68,7 @@ def _reduce_signals(_: EngineSignals) -> Any:
 
 
 def _reduce_event_type(t: EventType) -> Any:
-    return copyreg.__newobj__, (EventType,), t.__getstate__()
+    return copyreg.__newobj__, (type(t),), t.__getstate__()
 
 
 def _cloudpickle(module: Optional[ModuleType]) -> ModuleType:
@@ -124,6 +124,8 @@ def _pickler_class(cp: ModuleType) -> type:
 
         def reducer_override(self: Any, obj: Any) -> Any:
             t = type(obj)
+            if t is not EventType and isinstance(obj, EventType):   # kinds of types (XML): by value too
+                return _reduce_event_type(obj)
             if _delegates(t) and isinstance(getattr(obj, "__dict__", None), dict):
                 return copyreg.__newobj__, (t,), obj.__dict__, None, None, _set_dict
             return base.reducer_override(self, obj)

@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterator, Optional, Sequence
 
 from .codegen import STALE, NOT_ONE, build_match_fn, build_node_fn, build_route_fn, build_scan_fn, retire
 from .indexes import INDEX_KINDS, Index
+from ._preprocess import Preprocessor, preprocessed_route, preprocessed_scan
 from .spec import FilterOp, FilterParam, FilterSpec
 
 # Returned by `match` when nothing matches, to avoid allocating: callers must not mutate it.
@@ -101,7 +102,7 @@ class FilterNode:
 class _Route:
     """Routing of one concrete event type over the trees of it and its supertypes."""
 
-    __slots__ = ("owner", "event_type", "ancestors", "roots", "fn", "in_match", "scan")
+    __slots__ = ("owner", "event_type", "ancestors", "roots", "fn", "in_match", "scan", "pre", "inner")
 
     def __init__(self, owner: "FilterIndex", event_type: Any, ancestors: tuple) -> None:
         self.owner = owner
@@ -111,6 +112,8 @@ class _Route:
         self.fn: Callable[[Any], Sequence] = _discard
         self.in_match = False                       # its code is inlined in owner.match
         self.scan: Optional[Callable] = None        # batch routing, built on demand
+        self.pre: Optional[Preprocessor] = None     # see FilterIndex.set_preprocessor
+        self.inner: Optional[Callable] = None       # the generated route a preprocessor wraps
 
     def set_roots(self, roots: tuple) -> None:
         for r in self.roots:
@@ -119,20 +122,31 @@ class _Route:
         for r in roots:
             r.routes.append(self)
         # the hot table holds False for a type nothing filters: discarded on one lookup
-        self.owner._hot[self.event_type] = self if roots else False
+        self.owner._hot[self.event_type] = self if roots or self.pre is not None else False
         self.owner._invalidate_match()
         self.invalidate()
 
     def invalidate(self) -> None:
         retire(self.fn)
+        if getattr(self.fn, "stale", None) is False:     # a preprocessed route
+            self.fn.stale = True                          # type: ignore[attr-defined]
+        if self.inner is not None:
+            retire(self.inner)
+            self.inner = None
         if self.scan is not None:
             retire(self.scan)
             self.scan = None
-        self.fn = self._build_and_run if self.roots else _discard
+        self.fn = self._build_and_run if self.roots or self.pre is not None else _discard
         if self.in_match:
             self.owner._invalidate_match()
 
     def build(self) -> Optional[Callable[[Any], Sequence]]:
+        if self.pre is not None:
+            if self.fn == self._build_and_run:
+                self.inner = build_route_fn(self, self.roots, self.owner, NO_MATCH, _dedup) \
+                    if self.roots else None
+                self.fn = preprocessed_route(self, self.pre, self.inner or _discard, NO_MATCH)
+            return self.fn
         if not self.roots:
             return None
         if self.fn == self._build_and_run:
@@ -143,6 +157,8 @@ class _Route:
         return self.build()(bean)
 
     def scanner(self) -> Callable:
+        if self.scan is None and self.pre is not None:
+            self.scan = preprocessed_scan(self)
         if self.scan is None:
             self.scan = build_scan_fn(self.roots, self.owner, _dedup) if self.roots else _scan_discard
         return self.scan
@@ -393,7 +409,8 @@ class FilterIndex:
     def _build_match_and_run(self, bean: Any) -> Sequence:
         fn = self.match
         if fn is self._stale_match:
-            routes = [r for r in self._routes.values() if r.roots][:MATCH_INLINED_TYPES]
+            routes = [r for r in self._routes.values()
+                      if r.roots and r.pre is None][:MATCH_INLINED_TYPES]
             for r in routes:
                 r.in_match = True
             fn = self.match = build_match_fn(self, routes, NO_MATCH, _dedup)
@@ -404,6 +421,23 @@ class FilterIndex:
         without the type lookup, and stays correct as filters are added and removed. None
         when nothing filters the type or its supertypes (a snapshot: ask again after `add`)."""
         return self._route(event_type).build()
+
+    def set_preprocessor(self, event_type: Any, pre: Optional[Preprocessor]) -> None:
+        """Events of exactly `event_type` pass `pre(bean)` before any filter sees them: it
+        returns the bean (unchanged), a replacement bean that the filters and the matched
+        handles then take, or None to drop the event. None removes the preprocessor."""
+        route = self._route(event_type)
+        route.pre = pre
+        route.set_roots(route.roots)
+
+    def match_filters(self, bean: Any) -> Sequence:
+        """`match(bean)` without the type's preprocessor: the handles whose filters the
+        event as it is satisfies."""
+        route = self._route(bean.event_type)
+        fn = route.build()
+        if route.pre is not None:
+            fn = route.inner
+        return fn(bean) if fn is not None else NO_MATCH
 
     def router(self, event_type: Any) -> Any:
         """The routing of `event_type`'s events as an object whose attribute `fn` is always the

@@ -11,6 +11,7 @@ import engine.aggregation.events as events
 import engine.aggregation.ever as ever
 import engine.aggregation.leaving as leaving
 import engine.aggregation.rate as rate
+import engine.aggregation.sketch as sketch
 import engine.aggregation.stats as stats
 from .base import _EMPTY, AggCall, AggregationError, AggregatorFactory
 
@@ -18,7 +19,7 @@ Builder = Callable[[AggCall], AggregatorFactory]
 
 AGGREGATIONS: dict[str, Builder] = {
     **basic.BUILDERS, **stats.BUILDERS, **events.BUILDERS,
-    **ever.BUILDERS, **rate.BUILDERS, **leaving.BUILDERS,
+    **ever.BUILDERS, **rate.BUILDERS, **leaving.BUILDERS, **sketch.BUILDERS,
 }
 
 

@@ -305,12 +305,14 @@ class ContextRuntime:
         self.leaves.pop(id(p), None)
 
     # -- the event that started a partition ----------------------------------------------------
+    # `match_filters`: the event as the partition's handle got it, not preprocessed again
+    # (an `update istream` already applied: its listeners hear of it once)
     def matched(self, bean: EventBean) -> set:
-        return {id(h) for h in self.engine._filters.match(bean)}
+        return {id(h) for h in self.engine._filters.match_filters(bean)}
 
     def deliver_new(self, bean: EventBean, before: set) -> None:
         """Hand `bean` to the handles registered since `before` was taken that it satisfies."""
-        fresh = [h for h in self.engine._filters.match(bean)
+        fresh = [h for h in self.engine._filters.match_filters(bean)
                  if id(h) not in before and not getattr(h, "skip_initial", False)]
         fresh.sort(key=_order)
         for h in fresh:

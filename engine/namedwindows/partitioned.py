@@ -159,5 +159,8 @@ class _SharedAttachment:
 
 def _fresh(index: Any) -> Any:
     """An empty index like `index` (a partition's instance fills its own)."""
+    fresh = getattr(index, "fresh", None)
+    if fresh is not None:               # an index kind that makes its own (spatial)
+        return fresh()
     from .index import WindowIndex
     return WindowIndex(index.name, index.columns, index.kinds, index.unique)

@@ -15,6 +15,7 @@ class FilterPlan:
     template: Any
     tag: Optional[str]
     event_type: Any
+    consume: Optional[int] = None       # the `@consume(level)` attribute (engine/patterns/consume.py)
 
     def make(self, parent: Any, run: Any) -> "FilterState":
         return FilterState(parent, run, self)
@@ -46,6 +47,8 @@ class FilterState(StateNode):
     def on_event(self, bean: Any) -> None:
         if self.token is None:        # quit while this event was being routed
             return
+        if self.run.consumption is not None and not self.run.consumption.takes(self, bean):
+            return                    # consumed by another filter of the pattern
         tag = self.plan.tag
         if tag is not None:
             match = dict(self.begin)

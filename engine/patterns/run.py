@@ -15,6 +15,7 @@ from engine.contracts.bean import EventBean
 from filterindex.spec import FilterSpec
 
 from .base import Match, StateNode
+from .consume import Consumption, has_consume
 from .limits import PatternLimit, pattern_limit
 from .match import event_ids, without_overlaps
 
@@ -47,6 +48,7 @@ class PatternRun:
         # the nodes' filters in registration order, to move them in that order (relocate)
         self.live: dict[_LiveFilter, None] = {}
         self.starting = False
+        self.consumption = Consumption(self) if has_consume(plan.root) else None
 
     # -- lifecycle -----------------------------------------------------------------------
     def start(self, initial: Optional[dict] = None) -> "PatternRun":

@@ -107,6 +107,7 @@ from .statements import (
     GroupingSet as GroupingSet,
     HashContext as HashContext,
     IndexColumn as IndexColumn,
+    SpatialIndexColumn as SpatialIndexColumn,
     InsertInto as InsertInto,
     InsertValues as InsertValues,
     JoinKind as JoinKind,

@@ -23,10 +23,12 @@ class EventFilter(Node):
 
 @dataclass(frozen=True, slots=True)
 class PatternFilter(PatternExpr):
-    """`tag=Type(filter)`, or untagged `Type(filter)`."""
+    """`tag=Type(filter)`, or untagged `Type(filter)`; `consume` is the `@consume(level)`
+    attribute's level (`@consume` alone: 1), None without it."""
 
     event_filter: EventFilter
     tag: Optional[str] = None
+    consume: Optional[int] = None
     span: Span = field(default=NO_SPAN, compare=False)
 
 

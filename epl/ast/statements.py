@@ -298,6 +298,17 @@ class IndexColumn:
 
 
 @dataclass(frozen=True, slots=True)
+class SpatialIndexColumn:
+    """`(px, py) pointregionquadtree(0, 0, 100, 100)` or `(x, y, w, h) mxcifquadtree(...)` in
+    `create index`: the row expressions, the index kind (lowercase) and its parameters."""
+
+    exprs: tuple[Expr, ...]
+    kind: str
+    params: tuple[Expr, ...] = ()
+    span: Span = field(default=NO_SPAN, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class CreateIndex(Statement):
     """`create [unique] index name on window_or_table (col [hash|btree], ...)`."""
 

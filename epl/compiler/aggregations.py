@@ -23,6 +23,7 @@ class AggregationCollector:
         self.entries: list[AggEntry] = []
         self._by_text: dict[str, tuple[int, PropertyType]] = {}
         self.user_registry = user_registry or {}
+        self.into_table = False         # the statement aggregates `into table`
 
     def __bool__(self) -> bool:
         return bool(self.entries)
@@ -36,6 +37,9 @@ class AggregationCollector:
             plain = [a for a in node.args if not isinstance(a, A.NamedArg)]
             named_nodes = {a.name: a.value for a in node.args if isinstance(a, A.NamedArg)}
             lname = node.name.lower()
+            if lname == "countminsketchadd" and not self.into_table:
+                raise scope.fail("Count-min-sketch aggregation function 'countMinSketchAdd' can only "
+                                 "be used with into-table")
             if lname in POSITIONAL_FILTER and len(plain) == 2 and \
                     not any(k.lower() == "filter" for k in named_nodes):
                 # `count(*, price > 10)`, `sum(vol, sym = 'X')`: the last parameter filters

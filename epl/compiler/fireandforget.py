@@ -29,7 +29,8 @@ _NOTHING = EventType("fire_and_forget_none", Representation.MAP, {})
 
 def refuse_as_statement(node: Any, engine: Any, text: str) -> CompiledStatement:
     if isinstance(node, A.UpdateStatement) and node.istream:
-        raise EPLValidationError("'update istream' statements are not supported yet", text)
+        from .updateistream import compile_update_istream
+        return compile_update_istream(node, engine, text)
     raise EPLValidationError(
         f"'{type(node).__name__}' is a fire-and-forget query: run it with engine.execute_query(...)", text)
 

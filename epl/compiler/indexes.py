@@ -23,6 +23,9 @@ def compile_create_index(node: A.CreateIndex, engine: Any, text: str) -> Compile
         raise EPLValidationError(f"{target.kind} by name '{node.target}' has been declared for "
                                  f"context '{declared}' and can only be used within the same "
                                  f"context", text)
+    if any(isinstance(c, A.SpatialIndexColumn) for c in node.columns):
+        from .spatial import compile_spatial_index
+        return compile_spatial_index(node, target, engine, text)
     if target.is_table and not getattr(target, "primary_keys", ()):
         raise EPLValidationError("Tables without primary key column(s) do not allow creating an index", text)
     props = target.event_type.property_names

@@ -43,6 +43,8 @@ def compile_into_table(plan: Any, node: A.SelectStatement, engine: Any, text: st
             continue
         ci = table.aggregation_columns.index(col)
         declared = _declared_function(table, col, engine)
+        if declared == "countminsketch" and e.name.lower() == "countminsketchadd":
+            declared = "countminsketchadd"      # the sketch column takes what is added to it
         if declared is not None and declared != e.name.lower():
             raise EPLValidationError(f"Incompatible aggregation function for table '{table.name}' "
                                      f"column '{col}', expecting '{declared}' and received "

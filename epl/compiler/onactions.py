@@ -167,7 +167,12 @@ def _matcher(where: Optional[A.Expr], target: Any, scope: Scope, trigger: Stream
 
 def _key_lookup(where: A.Expr, target: Any, scope: Scope, target_info: StreamInfo) -> tuple:
     """`target.col = <other expression>` conjuncts covering the target's primary key or one of
-    its indexes (see keylookup.py)."""
+    its indexes (see keylookup.py); a spatial method over a spatial index's columns first
+    (spatial.py)."""
+    from .spatial import spatial_lookup
+    spatial = spatial_lookup(where, target, scope, target_info)
+    if spatial is not None:
+        return spatial
     return key_lookup(_conjuncts(where), target, scope, target_info.index)
 
 

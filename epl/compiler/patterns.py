@@ -255,7 +255,7 @@ def _filter(c: _Compiler, node: A.PatternFilter) -> FilterPlan:
         compile_predicate(ef.filter, merged)
     template = compile_filter(ef.filter, own, c.scope, c.tag_scope)
     c.event_types.append(et)
-    return FilterPlan(template, node.tag, et)
+    return FilterPlan(template, node.tag, et, node.consume)
 
 
 @_compiles(A.PatternEvery)

@@ -19,6 +19,9 @@ def compile_create_schema(node: A.CreateSchema, engine: Any, text: str) -> Compi
     rep = _representation(node, text)
     if rep == "variant":
         event_type = _variant(node, types, text)
+    elif rep == "xml":
+        from .xmlschema import xml_schema_type
+        event_type = xml_schema_type(node, engine, text)
     else:
         event_type = _typed(node, types, rep, text)
     existing = types.find(node.name)
@@ -46,11 +49,11 @@ def _representation(node: A.CreateSchema, text: str) -> str:
             v = a.value if a.value is not None else dict(a.attrs).get("value")
             rep = str(v).lower() if v is not None else None
     rep = rep or "map"
-    if rep in ("avro", "xml"):
+    if rep == "avro":
         raise EPLValidationError(
             f"Event representation '{rep}' is not supported: use a map, objectarray or json "
             f"schema", text)
-    if rep not in ("map", "objectarray", "json", "variant", "bean"):
+    if rep not in ("map", "objectarray", "json", "variant", "bean", "xml"):
         raise EPLValidationError(f"Unrecognized event representation '{rep}'", text)
     return rep
 

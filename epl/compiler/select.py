@@ -132,6 +132,7 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
 
     # select clause and aggregation
     collector = AggregationCollector(engine._aggregations)
+    collector.into_table = node.into_table is not None
     agg_scope = Scope(streams=streams, functions=scope.functions, variables=scope.variables,
                       epl=text, services=scope.services, allow_aggregation=True, aggregations=collector,
                       context_type=scope.context_type, context_holder=scope.context_holder)

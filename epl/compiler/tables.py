@@ -74,6 +74,9 @@ def _aggregation(col: A.ColumnDef, engine: Any, text: str) -> Any:
     call = col.aggregation
     if not isinstance(call, A.Call):
         raise EPLValidationError(f"Column '{col.name}' must declare an aggregation function", text)
+    if call.name.lower() == "countminsketch":
+        from .sketches import sketch_column
+        return sketch_column(col, text)
     star = False
     types: list[PropertyType] = []
     for a in call.args:

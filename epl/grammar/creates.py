@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..ast import (Call, ColumnDef, CreateIndex, CreateSchema, CreateTable, CreateVariable, CreateWindow,
-                   IndexColumn, TypeRef)
+                   IndexColumn, SpatialIndexColumn, TypeRef)
 from ..lexer import tokens  # noqa: F401
 from engine.contracts.errors import EPLValidationError
 from ._support import STATE, fail, span
@@ -279,3 +279,11 @@ def p_index_column(p):
                     | name IDENT"""
     # the kind is checked when compiling ("Unrecognized advanced-type index ...")
     p[0] = IndexColumn(p[1], p[2].lower() if len(p) == 3 else "hash", span(p))
+
+
+def p_index_column_spatial(p):
+    """index_column : LPAREN expr_list RPAREN IDENT LPAREN expr_list RPAREN
+                    | LPAREN expr_list RPAREN IDENT LPAREN RPAREN"""
+    # `(px, py) pointregionquadtree(0, 0, 100, 100)`: checked when compiling
+    params = tuple(p[6]) if len(p) == 8 else ()
+    p[0] = SpatialIndexColumn(tuple(p[2]), p[4].lower(), params, span(p))

@@ -545,6 +545,27 @@ def p_primary_array(p):
     p[0] = ArrayLiteral(tuple(p[2]) if len(p) == 4 else (), span(p))
 
 
+def p_primary_json_object(p):
+    "primary : LBRACE json_pairs RBRACE"
+    # `{epsOfTotalCount: 0.001, topk: 10}`: Esper's JSON-style parameter object, a map
+    p[0] = NewMap(tuple(p[2]), span(p))
+
+
+def p_json_pairs(p):
+    """json_pairs : json_pair
+                  | json_pairs COMMA json_pair"""
+    p[0] = [p[1]] if len(p) == 2 else p[1] + [p[3]]
+
+
+def p_json_pair(p):
+    """json_pair : IDENT COLON expr
+                 | STRING COLON expr"""
+    key = p[1]
+    if p.slice[1].type == "STRING":
+        key = key[1:-1]
+    p[0] = (key, p[3])
+
+
 def p_primary_current_timestamp(p):
     """primary : CURRENT_TIMESTAMP
                | CURRENT_TIMESTAMP LPAREN RPAREN"""

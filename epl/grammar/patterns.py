@@ -10,7 +10,7 @@ from ..ast import (
     Property, RepeatRange, TimePeriod, Wildcard,
 )
 from ..lexer import tokens  # noqa: F401
-from ._support import number, span
+from ._support import fail, number, span
 
 
 def p_pattern(p):
@@ -132,12 +132,35 @@ def p_pattern_guard_while(p):
 
 def p_pattern_atom_filter(p):
     "pattern_atom : event_filter"
-    p[0] = PatternFilter(p[1], None, span(p))
+    p[0] = PatternFilter(p[1], None, span=span(p))
 
 
 def p_pattern_atom_tagged(p):
     "pattern_atom : IDENT EQ event_filter"
-    p[0] = PatternFilter(p[3], p[1], span(p))
+    p[0] = PatternFilter(p[3], p[1], span=span(p))
+
+
+def p_pattern_atom_consume(p):
+    """pattern_atom : event_filter consume_attr
+                    | IDENT EQ event_filter consume_attr"""
+    if len(p) == 3:
+        p[0] = PatternFilter(p[1], None, p[2], span(p))
+    else:
+        p[0] = PatternFilter(p[3], p[1], p[4], span(p))
+
+
+def p_consume_attr(p):
+    """consume_attr : ATSIGN IDENT
+                    | ATSIGN IDENT LPAREN NUMBER RPAREN"""
+    if p[2].lower() != "consume":
+        fail(p, 2, f"unknown filter attribute '@{p[2]}', expecting '@consume'")
+    level = 1
+    if len(p) == 6:
+        try:
+            level = int(p[4])
+        except ValueError:
+            fail(p, 4, "the @consume level must be an integer")
+    p[0] = level
 
 
 def p_pattern_atom_observer(p):

@@ -64,7 +64,8 @@ class PatternPrinter(ExprPrinter):
             return self.pattern(e.child, P_ATOM) + " while (" + self.expr(e.condition) + ")"
         if isinstance(e, A.PatternFilter):
             tag = name(e.tag, False) + "=" if e.tag is not None else ""
-            return tag + self.event_filter(e.event_filter)
+            consume = "" if e.consume is None else f"@consume({e.consume})"
+            return tag + self.event_filter(e.event_filter) + consume
         if isinstance(e, A.PatternObserver):
             obs = e.name if e.name.lower() == "at" else name(e.name, False)
             return name(e.namespace, False) + ":" + obs + "(" + self.cron(e.args) + ")"

@@ -263,11 +263,15 @@ class StatementPrinter(RowRecogPrinter, PatternPrinter):
                                           self.column_defs(t.columns)])
 
     def _s_CreateIndex(self, i: A.CreateIndex) -> str:
-        cols = ", ".join(name(c.name, False) + ("" if c.kind == "hash" else " " + c.kind)
-                         for c in i.columns)
+        cols = ", ".join(self.index_column(c) for c in i.columns)
         head = "create unique index" if i.unique else "create index"
         return " ".join(self.prefix(i) + [head, name(i.name, False), "on",
                                           f"{name(i.target, False)}({cols})"])
+
+    def index_column(self, c: Any) -> str:
+        if isinstance(c, A.SpatialIndexColumn):
+            return f"({self.args(c.exprs)}) {c.kind}({self.args(c.params)})"
+        return name(c.name, False) + ("" if c.kind == "hash" else " " + c.kind)
 
     def _s_CreateVariable(self, v: A.CreateVariable) -> str:
         out = self.prefix(v)

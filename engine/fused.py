@@ -1,0 +1,212 @@
+"""Fused statements at runtime: a statement instance of a fusable shape (see
+epl/compiler/fused) gets a handle whose `on_event` is one generated function doing what its
+view chain, where clause, result-set processor and output would do, on the same window and
+aggregation objects (so iteration, stop, relocation and checkpoints see the same state);
+and `send_many` hands a batch to the statement's generated loop when it is the only
+consumer of the event type (`run_batch`).
+
+Off with `engine.fusion = False` (statements started afterwards keep the general chain) or
+the environment variable EPL_FUSION=0 (read when a statement starts)."""
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Optional
+
+from views.groupwin import GroupWinView
+from views.length import LengthWindow, LengthWindowFactory
+
+from engine.contracts.bean import EventBean
+from engine.contracts.event_types import Representation
+from .faults import statement_failed
+from .instance import StreamHandle
+
+ENV = "EPL_FUSION"
+_BASIC = "engine.aggregation.basic"
+_CODE: dict[str, Any] = {}          # source -> compiled code: one compile per shape
+_MAX_CODE = 1024
+_SHAPES: dict[str, Any] = {}        # statement text -> Shape or None
+_MAX_SHAPES = 4096
+_NAMESPACE = {"__builtins__": {}, "type": type, "float": float, "int": int, "dict": dict,
+              "len": len, "range": range, "Exception": Exception}
+
+
+def enabled(engine: Any) -> bool:
+    """Whether statements of `engine` started now may fuse."""
+    flag = getattr(engine, "fusion", None)
+    if flag is not None:
+        return bool(flag)
+    return os.environ.get(ENV, "1").strip().lower() not in ("0", "false", "off", "no")
+
+
+class FusedHandle(StreamHandle):
+    """The filter-index handle of a fused statement instance: `on_event` is generated."""
+
+    __slots__ = ("on_event", "run", "namespace", "shape", "event_type")
+
+
+# The compiler's half (epl/compiler/fused: the shape analysis of a statement's text and the
+# code generator), handed over by the Engine facade (engine/engine.py) so that the runtime
+# does not import the compiler; without it no statement fuses.
+_ANALYZE: Optional[Callable[[str], Any]] = None      # statement text -> Shape or None
+_GENERATE: Optional[Callable[..., str]] = None       # epl.compiler.fused.codegen.generate
+
+
+def use_compiler(analyze: Callable[[str], Any], generate: Callable[..., str]) -> None:
+    """Set the shape analysis (statement text -> Shape or None) and the code generator."""
+    global _ANALYZE, _GENERATE
+    _ANALYZE, _GENERATE = analyze, generate
+
+
+def _shape_of(text: str) -> Any:
+    shape = _SHAPES.get(text, False)
+    if shape is False:
+        if _ANALYZE is None:
+            return None
+        try:
+            shape = _ANALYZE(text)
+        except Exception:       # anything the analysis does not understand keeps the chain
+            shape = None
+        if len(_SHAPES) >= _MAX_SHAPES:
+            _SHAPES.clear()
+        _SHAPES[text] = shape
+    return shape
+
+
+def _classes(shape: Any, aggs: Any) -> Optional[list[str]]:
+    """Per aggregation, the aggregator class name the generated code inlines ('' for one it
+    calls); None when an entry is not what the shape says."""
+    if len(aggs.entries) != len(shape.aggs):
+        return None
+    out = []
+    for agg, entry, prop in zip(shape.aggs, aggs.entries, aggs.value_props):
+        factory = entry.factory
+        if getattr(factory, "shared", False) or getattr(factory, "takes_event", False):
+            return None
+        cls = type(factory.make())
+        name = cls.__name__ if cls.__module__ == _BASIC else ""
+        if agg.prop is None:
+            if name != "CountAll":
+                return None
+        elif prop != agg.prop:
+            return None
+        out.append(name)
+    return out
+
+
+def _type_checks(et: Any) -> list[tuple[str, tuple]]:
+    """(property, the types send's check passes as they are) for each property the event
+    type's check tests: the same list its generated check function is made from."""
+    from engine.contracts.event_types import _value_checks
+    timestamps = {et.start_timestamp, et.end_timestamp} - {None}
+    return [(name, tuple(allowed)) for name, allowed, _ in _value_checks(et.properties, timestamps)]
+
+
+def fuse(inst: Any) -> None:
+    """Give a statement's own instance a fused handle when its plan and runtime objects are
+    of a fused shape; otherwise leave it as built."""
+    from .resultset.aggregation_rows import AggregationRows
+    from .resultset.processors import RowForAllProcessor, RowPerGroupProcessor
+    from .statement import Statement
+    engine, plan, stmt = inst.engine, inst.plan, inst.statement
+    if not enabled(engine) or type(stmt) is not Statement or plan.make_join is not None \
+            or plan.make_output is not None or inst.subqueries is not None or len(plan.streams) != 1 \
+            or plan.passthrough or len(inst.handles) != 1 or type(inst.handles[0]) is not StreamHandle:
+        return
+    stream = plan.streams[0]
+    et = stream.event_type
+    if stream.pattern is not None or stream.named_window is not None or stream.contained is not None \
+            or et.representation is not Representation.MAP or et.dynamic:
+        return
+    proc = inst.processor
+    if type(proc) not in (RowPerGroupProcessor, RowForAllProcessor) or not proc.shaper.plain \
+            or not proc.want_new or proc.want_old or type(proc.aggs) is not AggregationRows \
+            or not proc.aggs.plain or proc.select.passthrough or proc.select.wildcard_streams:
+        return
+    chain = inst.views[0]
+    if len(chain) > 1 or (chain and type(chain[0]) not in (LengthWindow, GroupWinView)):
+        return              # before parsing: most statements that do not fuse stop here
+    shape = _shape_of(stmt.text)
+    if shape is None or shape.where != (plan.where is not None):
+        return
+    props = et.properties
+    for p in (shape.group, shape.groupwin, *(a.prop for a in shape.aggs)):
+        if p is not None and p not in props:
+            return
+    if (type(proc) is RowPerGroupProcessor) != (shape.group is not None):
+        return
+    if shape.group is not None and proc.key_prop != shape.group:
+        return
+    names = proc.select.names
+    if len(names) != len(shape.columns) or len(proc.select.fns) != len(names):
+        return
+    for fn, (kind, what) in zip(proc.select.fns, shape.columns):
+        if kind == "prop" and getattr(fn, "map_property", None) != what:
+            return
+    classes = _classes(shape, proc.aggs)
+    if classes is None:
+        return
+    handle = inst.handles[0]
+    ns = dict(_NAMESPACE)
+    if shape.length is None:
+        if chain:
+            return
+    elif shape.groupwin is None:
+        if len(chain) != 1 or type(chain[0]) is not LengthWindow or chain[0]._size != shape.length:
+            return
+        ns["_events"] = chain[0]._events
+    else:
+        gw = chain[0] if len(chain) == 1 else None
+        if type(gw) is not GroupWinView or gw._columns or gw._factories != (LengthWindowFactory(shape.length),):
+            return
+        ns["_gw"], ns["_gwgroups"], ns["_wins"] = gw, gw._groups, {}
+    if handle.target is not (chain[0] if chain else handle.target):
+        return
+    generate = _GENERATE
+    if generate is None:
+        return
+    aggs = proc.aggs
+    checked = _type_checks(et)
+    src = generate(shape, classes, names, aggs.reclaim, stmt._listeners_only, [c[0] for c in checked])
+    for i, (_, allowed) in enumerate(checked):
+        ns[f"_ok{i}"] = frozenset(allowed)
+    code = _CODE.get(src)
+    if code is None:
+        if len(_CODE) >= _MAX_CODE:
+            _CODE.clear()
+        code = _CODE[src] = compile(src, "<fused statement>", "exec")
+    ns.update(_Bean=EventBean, _new_bean=EventBean.__new__, _out_type=plan.out_type, _where=plan.where, _groups=aggs.groups,
+              _refc=aggs.refcounts, _new_row=aggs.new_row, _single=aggs.ungrouped(), _stmt=stmt,
+              _failed=statement_failed, _et=et, _route=None, _roots=None, _root=None, _h=None)
+    exec(code, ns)
+    fused = FusedHandle(handle.target, stmt, handle.stream_index)
+    fused.on_event = ns["on_event"]
+    fused.run = ns["run"]
+    fused.namespace = ns
+    fused.shape = shape
+    fused.event_type = et       # the batch loop's inline check is this type's, not a subtype's
+    inst.handles[0] = fused
+
+
+def run_batch(engine: Any, et: Any, events: Any, i: int, n: int, check: Any, find: Any,
+              type_name: str) -> int:
+    """send_many's hook: when the only filter on `et`'s events is a fused statement's
+    unconditional one and nothing waits for dispatch, its generated loop takes events i..;
+    returns where it stopped (i when it did not apply)."""
+    if engine._dispatch_queue or engine._route_queue or engine._window_changes:
+        return i
+    route = engine._filters.router(et)
+    roots = route.roots
+    if len(roots) != 1:
+        return i
+    root = roots[0]
+    h = root.one
+    if type(h) is not FusedHandle or h.event_type is not et:
+        return i
+    ns = h.run.__globals__      # (after a checkpoint restore, not necessarily h.namespace)
+    ns["_route"], ns["_roots"], ns["_root"], ns["_h"] = route, roots, root, h
+    return h.run(engine, events, i, n, check, find, type_name)
+
+
+def is_fused(statement: Any) -> bool:
+    """Whether a started statement runs as fused code (for debugging and tests)."""
+    return any(type(h) is FusedHandle for inst in statement._instances for h in getattr(inst, "handles", ()))

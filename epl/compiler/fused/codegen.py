@@ -1,0 +1,277 @@
+"""The source of a fused statement: one function per event (`on_event`, for the filter
+index's handle) and one batch loop (`run`, for send_many when the statement is the only
+consumer of its event type), both with the window, where, aggregation and select steps
+inlined, in the order the general chain takes them.
+
+Names and literals reach the source only through repr() of validated identifiers and ints;
+everything else is a global of the generated module (`_`-prefixed names bound by
+engine/fused.py)."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from .shape import Shape
+
+# how each aggregator class is updated and read inline (by the class's name in
+# engine.aggregation.basic); anything else is called through enter/leave/value
+INLINE_ENTER = {
+    "CountAll": ["{a}.n += 1"],
+    "CountValues": ["if {v} is not None:", "    {a}.n += 1"],
+    "FloatSum": ["if {v} is not None:", "    {a}.total += {v} if type({v}) is float else float({v})",
+                 "    {a}.n += 1"],
+    "IntSum32": ["if {v} is not None:", "    {a}.total += {v} if type({v}) is int else int({v})",
+                 "    {a}.n += 1"],
+}
+INLINE_ENTER["FloatAvg"] = INLINE_ENTER["FloatSum"]
+INLINE_ENTER["IntSum64"] = INLINE_ENTER["IntSum32"]
+INLINE_LEAVE = {
+    "CountAll": ["if {a}.n > 0:", "    {a}.n -= 1"],
+    "CountValues": ["if {v} is not None and {a}.n > 0:", "    {a}.n -= 1"],
+    "FloatSum": ["if {v} is not None:", "    if {a}.n <= 1:", "        {a}.n = 0", "        {a}.total = 0.0",
+                 "    else:", "        {a}.total -= {v} if type({v}) is float else float({v})",
+                 "        {a}.n -= 1"],
+    "IntSum32": ["if {v} is not None:", "    if {a}.n <= 1:", "        {a}.n = 0", "        {a}.total = 0",
+                 "    else:", "        {a}.total -= {v} if type({v}) is int else int({v})",
+                 "        {a}.n -= 1"],
+}
+INLINE_LEAVE["FloatAvg"] = INLINE_LEAVE["FloatSum"]
+INLINE_LEAVE["IntSum64"] = INLINE_LEAVE["IntSum32"]
+INLINE_VALUE = {
+    "CountAll": "{a}.n",
+    "CountValues": "{a}.n",
+    "FloatSum": "({a}.total if {a}.n else None)",
+    "FloatAvg": "({a}.total / {a}.n if {a}.n else None)",
+}
+
+
+def _ident(name: str) -> str:
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"not an identifier: {name!r}")
+    return name
+
+
+def _read(u: str, prop: str, pre: dict[str, str]) -> str:
+    """A property of the new event (`u`) is read once, into a local, before the steps."""
+    if u == "u" and prop in pre:
+        return pre[prop]
+    return f"{u}.get({_ident(prop)!r})"
+
+
+def _update(shape: Shape, classes: Sequence[str], u: str, enter: bool, ind: str,
+            pre: dict[str, str], load: bool = True) -> list[str]:
+    """Enter (or leave) the values of the event whose underlying is `u` into row `row`
+    (its aggregators already in locals a0, a1, ... unless `load`)."""
+    out = []
+    table = INLINE_ENTER if enter else INLINE_LEAVE
+    for i, (agg, cls) in enumerate(zip(shape.aggs, classes)):
+        a, v = f"a{i}", f"v{i}"
+        if load:
+            out.append(f"{a} = row[{i}]")
+        if agg.prop is not None:
+            out.append(f"{v} = {_read(u, agg.prop, pre)}")
+        tmpl = table.get(cls)
+        if tmpl is None:
+            out.append(f"{a}.{'enter' if enter else 'leave'}({v if agg.prop is not None else 'None'})")
+        else:
+            out.extend(t.format(a=a, v=v) for t in tmpl)
+    return [ind + line for line in out]
+
+
+def _row_source(shape: Shape, classes: Sequence[str], names: Sequence[str]) -> str:
+    parts = []
+    for name, (kind, what) in zip(names, shape.columns):
+        if kind == "prop":
+            val = f"ru.get({_ident(what)!r})"
+        else:
+            a = f"a{int(what)}"
+            tmpl = INLINE_VALUE.get(classes[what])
+            val = f"{a}.value()" if tmpl is None else tmpl.format(a=a)
+        parts.append(f"{str(name)!r}: {val}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def used_properties(shape: Shape) -> list[str]:
+    """The new event's properties the steps read, in a fixed order."""
+    props = [shape.groupwin, shape.group, *(a.prop for a in shape.aggs)]
+    return list(dict.fromkeys(p for p in props if p is not None))
+
+
+def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
+         pre: dict[str, str]) -> list[str]:
+    """Lines computing `out`, the row for event `bean` (underlying `u`, its properties
+    `pre` already read into locals), or None when the statement posts nothing for it."""
+    L: list[str] = []
+    # without a where clause every event enters and every expelled event leaves, so a
+    # group's row never goes (its count is its window's length) and the aggregators are
+    # read from the row once per event
+    stable = not shape.where
+    load = not stable
+    hoist = [f"a{i} = row[{i}]" for i in range(len(shape.aggs))]
+    if shape.length is not None:
+        if shape.groupwin is not None:
+            # _wins: each group's window deque (the group's LengthWindow's own), made through
+            # the groupwin view so that its groups stay what the view iterates and stops
+            L += [f"k = {_read('u', shape.groupwin, pre)}"]
+            if stable and shape.group is not None:
+                # with the group's aggregation row, which never goes (see `stable`)
+                L += ["rec = _wins.get(k)",
+                      "if rec is None:",
+                      "    views = _gwgroups.get(k)",
+                      "    w = (views if views is not None else _gw._group(k))[0]._events",
+                      "    row = _groups.get(k)",
+                      "    if row is None:",
+                      "        row = _groups[k] = _new_row()",
+                      "    _wins[k] = (w, row)",
+                      "else:",
+                      "    w, row = rec"]
+            else:
+                L += ["w = _wins.get(k)",
+                      "if w is None:",
+                      "    views = _gwgroups.get(k)",
+                      "    w = _wins[k] = (views if views is not None else _gw._group(k))[0]._events"]
+        else:
+            L.append("w = _events")
+        L += ["w.append(bean)", f"ob = w.popleft() if len(w) > {int(shape.length)} else None"]
+    else:
+        L.append("ob = None")
+    if shape.where:
+        L += ["np = _where((bean,))", "op = ob is not None and _where((ob,))",
+              "out = None", "if np or op:"]
+        I = "    "
+    else:
+        # without a where clause every event posts a row: the same steps, unindented
+        L += ["np = True", "op = ob is not None"]
+        I = ""
+    J = I + "    "
+    if shape.group is not None:
+        G = repr(_ident(shape.group))
+        if shape.where:
+            L.append(I + "if np:")
+        else:
+            J = I
+        if shape.groupwin is None:
+            L.append(J + f"k = {_read('u', shape.group, pre)}")
+        if not (stable and shape.groupwin is not None):
+            L += [J + "row = _groups.get(k)", J + "if row is None:",
+                  J + "    row = _groups[k] = _new_row()"]
+        if stable:
+            L += [J + h for h in hoist]
+        L += _update(shape, classes, "u", True, J, pre, load)
+        # the group's count of events: one in and one out leave it as it was (a positive
+        # count is stored already; at 0 the group goes, or 0 is stored without reclaim)
+        L += [J + "if op:", J + "    ru = ob.underlying"]
+        L += _update(shape, classes, "ru", False, J + "    ", pre, load)
+        if shape.where:
+            # (without a where clause the count is the group's window length, never 0 here)
+            L += [J + "    rc = _refc.get(k, 0)", J + "    if rc <= 0:"]
+            if reclaim:
+                L += [J + "        del _groups[k]", J + "        _refc.pop(k, None)", J + "        row = None"]
+            else:
+                L += [J + "        _refc[k] = rc"]
+        L += [J + "else:", J + "    ru = u", J + "    _refc[k] = _refc.get(k, 0) + 1"]
+        if shape.where:
+            L += [I + "else:", J + "ru = ob.underlying", J + f"k = ru.get({G})",
+                  J + "row = _groups.get(k)", J + "if row is not None:"]
+            L += _update(shape, classes, "ru", False, J + "    ", pre)
+            L.append(J + "    rc = _refc.get(k, 0) - 1")
+            if reclaim:
+                L += [J + "    if rc <= 0:", J + "        del _groups[k]", J + "        _refc.pop(k, None)",
+                      J + "        row = None", J + "    else:", J + "        _refc[k] = rc"]
+            else:
+                L.append(J + "    _refc[k] = rc")
+        if shape.where:
+            L += [I + "if row is None:", I + "    row = _new_row()"]
+    else:
+        L.append(I + "row = _single")
+        if shape.where:
+            L.append(I + "if np:")
+        else:
+            J = I
+            L += [I + h for h in hoist]
+        L += _update(shape, classes, "u", True, J, pre, load)
+        L += [I + "if op:", I + "    ou = ob.underlying"]
+        L += _update(shape, classes, "ou", False, I + "    ", pre, load)
+    if not stable:
+        used = sorted({what for kind, what in shape.columns if kind == "agg"})
+        L += [I + f"a{i} = row[{int(i)}]" for i in used]
+    # EventBean(type, underlying) without its __init__ frame: the same two slots
+    L += [I + "out = _new_bean(_Bean)", I + "out.event_type = _out_type",
+          I + f"out.underlying = {_row_source(shape, classes, names)}"]
+    return L
+
+
+def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
+             listeners_only: bool, checked: Sequence[str] = ()) -> str:
+    """The module source defining `on_event(bean)` and `run(engine, events, i, n, check, find,
+    type_name)`. `checked`: the properties send's type check tests, each against the global
+    `_ok<i>` (the exact types it passes without a closer look): `run` tests them inline and
+    calls `check(u)` (which raises, or passes a subclass) only for a value of another type."""
+    props = used_properties(shape)
+    pre = {p: f"p{i}" for i, p in enumerate(props)}
+    reads = [f"{pre[p]} = u.get({_ident(p)!r})" for p in props]
+    b = body(shape, classes, names, reclaim, pre)
+    src = ["def on_event(bean):", "    u = bean.underlying"]
+    src += ["    " + line for line in reads]
+    src += ["    " + line for line in b]
+    if shape.where:
+        src += ["    if out is not None:", "        _stmt._emit([out], None)", ""]
+    else:
+        src += ["    _stmt._emit([out], None)", ""]
+    # the batch loop: events i..n-1 of one map type no other statement wants; it returns
+    # where it stopped: after an event whose delivery queued work or changed the routing
+    # (the caller drains and looks again), or at an event that is not a dict
+    src += ["def run(engine, events, i, n, check, find, type_name):",
+            "    stmt = _stmt",
+            "    ls1 = stmt._listeners",
+            "    if len(ls1) == 1 and ls1[0][1] == 2:",
+            "        fn1 = ls1[0][0]",
+            "    else:",
+            "        ls1 = fn1 = None",
+            "    empty = None if engine.none_for_empty else ()",
+            # evaluation faults name the current statement: only a where clause evaluates
+            # compiled expressions here (per event, since listeners may send events)
+            "    engine._current_statement = stmt",
+            "    for j in range(i, n):",
+            "        u = events[j]",
+            "        if type(u) is not dict:",
+            "            return j",
+] + ["        " + line for line in reads] + [
+            "        if check is not None:"]
+    for i, p in enumerate(checked):
+        v = pre.get(p) or f"u.get({_ident(p)!r})"
+        src += [f"            if type({v}) not in _ok{i} and {v} is not None:",
+                "                check(u)"]
+    if not checked:
+        src.append("            check(u)")
+    src += [
+
+            "        bean = _new_bean(_Bean)",
+            "        bean.event_type = _et",
+            "        bean.underlying = u",
+] + (["        engine._current_statement = stmt"] if shape.where else []) + [
+            "        try:"]
+    src += ["            " + line for line in b]
+    src += ["        except Exception as exc:   # the statement skips the event (engine/faults.py)",
+            "            _failed(engine, stmt, bean, exc)",
+            "            out = None",
+            "        if out is not None:"]
+    if listeners_only:
+        # one two-argument listener and no subscriber (the tuple is replaced, never
+        # mutated, when listeners change): called here as Statement._dispatch would;
+        # otherwise Statement._deliver_now
+        src += ["            if stmt._listeners is ls1 and stmt._subscriber is None:",
+                "                try:",
+                "                    fn1([out], empty)",
+                "                except Exception as exc:",
+                "                    stmt._failed('Listener', fn1, exc)",
+                "            else:",
+                "                stmt._deliver_now(out)"]
+    else:
+        src += ["            stmt._emit([out], None)"]
+    src += ["        if engine._dispatch_queue or engine._route_queue or engine._window_changes:",
+            "            engine._drain()",
+            "            return j + 1",
+            "        if _route.roots is not _roots or _root.one is not _h or find(type_name) is not _et:",
+            "            return j + 1",
+            "    return n", ""]
+    return "\n".join(src)
