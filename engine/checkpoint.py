@@ -54,10 +54,10 @@ class CheckpointError(EngineError):
 
 
 def engine_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
     try:
-        from importlib.metadata import version
         return version("epl-engine")
-    except Exception:   # running from a source tree that is not installed
+    except PackageNotFoundError:   # running from a source tree that is not installed
         return _SOURCE_VERSION
 
 
@@ -179,7 +179,7 @@ def dumps(engine: "Engine", meta: Optional[Mapping[str, Any]] = None) -> bytes:
             p.dump(ids.fixups())     # same pickler and memo: fixups name the objects above
         except CheckpointError:
             raise
-        except Exception as exc:
+        except Exception as exc:   # whatever pickling raised is the checkpoint's typed error
             raise CheckpointError(f"Engine state cannot be checkpointed: {exc}") from exc
     head = json.dumps(header, sort_keys=True).encode()
     return MAGIC + _PREFIX.pack(FORMAT_VERSION, len(head)) + head + buf.getvalue()
@@ -274,7 +274,7 @@ def loads(source: Union[bytes, PathLike], *, listeners: Optional[Receivers] = No
     try:
         engine = u.load()
         fixups = u.load()
-    except Exception as exc:
+    except Exception as exc:   # whatever unpickling raised is the checkpoint's typed error
         raise CheckpointError(f"Corrupt checkpoint: {exc}") from exc
     if not isinstance(engine, Engine):
         raise CheckpointError(f"Not an engine checkpoint (got {type(engine).__name__})")

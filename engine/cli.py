@@ -326,7 +326,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return USAGE_ERROR
     except KeyboardInterrupt:
         return 130
-    except Exception as e:
+    except Exception as e:   # deliberate: the command line reports, --debug shows the traceback
         if args.debug:
             raise
         print(f"epl: internal error: {type(e).__name__}: {e} (run with --debug for the traceback)",

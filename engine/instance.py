@@ -206,7 +206,13 @@ class SelectInstance:
         own = ctx is None
         self.ctx = ctx if ctx is not None else StatementContext(engine, statement, slot)
         self.processor = plan.make_processor()
-        self.output = plan.make_output(self.ctx, statement._emit, self.processor, self.current_rows) if plan.make_output else DirectOutput(statement._emit)
+        if plan.make_output is None:
+            self.output = DirectOutput(statement._emit)
+        else:
+            self.output = plan.make_output(self.ctx, statement._emit, self.processor, self.current_rows)
+            # the limiter processes each view update itself: the plumbing hands updates over
+            # through its stand-in for the processor (engine/output/tap.py)
+            self.processor = self.output.stand_in
         self.views: list[list] = []
         self.registrations: list[Any] = []
         self.handles: list[StreamHandle] = []

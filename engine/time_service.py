@@ -28,7 +28,7 @@ class TimerThread:
         while not self._stop.wait(self._interval):
             try:
                 self._tick(wall_clock_ms())
-            except Exception:  # a failing tick must not kill the clock
+            except Exception:  # deliberate: a failing tick must not kill the clock thread
                 import logging
                 logging.getLogger("epl.engine").exception("timer tick failed")
 

@@ -6,6 +6,7 @@ FilterSpec to register."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable, Optional, Union
 
 from .spec import FilterOp, FilterParam, FilterSpec
@@ -93,37 +94,34 @@ _ParamTemplate = Union[_ValueParam, _PredicateParam]
 
 @dataclass(frozen=True)
 class FilterTemplate:
-    """The planned filter of one stream: `bind(bindings)` gives the FilterSpec (a filter
-    that reads no bound value binds once and returns the same spec every time)."""
+    """The planned filter of one stream: `bind(bindings)` gives the FilterSpec. `bind` is
+    chosen once, when the template is planned (`_template`): a filter that reads no bound
+    value binds once and returns the same spec every time; one path of scalar parameters gets
+    a specialised binder (a pattern's filter binds once per activation); anything else binds
+    through `_bind`."""
 
     event_type: Any
     paths: tuple[tuple[_ParamTemplate, ...], ...]
-    _static: Optional[FilterSpec] = field(default=None, compare=False, repr=False)
+    bind: Callable[..., FilterSpec] = field(compare=False, repr=False)
+    needs_bindings: bool = field(default=True, compare=False, repr=False)
 
-    @property
-    def needs_bindings(self) -> bool:
-        return self._static is None
+    def _bind(self, bindings: Any = None) -> FilterSpec:
+        return _bind_paths(self.event_type, self.paths, bindings)
 
-    def bind(self, bindings: Any = None) -> FilterSpec:
-        if self._static is not None:
-            return self._static
-        return self._bind(bindings)
 
-    def _bind(self, bindings: Any) -> FilterSpec:
-        return FilterSpec(self.event_type,
-                          tuple(tuple(p.bind(bindings) for p in path) for path in self.paths))
+def _bind_paths(event_type: Any, paths: tuple, bindings: Any = None) -> FilterSpec:
+    return FilterSpec(event_type, tuple(tuple(p.bind(bindings) for p in path) for path in paths))
 
 
 def _template(event_type: Any, paths: tuple) -> FilterTemplate:
-    t = FilterTemplate(event_type, paths)
     if not any(p.bound for path in paths for p in path):
-        object.__setattr__(t, "_static", t._bind(None))
-    else:
-        fast = _fast_bind(event_type, paths)
-        if fast is not None:
-            # shadows the method: a pattern's filter binds once per activation
-            object.__setattr__(t, "bind", fast)
-    return t
+        spec = _bind_paths(event_type, paths)
+
+        def bind_static(bindings: Any = None) -> FilterSpec:
+            return spec
+        return FilterTemplate(event_type, paths, bind_static, needs_bindings=False)
+    bind = _fast_bind(event_type, paths) or partial(_bind_paths, event_type, paths)
+    return FilterTemplate(event_type, paths, bind)
 
 
 def _fast_bind(event_type: Any, paths: tuple) -> Optional[Callable[..., FilterSpec]]:

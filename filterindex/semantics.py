@@ -22,7 +22,7 @@ _NOT_RANGE = {FilterOp.NOT_RANGE_CLOSED, FilterOp.NOT_RANGE_OPEN,
 def _eq(a: Any, b: Any) -> bool:
     try:
         return bool(a == b)
-    except Exception:
+    except Exception:   # deliberate: a user value's __eq__ (or its truth) raised; no match
         return False
 
 

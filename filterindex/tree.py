@@ -501,10 +501,7 @@ def _inline_name(p: FilterParam, t: Any) -> Optional[str]:
     rep = getattr(getattr(t, "representation", None), "value", None)
     if rep != "map" or not _IDENT.match(p.lookup):
         return None
-    try:
-        own = t.getter(p.lookup)
-    except Exception:
-        return None
+    own = t.getter(p.lookup)     # an identifier of a map type: its getter always compiles
     return p.lookup if p.getter is own else None
 
 

@@ -2,20 +2,21 @@
 pending timer, the post at a batch end, iteration and stop."""
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
 
 from engine.contracts.bean import EventBean
 
-from .base import View, ViewContext
+from ._held import BatchHeld
+from .base import ViewContext
 
 
-class TimedBatch(View):
+class TimedBatch(BatchHeld):
     """A batch posts new=current batch, old=previous batch; with both empty it posts only
     under FORCE_UPDATE (`update(None, None)`, as Esper passes nulls). After a post the timer
     is scheduled again (`_schedule`, the subclass's grid); without one it stops until the
     next event."""
 
-    __slots__ = ("_ctx", "_period", "_force", "_batch", "_last", "_handle", "_fire_cb")
+    __slots__ = ("_ctx", "_period", "_force", "_handle", "_fire_cb")
 
     def __init__(self, ctx: ViewContext, period: int, force_update: bool) -> None:
         super().__init__()
@@ -41,9 +42,6 @@ class TimedBatch(View):
             self._schedule()
         self._last = batch
         self._batch = []
-
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(self._batch)
 
     def stop(self) -> None:
         if self._handle is not None:

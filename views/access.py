@@ -32,6 +32,17 @@ from .base import Events, View, ViewContext
 ARRIVAL, SORTED, BATCH = "arrival", "sorted", "batch"
 
 
+def _child_of(part: str) -> property:
+    """`child` of a view that wraps others: the child of its last part, the attribute `part`
+    (what the wrapped views post reaches the wrapper's child through it)."""
+    def get(self: Any) -> Any:
+        return getattr(self, part).child
+
+    def set_(self: Any, sink: Any) -> None:
+        getattr(self, part).child = sink
+    return property(get, set_)
+
+
 class AccessHolder:
     """Where compiled prev/prior expressions find the current instance's tracker."""
 
@@ -197,13 +208,7 @@ class TrackedWindow(View):
         window.child = self.tracker
         holder.prev = self.tracker
 
-    @property
-    def child(self) -> Any:        # type: ignore[override]
-        return self.tracker.child
-
-    @child.setter
-    def child(self, sink: Any) -> None:
-        self.tracker.child = sink
+    child = _child_of("tracker")    # type: ignore[assignment]
 
     def update(self, new: Events, old: Events) -> None:
         self.window.update(new, old)
@@ -312,13 +317,7 @@ class PriorChain(View):
             views[-1].child = self.end
         holder.prior = self
 
-    @property
-    def child(self) -> Any:        # type: ignore[override]
-        return self.end.child
-
-    @child.setter
-    def child(self, sink: Any) -> None:
-        self.end.child = sink
+    child = _child_of("end")        # type: ignore[assignment]
 
     def update(self, new: Events, old: Events) -> None:
         self.holder.prior = self

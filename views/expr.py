@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Iterator, Optional, Sequence
+from typing import Any, Callable, ClassVar, Optional, Sequence
 
 from engine.contracts.bean import EventBean
 
+from ._held import Stamped
 from ._util import check_count, fail
-from .base import Events, View, ViewArg, ViewContext
+from .base import Events, ViewArg, ViewContext
 
 # Esper's built-in properties of expression windows.
 BUILTIN_NAMES: tuple[str, ...] = (
@@ -26,14 +27,14 @@ def compile_expiry(view: str, arg: ViewArg) -> ExpiryFn:
     return arg.compile_with(BUILTIN_NAMES)
 
 
-class ExprWindow(View):
+class ExprWindow(Stamped):
     """After each update the view evaluates the expression against its oldest event with
     current_count (events held), expired_count (expired so far in this pass), oldest/newest
     event and their arrival timestamps, and view_reference; while it is not true the oldest
     leaves. Arrivals and expiries post in one update. Time alone does not re-evaluate;
     `reevaluate()` does (Esper re-evaluates when a variable in the expression changes)."""
 
-    __slots__ = ("_ctx", "_fn", "_times", "_events", "_values")
+    __slots__ = ("_ctx", "_fn", "_values")
 
     def __init__(self, ctx: ViewContext, fn: ExpiryFn) -> None:
         super().__init__()
@@ -53,15 +54,7 @@ class ExprWindow(View):
                 times.append(now)
                 events.append(e)
         if old:
-            for e in old:
-                for i, x in enumerate(events):
-                    if x is e:
-                        del events[i]
-                        del times[i]
-                        if expired is None:
-                            expired = []
-                        expired.append(e)
-                        break
+            expired = self._remove(old, expired)
         expired = self._expire(expired)
         if new or expired:
             self.child.update(new or None, expired)
@@ -96,12 +89,6 @@ class ExprWindow(View):
         if expired:
             self.child.update(None, expired)
 
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(self._events)
-
-    def stop(self) -> None:
-        self._times.clear()
-        self._events.clear()
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,16 +3,17 @@ batch when the expression becomes true."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterator, Optional, Sequence
+from typing import Any, ClassVar, Optional, Sequence
 
 from engine.contracts.bean import EventBean
 
+from ._held import BatchHeld
 from ._util import check_count, fail, remove_identical
-from .base import Events, View, ViewArg, ViewContext
+from .base import Events, ViewArg, ViewContext
 from .expr import BUILTIN_NAMES, ExpiryFn, compile_expiry
 
 
-class ExprBatchWindow(View):
+class ExprBatchWindow(BatchHeld):
     """Esper's expression batch. Each arriving event is added and the expression evaluated
     against it (current_count includes it; expired_count is 0; oldest/newest event and
     timestamps describe the batch). When true the view posts new=batch, old=previous batch;
@@ -20,8 +21,8 @@ class ExprBatchWindow(View):
     Events removed upstream leave the batch silently and trigger an evaluation without an
     event (the expression then sees a null event)."""
 
-    __slots__ = ("_ctx", "_fn", "_include", "_batch", "_last", "_values",
-                 "_oldest_event", "_newest_event", "_oldest_ts", "_newest_ts")
+    __slots__ = ("_ctx", "_fn", "_include", "_values", "_oldest_event", "_newest_event", "_oldest_ts",
+                 "_newest_ts")
 
     def __init__(self, ctx: ViewContext, fn: ExpiryFn, include_triggering: bool = True) -> None:
         super().__init__()
@@ -92,12 +93,6 @@ class ExprBatchWindow(View):
         if self._true(None):
             self._release(len(self._batch))
 
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(self._batch)
-
-    def stop(self) -> None:
-        self._batch = []
-        self._last = None
 
 
 @dataclass(frozen=True, slots=True)

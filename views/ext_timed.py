@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable, ClassVar, Iterator, Sequence
+from typing import Callable, ClassVar, Sequence
 
 from engine.contracts.bean import EventBean
 
+from ._held import Stamped
 from ._util import check_count, check_numeric, period_msec, to_units
-from .base import Events, View, ViewArg, ViewContext
+from .base import Events, ViewArg, ViewContext
 
 
-class ExtTimedWindow(View):
+class ExtTimedWindow(Stamped):
     """Each arriving event moves the window's clock to its timestamp T: events leave, in
     the same update, from the oldest arrival on while their timestamp is at or before
     T - period. As in Esper the scan stops at the first event still inside, so timestamps
     are expected to ascend; a late event stays until the events before it have left."""
 
-    __slots__ = ("_timestamp", "_period", "_times", "_events")
+    __slots__ = ("_timestamp", "_period")
 
     def __init__(self, timestamp: Callable[[EventBean], object], period: int) -> None:
         super().__init__()
@@ -47,24 +48,10 @@ class ExtTimedWindow(View):
                     times.popleft()
                     expired.append(events.popleft())
         if old:
-            for e in old:
-                for i, x in enumerate(events):
-                    if x is e:
-                        del events[i]
-                        del times[i]
-                        if expired is None:
-                            expired = []
-                        expired.append(e)
-                        break
+            expired = self._remove(old, expired)
         if new or expired:
             self.child.update(new or None, expired)
 
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(self._events)
-
-    def stop(self) -> None:
-        self._times.clear()
-        self._events.clear()
 
 
 @dataclass(frozen=True, slots=True)

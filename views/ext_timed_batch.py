@@ -3,15 +3,16 @@ whose intervals are measured on the events' own timestamps."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, ClassVar, Iterator, Optional, Sequence
+from typing import Callable, ClassVar, Optional, Sequence
 
 from engine.contracts.bean import EventBean
 
+from ._held import BatchHeld
 from ._util import check_count, check_numeric, period_msec, reference_point, to_units, without
-from .base import Events, View, ViewArg, ViewContext
+from .base import Events, ViewArg, ViewContext
 
 
-class ExtTimedBatchWindow(View):
+class ExtTimedBatchWindow(BatchHeld):
     """Esper's externally-timed batch. Intervals lie on the grid reference + k*period
     (reference: the optional reference point, else the first event's timestamp). The batch
     ends with the first event whose timestamp reaches the end of the interval holding the
@@ -19,7 +20,7 @@ class ExtTimedBatchWindow(View):
     event starts the next batch. Time only moves with events, so an empty interval posts
     nothing. Events removed upstream leave the batch and are posted as old."""
 
-    __slots__ = ("_timestamp", "_period", "_ref", "_oldest", "_batch", "_last")
+    __slots__ = ("_timestamp", "_period", "_ref", "_oldest")
 
     def __init__(self, timestamp: Callable[[EventBean], object], period: int,
                  reference: Optional[int] = None) -> None:
@@ -68,12 +69,6 @@ class ExtTimedBatchWindow(View):
         if removed:
             self.child.update(None, removed)
 
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(self._batch)
-
-    def stop(self) -> None:
-        self._batch = []
-        self._last = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,19 +2,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Iterator, Sequence
+from typing import ClassVar
 
 from engine.contracts.bean import EventBean
 
-from ._util import check_count, remove_identical
-from .base import Events, View, ViewArg, ViewContext
+from ._factories import SizeFactory
+from ._held import Held
+from ._util import remove_identical
+from .base import Events
 
 
-class FirstLengthWindow(View):
+class FirstLengthWindow(Held):
     """Posts arriving events as new while fewer than n are held; later events are ignored.
     An event removed upstream leaves (posted as old) and frees its place."""
 
-    __slots__ = ("_size", "_events")
+    __slots__ = ("_size",)
 
     def __init__(self, size: int) -> None:
         super().__init__()
@@ -33,22 +35,9 @@ class FirstLengthWindow(View):
         if added or removed:
             self.child.update(added, removed)
 
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(self._events)
-
-    def stop(self) -> None:
-        self._events = []
-
 
 @dataclass(frozen=True, slots=True)
-class FirstLengthWindowFactory:
+class FirstLengthWindowFactory(SizeFactory):
     size: int
-    is_data_window: ClassVar[bool] = True
-
-    @classmethod
-    def from_args(cls, view: str, args: Sequence[ViewArg]) -> "FirstLengthWindowFactory":
-        check_count(view, args, 1, 1, "one parameter (the number of events)")
-        return cls(args[0].integer(view))
-
-    def make(self, ctx: ViewContext) -> FirstLengthWindow:
-        return FirstLengthWindow(self.size)
+    window: ClassVar = FirstLengthWindow
+    usage: ClassVar[str] = "one parameter (the number of events)"

@@ -3,20 +3,22 @@ creation and ignores later ones."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterator, Sequence
+from typing import Any, ClassVar
 
 from engine.contracts.bean import EventBean
 
-from ._util import check_count, period_msec, remove_identical, to_units
-from .base import Events, View, ViewArg, ViewContext
+from ._factories import PeriodFactory
+from ._held import Held, cancel_timer
+from ._util import remove_identical
+from .base import Events, ViewContext
 
 
-class FirstTimeWindow(View):
+class FirstTimeWindow(Held):
     """As in Esper the period starts when the view is created (statement start), not at the
     first event: a callback at creation + period closes the window; events arriving before
     it are posted as new and kept forever (unless removed upstream)."""
 
-    __slots__ = ("_ctx", "_events", "_closed", "_handle")
+    __slots__ = ("_ctx", "_closed", "_handle")
 
     def __init__(self, ctx: ViewContext, period: int) -> None:
         super().__init__()
@@ -38,25 +40,13 @@ class FirstTimeWindow(View):
         if added or removed:
             self.child.update(added, removed)
 
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(self._events)
-
     def stop(self) -> None:
-        if self._handle is not None:
-            self._ctx.cancel(self._handle)
-            self._handle = None
-        self._events = []
+        cancel_timer(self._ctx, self._handle)
+        self._handle = None
+        Held.stop(self)
 
 
 @dataclass(frozen=True, slots=True)
-class FirstTimeWindowFactory:
+class FirstTimeWindowFactory(PeriodFactory):
     period_msec: float
-    is_data_window: ClassVar[bool] = True
-
-    @classmethod
-    def from_args(cls, view: str, args: Sequence[ViewArg]) -> "FirstTimeWindowFactory":
-        check_count(view, args, 1, 1, "one parameter (a time period)")
-        return cls(period_msec(view, args[0]))
-
-    def make(self, ctx: ViewContext) -> FirstTimeWindow:
-        return FirstTimeWindow(ctx, to_units(self.period_msec, ctx))
+    window: ClassVar = FirstTimeWindow

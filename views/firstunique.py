@@ -2,37 +2,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Iterator, Sequence
+from typing import Any, Callable, ClassVar
 
 from engine.contracts.bean import EventBean
 
-from ._util import check_count, key_function
-from .base import Events, View, ViewArg, ViewContext
+from ._factories import UniqueKeyFactory
+from ._held import UniqueKeyed
+from .base import Events
 
 
-class FirstUniqueWindow(View):
+class FirstUniqueWindow(UniqueKeyed):
     """An event whose key is already held is ignored (nothing is posted); an event removed
     upstream frees its key."""
 
-    __slots__ = ("_key", "_events")
-
-    def __init__(self, key: Callable[[EventBean], Any]) -> None:
-        super().__init__()
-        self._key = key
-        self._events: dict[Any, EventBean] = {}
+    __slots__ = ()
 
     def update(self, new: Events, old: Events) -> None:
         events = self._events
         key = self._key
         removed = None
         if old:
-            for e in old:
-                k = key(e)
-                if events.get(k) is e:
-                    del events[k]
-                    if removed is None:
-                        removed = []
-                    removed.append(e)
+            removed = self._leave(old, key, removed)
         added = None
         if new:
             for e in new:
@@ -45,25 +35,8 @@ class FirstUniqueWindow(View):
         if added or removed:
             self.child.update(new if added is not None and len(added) == len(new) else added, removed)
 
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(self._events.values())
-
-    def __len__(self) -> int:
-        return len(self._events)
-
-    def stop(self) -> None:
-        self._events.clear()
-
 
 @dataclass(frozen=True, slots=True)
-class FirstUniqueWindowFactory:
+class FirstUniqueWindowFactory(UniqueKeyFactory):
     key: Callable[[EventBean], Any]
-    is_data_window: ClassVar[bool] = True
-
-    @classmethod
-    def from_args(cls, view: str, args: Sequence[ViewArg]) -> "FirstUniqueWindowFactory":
-        check_count(view, args, 1, None, "one or more unique-key expressions")
-        return cls(key_function([a.evaluate for a in args]))
-
-    def make(self, ctx: ViewContext) -> FirstUniqueWindow:
-        return FirstUniqueWindow(self.key)
+    window: ClassVar = FirstUniqueWindow

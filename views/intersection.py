@@ -20,7 +20,7 @@ from .base import Events, View, ViewContext
 class MemberTap:
     """The child of one member window: records what it posts, and reports posts that
     happen on the member's own schedule (expiry) to its owner (`_on_member_post`); shared by
-    the intersection windows."""
+    the intersection and union windows."""
 
     __slots__ = ("owner", "index", "new", "old")
 

@@ -3,18 +3,19 @@ a named window's on-delete)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Iterator, Sequence
+from typing import ClassVar
 
 from engine.contracts.bean import EventBean
 
-from ._util import check_count
-from .base import Events, View, ViewArg, ViewContext
+from ._factories import NoParameterFactory
+from ._held import KeyedHeld
+from .base import Events
 
 
-class KeepAllWindow(View):
+class KeepAllWindow(KeyedHeld):
     """Posts every arriving event as new; keeps them by identity so removals are O(1)."""
 
-    __slots__ = ("_events",)
+    __slots__ = ()
 
     def __init__(self) -> None:
         super().__init__()
@@ -35,24 +36,7 @@ class KeepAllWindow(View):
         if new or removed:
             self.child.update(new or None, removed)
 
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(self._events.values())
-
-    def __len__(self) -> int:
-        return len(self._events)
-
-    def stop(self) -> None:
-        self._events.clear()
-
 
 @dataclass(frozen=True, slots=True)
-class KeepAllWindowFactory:
-    is_data_window: ClassVar[bool] = True
-
-    @classmethod
-    def from_args(cls, view: str, args: Sequence[ViewArg]) -> "KeepAllWindowFactory":
-        check_count(view, args, 0, 0, "no parameters")
-        return cls()
-
-    def make(self, ctx: ViewContext) -> KeepAllWindow:
-        return KeepAllWindow()
+class KeepAllWindowFactory(NoParameterFactory):
+    window: ClassVar = KeepAllWindow

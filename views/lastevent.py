@@ -2,24 +2,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Iterator, Optional, Sequence
+from typing import ClassVar
 
-from engine.contracts.bean import EventBean
+from ._factories import NoParameterFactory
+from ._held import OneHeld
+from .base import Events
 
-from ._util import check_count
-from .base import Events, View, ViewArg, ViewContext
 
-
-class LastEventWindow(View):
+class LastEventWindow(OneHeld):
     """An arriving event replaces the held one, which leaves in the same update
     (new=[e], old=[previous]); of several events arriving together all but the last leave
     at once (Esper)."""
 
-    __slots__ = ("_event",)
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._event: Optional[EventBean] = None
+    __slots__ = ()
 
     def update(self, new: Events, old: Events) -> None:
         removed = None
@@ -39,21 +34,7 @@ class LastEventWindow(View):
         if new or removed:
             self.child.update(new or None, removed)
 
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(() if self._event is None else (self._event,))
-
-    def stop(self) -> None:
-        self._event = None
-
 
 @dataclass(frozen=True, slots=True)
-class LastEventWindowFactory:
-    is_data_window: ClassVar[bool] = True
-
-    @classmethod
-    def from_args(cls, view: str, args: Sequence[ViewArg]) -> "LastEventWindowFactory":
-        check_count(view, args, 0, 0, "no parameters")
-        return cls()
-
-    def make(self, ctx: ViewContext) -> LastEventWindow:
-        return LastEventWindow()
+class LastEventWindowFactory(NoParameterFactory):
+    window: ClassVar = LastEventWindow

@@ -3,19 +3,21 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import ClassVar, Iterator, Sequence
+from typing import ClassVar, Sequence
 
 from engine.contracts.bean import EventBean
 
-from ._util import check_count, remove_identical
-from .base import Events, View, ViewArg, ViewContext
+from ._factories import SizeFactory
+from ._held import Held
+from ._util import remove_identical
+from .base import Events
 
 
-class LengthWindow(View):
+class LengthWindow(Held):
     """Keeps the last `size` events: an arriving event pushes the oldest out once the window
     is full, both in the same update (new=[e], old=[oldest])."""
 
-    __slots__ = ("_size", "_events")
+    __slots__ = ("_size",)
 
     def __init__(self, size: int) -> None:
         super().__init__()
@@ -47,29 +49,13 @@ class LengthWindow(View):
         if new or expired:
             self.child.update(new or None, expired)
 
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(self._events)
-
     def indexable(self) -> Sequence[EventBean]:
         """The contents oldest first, indexable (random access for `prev`)."""
         return self._events
 
-    def __len__(self) -> int:
-        return len(self._events)
-
-    def stop(self) -> None:
-        self._events.clear()
-
 
 @dataclass(frozen=True, slots=True)
-class LengthWindowFactory:
+class LengthWindowFactory(SizeFactory):
     size: int
-    is_data_window: ClassVar[bool] = True
-
-    @classmethod
-    def from_args(cls, view: str, args: Sequence[ViewArg]) -> "LengthWindowFactory":
-        check_count(view, args, 1, 1, "one parameter (the window size)")
-        return cls(args[0].integer(view))
-
-    def make(self, ctx: ViewContext) -> LengthWindow:
-        return LengthWindow(self.size)
+    window: ClassVar = LengthWindow
+    usage: ClassVar[str] = "one parameter (the window size)"

@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterator, Sequence
+from typing import Any, ClassVar, Sequence
 
 from engine.contracts.bean import EventBean
 
-from ._util import check_count, period_msec, to_units
-from .base import Events, View, ViewArg, ViewContext
+from ._factories import PeriodFactory
+from ._held import Stamped, cancel_timer
+from .base import Events, ViewContext
 
 
-class TimeWindow(View):
+class TimeWindow(Stamped):
     """An event arriving at t is kept while now < t + period and leaves at the instant
     t + period. One callback is scheduled, for the oldest event's expiry; when it fires
     (possibly late, after a time jump) every due event leaves in one update, oldest first."""
 
-    __slots__ = ("_ctx", "_period", "_times", "_events", "_handle", "_expire_cb")
+    __slots__ = ("_ctx", "_period", "_handle", "_expire_cb")
 
     def __init__(self, ctx: ViewContext, period: int) -> None:
         super().__init__()
@@ -31,7 +32,7 @@ class TimeWindow(View):
     def update(self, new: Events, old: Events) -> None:
         expired = None
         if old:
-            expired = self._remove(old)
+            expired = self._remove(old, None)
         if new:
             now = self._ctx.now()
             if self._handle is None:
@@ -43,20 +44,6 @@ class TimeWindow(View):
                 events.append(e)
         if new or expired:
             self.child.update(new or None, expired)
-
-    def _remove(self, old: list) -> Any:
-        removed = None
-        times, events = self._times, self._events
-        for e in old:
-            for i, x in enumerate(events):
-                if x is e:
-                    del events[i]
-                    del times[i]
-                    if removed is None:
-                        removed = []
-                    removed.append(e)
-                    break
-        return removed
 
     def _expire(self) -> None:
         self._handle = None
@@ -71,33 +58,17 @@ class TimeWindow(View):
         if times and self._handle is None:
             self._handle = self._ctx.schedule(times[0] + self._period, self._expire_cb)
 
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(self._events)
-
     def indexable(self) -> Sequence[EventBean]:
         """The contents oldest first, indexable (random access for `prev`)."""
         return self._events
 
-    def __len__(self) -> int:
-        return len(self._events)
-
     def stop(self) -> None:
-        if self._handle is not None:
-            self._ctx.cancel(self._handle)
-            self._handle = None
-        self._times.clear()
-        self._events.clear()
+        cancel_timer(self._ctx, self._handle)
+        self._handle = None
+        Stamped.stop(self)
 
 
 @dataclass(frozen=True, slots=True)
-class TimeWindowFactory:
+class TimeWindowFactory(PeriodFactory):
     period_msec: float
-    is_data_window: ClassVar[bool] = True
-
-    @classmethod
-    def from_args(cls, view: str, args: Sequence[ViewArg]) -> "TimeWindowFactory":
-        check_count(view, args, 1, 1, "one parameter (a time period)")
-        return cls(period_msec(view, args[0]))
-
-    def make(self, ctx: ViewContext) -> TimeWindow:
-        return TimeWindow(ctx, to_units(self.period_msec, ctx))
+    window: ClassVar = TimeWindow

@@ -3,19 +3,21 @@ each other; after a quiet period all leave at once."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterator, Sequence
+from typing import Any, ClassVar
 
 from engine.contracts.bean import EventBean
 
-from ._util import check_count, period_msec, remove_identical, to_units
-from .base import Events, View, ViewArg, ViewContext
+from ._factories import PeriodFactory
+from ._held import Held, cancel_timer
+from ._util import remove_identical
+from .base import Events, ViewContext
 
 
-class TimeAccumWindow(View):
+class TimeAccumWindow(Held):
     """Each arriving event is posted as new at once; the window empties (one update, old =
     every event, oldest first) when engine time reaches last arrival + period."""
 
-    __slots__ = ("_ctx", "_period", "_events", "_handle", "_due", "_fire_cb")
+    __slots__ = ("_ctx", "_period", "_handle", "_due", "_fire_cb")
 
     def __init__(self, ctx: ViewContext, period: int) -> None:
         super().__init__()
@@ -47,25 +49,13 @@ class TimeAccumWindow(View):
             self._events = []
             self.child.update(None, out)
 
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(self._events)
-
     def stop(self) -> None:
-        if self._handle is not None:
-            self._ctx.cancel(self._handle)
-            self._handle = None
-        self._events = []
+        cancel_timer(self._ctx, self._handle)
+        self._handle = None
+        Held.stop(self)
 
 
 @dataclass(frozen=True, slots=True)
-class TimeAccumWindowFactory:
+class TimeAccumWindowFactory(PeriodFactory):
     period_msec: float
-    is_data_window: ClassVar[bool] = True
-
-    @classmethod
-    def from_args(cls, view: str, args: Sequence[ViewArg]) -> "TimeAccumWindowFactory":
-        check_count(view, args, 1, 1, "one parameter (a time period)")
-        return cls(period_msec(view, args[0]))
-
-    def make(self, ctx: ViewContext) -> TimeAccumWindow:
-        return TimeAccumWindow(ctx, to_units(self.period_msec, ctx))
+    window: ClassVar = TimeAccumWindow

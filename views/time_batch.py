@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Optional, Sequence
 
-from ._util import (batch_flags, check_count, fail, is_string, period_msec, reference_point,
-                    to_units, without)
+from ._util import batch_flags, check_count, fail, is_string, period_msec, reference_point, to_units
 from ._timed_batch import TimedBatch
 from .base import Events, ViewArg, ViewContext
 
@@ -46,9 +45,7 @@ class TimeBatchWindow(TimedBatch):
 
     def update(self, new: Events, old: Events) -> None:
         if old:
-            # removed upstream: out of the current batch silently; an event of the previous
-            # batch still leaves with it at the next post (Esper)
-            self._batch = without(self._batch, old)
+            self._drop(old)
         if not new:
             return
         if not self._batch:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
-from ._util import batch_flags, check_count, period_msec, to_units, without
+from ._util import batch_flags, check_count, period_msec, to_units
 from ._timed_batch import TimedBatch
 from .base import Events, ViewArg, ViewContext
 
@@ -28,9 +28,7 @@ class TimeLengthBatchWindow(TimedBatch):
 
     def update(self, new: Events, old: Events) -> None:
         if old:
-            # removed upstream: out of the current batch silently; an event of the previous
-            # batch still leaves with it at the next post (Esper)
-            self._batch = without(self._batch, old)
+            self._drop(old)
         if not new:
             return
         self._batch.extend(new)

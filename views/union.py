@@ -9,27 +9,7 @@ from typing import ClassVar, Iterator, Sequence
 from engine.contracts.bean import EventBean
 
 from .base import Events, View, ViewContext
-
-
-class _Tap:
-    """The child of one member window: collects what the member posts during an update of
-    the union, and reports what it lets go on its own schedule (expiry) straight away."""
-
-    __slots__ = ("owner", "new", "old")
-
-    def __init__(self, owner: "UnionWindow") -> None:
-        self.owner = owner
-        self.new: list = []
-        self.old: list = []
-
-    def update(self, new: Events, old: Events) -> None:
-        if self.owner._busy:
-            if new:
-                self.new.extend(new)
-            if old:
-                self.old.extend(old)
-        elif old:
-            self.owner._released(old)
+from .intersection import MemberTap
 
 
 class UnionWindow(View):
@@ -48,7 +28,7 @@ class UnionWindow(View):
         # window posts it later, with its batch)
         self._asym = [i for i, a in enumerate(asymmetric) if a]
         self._keeping = len(self._members) - len(self._asym)
-        self._taps = [_Tap(self) for _ in self._members]
+        self._taps = [MemberTap(self, i) for i in range(len(self._members))]
         for m, t in zip(self._members, self._taps):
             m.child = t
         self._busy = False
@@ -108,6 +88,11 @@ class UnionWindow(View):
             self._busy = False
         if new or out:
             self.child.update(new or None, out or None)
+
+    def _on_member_post(self, index: int, new: Events, old: Events) -> None:
+        """A member posted on its own schedule: what it lets go (expiry) is reported at once."""
+        if old:
+            self._released(old)
 
     def _released(self, old: list) -> None:
         out: list = []

@@ -2,24 +2,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Iterator, Sequence
+from typing import Any, Callable, ClassVar
 
 from engine.contracts.bean import EventBean
 
-from ._util import check_count, key_function
-from .base import Events, View, ViewArg, ViewContext
+from ._factories import UniqueKeyFactory
+from ._held import UniqueKeyed
+from .base import Events
 
 
-class UniqueWindow(View):
+class UniqueWindow(UniqueKeyed):
     """An arriving event replaces the event with the same key, which leaves in the same
     update (new=[e], old=[previous]). Iteration is by arrival of the retained events."""
 
-    __slots__ = ("_key", "_events")
-
-    def __init__(self, key: Callable[[EventBean], Any]) -> None:
-        super().__init__()
-        self._key = key
-        self._events: dict[Any, EventBean] = {}
+    __slots__ = ()
 
     def update(self, new: Events, old: Events) -> None:
         events = self._events
@@ -42,36 +38,12 @@ class UniqueWindow(View):
                         removed = []
                     removed.append(prev)
         if old:
-            key = self._key
-            for e in old:
-                k = key(e)
-                if events.get(k) is e:
-                    del events[k]
-                    if removed is None:
-                        removed = []
-                    removed.append(e)
+            removed = self._leave(old, self._key, removed)
         if new or removed:
             self.child.update(new or None, removed)
 
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(self._events.values())
-
-    def __len__(self) -> int:
-        return len(self._events)
-
-    def stop(self) -> None:
-        self._events.clear()
-
 
 @dataclass(frozen=True, slots=True)
-class UniqueWindowFactory:
+class UniqueWindowFactory(UniqueKeyFactory):
     key: Callable[[EventBean], Any]
-    is_data_window: ClassVar[bool] = True
-
-    @classmethod
-    def from_args(cls, view: str, args: Sequence[ViewArg]) -> "UniqueWindowFactory":
-        check_count(view, args, 1, None, "one or more unique-key expressions")
-        return cls(key_function([a.evaluate for a in args]))
-
-    def make(self, ctx: ViewContext) -> UniqueWindow:
-        return UniqueWindow(self.key)
+    window: ClassVar = UniqueWindow

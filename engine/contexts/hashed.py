@@ -11,7 +11,7 @@ from typing import Any, Callable, Optional
 from engine.contracts.bean import EventBean
 from filterindex.spec import FilterOp, FilterParam, FilterSpec
 
-from .partition import CreateHandle, Partition, narrow_by_parent
+from .partition import CreateHandle, Partition, PartitioningController, narrow_by_parent
 
 
 def consistent_hash_crc32(value: Any) -> int:
@@ -59,14 +59,9 @@ class HashSpec:
         return HashController(self, runtime, parent, level)
 
 
-class HashController:
+class HashController(PartitioningController):
     def __init__(self, spec: HashSpec, runtime: Any, parent: Optional[Partition], level: int) -> None:
-        self.spec = spec
-        self.runtime = runtime
-        self.parent = parent
-        self.level = level
-        self.partitions: dict[int, Partition] = {}
-        self.registrations: list[Any] = []
+        PartitioningController.__init__(self, spec, runtime, parent, level)
         n = spec.granularity
         # the bucket, as an indexed value the filter index computes once per event
         self.lookups = tuple(
@@ -89,14 +84,6 @@ class HashController:
         for i, it in enumerate(self.spec.items):
             fs = narrow_by_parent(self.parent, it.template.bind(None))
             self.registrations.append(self.runtime.add_filter(fs, CreateHandle(self, i)))
-
-    def stop(self, terminated: bool = False) -> None:
-        regs, self.registrations = self.registrations, []
-        for r in regs:
-            r.stop()
-        parts, self.partitions = self.partitions, {}
-        for p in parts.values():
-            self.runtime.end_partition(p, terminated)
 
     def create(self, index: int, bean: EventBean) -> None:
         b = self.lookups[index][1](bean.underlying)

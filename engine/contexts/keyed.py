@@ -8,14 +8,16 @@ of a listed type ends the partition of its own key (one lookup by key); other co
 (patterns, time, other event types) are registered per partition."""
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
+from engine.fastpath_switch import fast_paths
 from filterindex.semantics import param_matches
 from filterindex.spec import FilterOp, FilterParam, FilterSpec
 
-from .partition import CreateHandle, Partition, first_order, narrow_by_parent
+from .partition import CreateHandle, Partition, PartitioningController, first_order, narrow_by_parent
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,34 +92,24 @@ def spec_matches(spec: FilterSpec, bean: EventBean) -> bool:
     return False
 
 
-class KeyedController:
+class KeyedController(PartitioningController):
     def __init__(self, spec: KeyedSpec, runtime: Any, parent: Optional[Partition], level: int) -> None:
-        self.spec = spec
-        self.runtime = runtime
-        self.parent = parent
-        self.level = level
-        self.partitions: dict[Any, Partition] = {}
-        self.registrations: list[Any] = []
+        PartitioningController.__init__(self, spec, runtime, parent, level)
         self._params: dict[Any, Optional[tuple]] = {}
         self._end_spec: Optional[FilterSpec] = None
 
     def start(self) -> None:
         runtime = self.runtime
         spec = self.spec
+        only_new = fast_paths(runtime.engine)
         for c in spec.creators:
             fs = narrow_by_parent(self.parent, c.template.bind(None))
+            if only_new:
+                fs = _only_new_keys(fs, self, c.item)
             self.registrations.append(runtime.add_filter(fs, CreateHandle(self, c)))
         if spec.terminated_item is not None:
             self._end_spec = narrow_by_parent(self.parent, spec.terminated.template.bind(None))
             self.registrations.append(runtime.add_filter(self._end_spec, _End(self, spec.terminated_item)))
-
-    def stop(self, terminated: bool = False) -> None:
-        regs, self.registrations = self.registrations, []
-        for r in regs:
-            r.stop()
-        parts, self.partitions = self.partitions, {}
-        for p in parts.values():
-            self.runtime.end_partition(p, terminated)
 
     # -- partitions -----------------------------------------------------------------------------
     def create(self, creator: Creator, bean: EventBean) -> None:
@@ -177,6 +169,32 @@ class KeyedController:
                           lambda u, _g=getters: tuple(g(u) for g in _g))
             self._params[event_type] = lookup
             return lookup
+
+
+def _only_new_keys(spec: FilterSpec, controller: KeyedController, item: KeyedItemSpec) -> FilterSpec:
+    """The creating filter narrowed to keys without a partition (a predicate leaf read at
+    routing time): an event of an existing partition then matches only its statements'
+    filters, one handle where it was two (the creator's call ended at `key in partitions`
+    anyway). Off with the fast paths (engine.fastpath_switch)."""
+    key_of = item.key_of
+    et = item.event_type
+    if len(item.lookups) == 1 and et.representation.name == "MAP" and item.lookups[0] in et.properties:
+        name = item.lookups[0]
+
+        def new_key(bean: EventBean, _c=controller, _n=name) -> bool:
+            try:
+                return bean.underlying.get(_n) not in _c.partitions     # key_of, inlined
+            except Exception:   # an unhashable key: the creator reports it, as before
+                return True
+    else:
+        def new_key(bean: EventBean, _c=controller, _k=key_of) -> bool:
+            try:
+                return _k(bean) not in _c.partitions
+            except Exception:   # an unhashable key: the creator reports it, as before
+                return True
+    # identity of the leaf: unique, also across snapshots restored in another process
+    param = FilterParam("", FilterOp.BOOL_EXPR, new_key, key=f"keyed-new-key:{uuid.uuid4().hex}")
+    return FilterSpec(spec.event_type, tuple(path + (param,) for path in spec.paths))
 
 
 class _End:

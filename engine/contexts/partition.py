@@ -138,6 +138,29 @@ class Timer:
             rt.engine._scheduler.cancel(self.handle)
 
 
+class PartitioningController:
+    """What the controllers that create partitions from filters share (hashed and keyed
+    contexts): the registrations of those filters and the partitions by key; stopping removes
+    the filters first, so that no event starts a partition while the others end."""
+
+    def __init__(self, spec: Any, runtime: "ContextRuntime", parent: Optional[Partition],
+                 level: int) -> None:
+        self.spec = spec
+        self.runtime = runtime
+        self.parent = parent
+        self.level = level
+        self.partitions: dict[Any, Partition] = {}
+        self.registrations: list[Any] = []
+
+    def stop(self, terminated: bool = False) -> None:
+        regs, self.registrations = self.registrations, []
+        for r in regs:
+            r.stop()
+        parts, self.partitions = self.partitions, {}
+        for p in parts.values():
+            self.runtime.end_partition(p, terminated)
+
+
 class ContextRuntime:
     """The partitions of one context in one engine, and the statements attached to it.
 

@@ -186,32 +186,36 @@ class _InPartition:
 
 
 class _PartitionHandle:
-    """A stream handle of a partition instance (what its filter registration returns)."""
+    """A stream handle of a partition instance (what its filter registration returns).
+    `target` sets the partition's properties first (for whoever feeds the stream, e.g. a
+    pattern's batched matches); `on_event` does the same without the extra call."""
 
-    __slots__ = ("target", "order", "statement", "drop", "stream_index")
+    __slots__ = ("target", "order", "statement", "drop", "stream_index", "first", "holder", "props")
 
     def __init__(self, inner: Any, holder: Holder, props: dict) -> None:
         self.target = _InPartition(inner.target, holder, props)
+        self.first = inner.target
+        self.holder = holder
+        self.props = props
         self.order = inner.order
         self.statement = inner.statement
         self.drop = inner.drop
         self.stream_index = inner.stream_index
 
     def on_event(self, bean: EventBean) -> None:
-        self.target.update([bean], None)
+        self.holder.properties = self.props
+        self.first.update([bean], None)
 
 
 class _PartitionJoinHandle(_PartitionHandle):
     """A join stream's handle in a partition: the join's own handle runs (it knows whether
     the join waits for the statement's other streams), with the partition's properties."""
 
-    __slots__ = ("inner", "holder", "props")
+    __slots__ = ("inner",)
 
     def __init__(self, inner: Any, holder: Holder, props: dict) -> None:
         super().__init__(inner, holder, props)
         self.inner = inner
-        self.holder = holder
-        self.props = props
 
     def on_event(self, bean: EventBean) -> None:
         self.holder.properties = self.props

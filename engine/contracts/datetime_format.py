@@ -253,7 +253,7 @@ def _parse_zone(s: str) -> Optional[tzinfo]:
     try:
         from zoneinfo import ZoneInfo
         return ZoneInfo("UTC" if s in ("GMT", "UTC") else s)
-    except Exception:    # an unknown zone name parses as the engine's zone
+    except (LookupError, ValueError, OSError):   # an unknown zone name parses as the engine's zone
         return None
 
 

@@ -219,7 +219,13 @@ class EventType:
         elif self.dynamic or segs[0][0] not in self.properties:
             # an undeclared attribute of a plain object: the sandbox's dynamic step
             name, index, key = segs[0]
-            first = lambda u, _n=name: sandbox.step(u, _n)  # noqa: E731
+            def first(u: Any, _n=name) -> Any:
+                try:
+                    return sandbox.step(u, _n)
+                except sandbox.UserCodeError as exc:
+                    # the event's own attribute: what the user code raised fails the statement
+                    # for this event (faults.py), unlike a declared property's getter
+                    raise exc.error from None
         else:
             name, index, key = segs[0]
             ag = attrgetter(name)
@@ -229,7 +235,9 @@ class EventType:
                     return _ag(u)
                 except AttributeError:
                     return None
-                except Exception as exc:   # a user getter raised: null, reported
+                except Exception as exc:
+                    # deliberate fault isolation, as for user functions (engine/faults.py): a
+                    # user property getter raised: null, reported; only user code runs here
                     _et.getter_failed(_path, exc)
                     return None
         steps: list[Callable[[Any], Any]] = []
@@ -251,8 +259,8 @@ class EventType:
             try:
                 for s in _steps:
                     v = s(v)
-            except Exception as exc:       # a getter of a nested user object raised
-                _et.getter_failed(_path, exc)
+            except sandbox.UserCodeError as exc:   # user code of a nested object raised
+                _et.getter_failed(_path, exc.error)
                 return None
             return v
         return chained
@@ -408,13 +416,19 @@ def _apply_index_key(pt: PropertyType, index: Optional[int], key: Optional[str])
     return pt
 
 
+# what resolving a user class's annotations raises when they name what is not importable
+# (a forward reference to an unknown name, a string that is not an expression, a typing
+# construct this Python does not know): the properties are typed from the raw annotations
+_UNRESOLVED_HINTS = (NameError, AttributeError, TypeError, SyntaxError)
+
+
 def _class_properties(cls: type) -> dict[str, PropertyType]:
     """Declared properties of a Python class: dataclass fields, annotations, properties, slots."""
     props: dict[str, PropertyType] = {}
     if dataclasses.is_dataclass(cls):
         try:
             hints = typing.get_type_hints(cls)
-        except Exception:
+        except _UNRESOLVED_HINTS:
             hints = {}
         for f in dataclasses.fields(cls):
             if sandbox.allowed_name(f.name):     # private fields are not EPL properties
@@ -425,7 +439,7 @@ def _class_properties(cls: type) -> dict[str, PropertyType]:
             continue
         try:
             hints = typing.get_type_hints(klass)
-        except Exception:
+        except _UNRESOLVED_HINTS:
             hints = getattr(klass, "__annotations__", {})
         for n, h in hints.items():
             if not n.startswith("_") and typing.get_origin(h) is not typing.ClassVar:

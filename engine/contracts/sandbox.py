@@ -37,6 +37,16 @@ FORBIDDEN_VALUES: tuple[type, ...] = (
 _logged: set[tuple[str, str, str]] = set()
 
 
+class UserCodeError(Exception):
+    """User code raised while EPL read a value (a property getter, a container's item access):
+    `error` is what it raised. Callers isolate it (null, reported); anything else raised here
+    is a bug of ours and is not caught."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(error)
+        self.error = error
+
+
 def allowed_name(name: str) -> bool:
     """Whether EPL may read attribute `name` of a value (never a private or dunder name)."""
     return not name.startswith("_")
@@ -65,7 +75,10 @@ def step(value: Any, name: str) -> Any:
     if value is None:
         return None
     if isinstance(value, Mapping):
-        return value.get(name)
+        try:
+            return value.get(name)
+        except Exception as exc:   # deliberate fault isolation: a user mapping's lookup raised
+            raise UserCodeError(exc) from exc
     if isinstance(value, EventBean):
         return value.get(name)     # the type's getter applies the same rules
     if not allowed_name(name):
@@ -74,7 +87,10 @@ def step(value: Any, name: str) -> Any:
     if forbidden(value):
         refuse(value, name, f"cannot navigate into a {type(value).__name__}")
         return None
-    out = getattr(value, name, None)
+    try:
+        out = getattr(value, name, None)
+    except Exception as exc:   # deliberate fault isolation: a user property getter raised
+        raise UserCodeError(exc) from exc
     if forbidden(out):
         refuse(value, name, f"a {type(out).__name__} is not a property value")
         return None
@@ -92,6 +108,8 @@ def index(value: Any, i: int) -> Any:
         out = value[i]
     except (IndexError, KeyError, TypeError):
         return None
+    except Exception as exc:   # deliberate fault isolation: a user sequence's item access raised
+        raise UserCodeError(exc) from exc
     return None if forbidden(out) else out
 
 
@@ -100,6 +118,9 @@ def key(value: Any, k: str) -> Any:
     if value is None:
         return None
     if isinstance(value, Mapping):
-        return value.get(k)
+        try:
+            return value.get(k)
+        except Exception as exc:   # deliberate fault isolation: a user mapping's lookup raised
+            raise UserCodeError(exc) from exc
     refuse(value, f"('{k}')", "the mapped syntax only indexes mappings")
     return None

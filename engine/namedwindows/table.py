@@ -11,7 +11,10 @@ from typing import Any, Callable, Iterator, Optional, Sequence
 
 from engine.contracts.bean import EventBean
 from engine.contracts.event_types import EventType
-from filterindex.spec import FilterSpec
+from engine.resultset.aggregation_rows import AggregationRows
+
+from .feed import move_inserts, register_inserts, unregister_inserts
+from .rows import row_maker
 
 log = logging.getLogger("epl.engine")
 
@@ -47,21 +50,16 @@ class Table:
         from its partition's statements only)."""
         self._engine = engine
         if register:
-            self._registration = engine._filters.add(FilterSpec(self.event_type, ((),)),
-                                                     _InsertHandle(self, statement))
+            self._registration = register_inserts(engine, self, statement)
         return self
 
     def stop(self) -> None:
-        if self._registration is not None:
-            self._engine._filters.remove(self._registration)
-            self._registration = None
+        self._registration = unregister_inserts(self._engine, self._registration)
 
     def relocate(self, runtime: Any) -> None:
         """Move the `create table` statement to another runtime with its rows: events of
         the table's type inserted there reach it."""
-        from engine.instance import move_filter
-        if self._registration is not None and runtime._filters is not self._engine._filters:
-            self._registration = move_filter(self._registration, self._engine._filters, runtime._filters)
+        self._registration = move_inserts(self._registration, self._engine, runtime)
         self._engine = runtime
 
     def current_rows(self) -> list:
@@ -219,36 +217,13 @@ class Table:
         self.insert(fresh)
 
     def row_maker(self, columns: list[tuple[str, Callable[[Any], Any]]]) -> Callable[[Any], EventBean]:
-        names = self.event_type.property_names
-        et = self.event_type
-        fns = tuple(columns)
-
-        def make(eps: Any) -> EventBean:
-            u = dict.fromkeys(names)
-            for n, f in fns:
-                u[n] = f(eps)
-            return EventBean(et, u)
-        return make
+        """`make(eps)`: a new row of this type from `(column, value fn)` pairs."""
+        return row_maker(self.event_type, columns)
 
     # -- aggregating into the table (`into table`) ------------------------------------------------
     def aggregators(self, key: Any) -> list:
         """The aggregation state of the row with `key` (created when missing)."""
         return self.row(key, create=True).aggs
-
-
-class _InsertHandle:
-    """`insert into T select ...`: routed events of the table's type become rows."""
-
-    __slots__ = ("table", "order", "drop", "statement")
-
-    def __init__(self, table: Table, statement: Any) -> None:
-        self.table = table
-        self.statement = statement
-        self.order = statement._match_key
-        self.drop = False
-
-    def on_event(self, bean: EventBean) -> None:
-        self.table.insert([bean])
 
 
 class TableAggregationRows:
@@ -299,15 +274,9 @@ class TableAggregationRows:
         v = self._view(key, False)
         return v if v is not None else self.new_row()
 
-    def enter(self, row: list, eps: Any) -> None:
-        for agg, e in zip(row, self.entries):
-            if e.accept is None or e.accept(eps) is True:
-                agg.enter(e.value_of(eps))
-
-    def leave(self, row: list, eps: Any) -> None:
-        for agg, e in zip(row, self.entries):
-            if e.accept is None or e.accept(eps) is True:
-                agg.leave(e.value_of(eps))
+    # an event enters and leaves a row as it does a statement's own aggregation rows
+    enter = AggregationRows.enter
+    leave = AggregationRows.leave
 
     def enter_group(self, key: Any, eps: Any) -> None:
         self.enter(self.group(key), eps)

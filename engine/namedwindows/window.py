@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from engine.contracts.bean import EventBean
 from engine.contracts.event_types import EventType
-from filterindex.spec import FilterSpec
+
+from .feed import move_inserts, register_inserts, unregister_inserts
+from .rows import row_maker
 
 if TYPE_CHECKING:
     from engine.statement import Statement
@@ -59,14 +61,11 @@ class NamedWindow:
         self._ctx = ctx
         self._first, self._chain = make_chain(list(self.view_factories), ctx, _Tail(self))
         if register:
-            self._registration = engine._filters.add(FilterSpec(self.event_type, ((),)),
-                                                     _InsertHandle(self, statement))
+            self._registration = register_inserts(engine, self, statement)
         return self
 
     def stop(self) -> None:
-        if self._registration is not None:
-            self._engine._filters.remove(self._registration)
-            self._registration = None
+        self._registration = unregister_inserts(self._engine, self._registration)
         for v in self._chain:
             v.stop()
         self._chain = []
@@ -78,11 +77,8 @@ class NamedWindow:
         runtime, and the data window's schedules (expiry) run on its time. Consumers and
         on-actions keep working on the window wherever they run (it is a relation, the same
         one for every runtime, as in Esper)."""
-        from engine.instance import move_filter
-
         from .actions import move_schedules
-        if self._registration is not None and runtime._filters is not self._engine._filters:
-            self._registration = move_filter(self._registration, self._engine._filters, runtime._filters)
+        self._registration = move_inserts(self._registration, self._engine, runtime)
         if self._ctx is not None:
             move_schedules(self._ctx, runtime)
         self._engine = runtime
@@ -139,17 +135,8 @@ class NamedWindow:
         self.replace(new, old)
 
     def row_maker(self, columns: list[tuple[str, Callable[[Any], Any]]]) -> Callable[[Any], EventBean]:
-        """`make(eps)`: a new row of the window's type from `(column, value fn)` pairs."""
-        names = self.event_type.property_names
-        et = self.event_type
-        fns = tuple(columns)
-
-        def make(eps: Any) -> EventBean:
-            u = dict.fromkeys(names)
-            for n, f in fns:
-                u[n] = f(eps)
-            return EventBean(et, u)
-        return make
+        """`make(eps)`: a new row of this type from `(column, value fn)` pairs."""
+        return row_maker(self.event_type, columns)
 
     def lookup(self, columns: tuple, key: tuple) -> Optional[list[EventBean]]:
         """Rows by column values when an index can answer (None: scan)."""
@@ -238,18 +225,3 @@ class _Tail:
     def update(self, new: Optional[list], old: Optional[list]) -> None:
         if new or old:
             self.window._changed(new, old)
-
-
-class _InsertHandle:
-    """The window's filter handle: events of the window's type (`insert into W`) enter it."""
-
-    __slots__ = ("window", "order", "drop", "statement")
-
-    def __init__(self, window: NamedWindow, statement: "Statement") -> None:
-        self.window = window
-        self.statement = statement
-        self.order = statement._match_key
-        self.drop = False
-
-    def on_event(self, bean: EventBean) -> None:
-        self.window.insert([bean])

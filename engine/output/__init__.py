@@ -4,8 +4,11 @@ at (crontab) | when <expr> [then set ...]`, `output after ...`, `output when ter
 `output_factory(clause, node, scope, collector, text)` (the compiler, epl/compiler/output.py)
 compiles a statement's output clause into `make_output(ctx, emit, processor, iterate=None)`
 (OutputPlan.make, engine/output/plan.py), which makes the limiter of one statement instance:
-`deliver(new, old)` per result-set update, `stop()`, and `terminated()` for the end of a
-context partition. Crontab schedules (`parse_crontab`, `next_occurrence`) are reusable.
+`deliver(new, old)` per result-set update, `stop()`, `terminated()` for the end of a context
+partition, and `stand_in`, what the statement plumbing calls in the processor's place
+(tap.py). A limiter combines a condition (when output is due) with a batch: an output mode
+over a result-kind part (kinds.py, every.py, and the per-kind helpers). Crontab schedules
+(`parse_crontab`, `next_occurrence`) are reusable.
 
 The modules here are runtime: they import the contracts and epl.ast, never the compiler. This
 `__init__` is the package's public face (names load on first use); nothing inside our packages

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from .base import Fire, OutputCondition
+from .base import Fire, OutputCondition, Scheduled
 from .crontab import CrontabSpec
 
 
@@ -19,15 +19,12 @@ class AtCrontab:
         return CrontabCondition(self, ctx, fire)
 
 
-class CrontabCondition:
-    __slots__ = ("at", "ctx", "fire", "handle", "stopped")
+class CrontabCondition(Scheduled):
+    __slots__ = ("at",)
 
     def __init__(self, at: AtCrontab, ctx: Any, fire: Fire) -> None:
+        Scheduled.__init__(self, ctx, fire)
         self.at = at
-        self.ctx = ctx
-        self.fire = fire
-        self.handle: Any = None
-        self.stopped = False
         if at.start_on_creation:
             self.update(0, 0)
 
@@ -38,18 +35,3 @@ class CrontabCondition:
     def _schedule(self) -> None:
         at = self.at.spec.next_after(self.ctx.now(), self.at.timezone)
         self.handle = self.ctx.schedule(at, self._due)
-
-    def _due(self) -> None:
-        self.handle = None
-        self.fire(True, True)
-        if self.handle is None and not self.stopped:
-            self._schedule()
-
-    def terminated(self) -> None:
-        self.fire(True, True)
-
-    def stop(self) -> None:
-        self.stopped = True
-        if self.handle is not None:
-            self.ctx.cancel(self.handle)
-            self.handle = None

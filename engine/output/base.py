@@ -76,6 +76,38 @@ class TerminatedFactory:
         return OnlyWhenTerminated(fire)
 
 
+class Scheduled:
+    """A condition that fires on a schedule (`every <period>`, `at (...)`): `_schedule` sets
+    the next due time; after each firing the next one is scheduled, unless the firing stopped
+    the statement."""
+
+    __slots__ = ("ctx", "fire", "handle", "stopped")
+
+    def __init__(self, ctx: Any, fire: Fire) -> None:
+        self.ctx = ctx
+        self.fire = fire
+        self.handle: Any = None
+        self.stopped = False
+
+    def _schedule(self) -> None:
+        raise NotImplementedError
+
+    def _due(self) -> None:
+        self.handle = None
+        self.fire(True, True)
+        if self.handle is None and not self.stopped:   # fire may have stopped the statement
+            self._schedule()
+
+    def terminated(self) -> None:
+        self.fire(True, True)
+
+    def stop(self) -> None:
+        self.stopped = True
+        if self.handle is not None:
+            self.ctx.cancel(self.handle)
+            self.handle = None
+
+
 class OutputClock:
     """The statement context as output conditions use it: callbacks due at the same instant as
     the statement's view callbacks fire after them, so that an output sees a window's expiry of

@@ -95,7 +95,7 @@ def parse_crontab(params: Iterable[Param]) -> CrontabSpec:
             raise CrontabError("Invalid time zone parameter for crontab schedule, expecting a string")
         try:
             ZoneInfo(tz)
-        except Exception:
+        except (LookupError, ValueError, OSError):   # not found, not a key, not a zone file
             raise CrontabError(f"Unknown time zone '{tz}' in crontab schedule") from None
     values: list[Optional[frozenset[int]]] = []
     day_op: Optional[DayOperator] = None

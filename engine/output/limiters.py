@@ -15,7 +15,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from .after import AfterState
 from .rows import Rows
-from .tap import ViewUpdate
+from .tap import HandOver, ViewUpdate
 
 Emit = Callable[..., None]
 
@@ -43,25 +43,53 @@ def _as_update(new_rows: Any, old_rows: Any) -> Optional[ViewUpdate]:
     return None
 
 
-class BatchLimiter:
-    __slots__ = ("batch", "condition", "after", "out", "keep_before_after", "terminable",
-                 "keeps_aggregation")
+class Limiter:
+    """What every limiter holds: the statement instance's processor (its `process` gives the
+    rows of one update, aggregation applied) and the stand-in the plumbing calls instead
+    (tap.py), the statement's output, the after-clause and the condition when there is one."""
 
-    def __init__(self, batch: Any, condition: Any, ctx: Any, emit: Emit,
+    __slots__ = ("process", "stand_in", "out", "after", "terminable", "condition")
+
+    def __init__(self, processor: Any, emit: Emit, after: Optional[AfterState],
+                 terminable: bool = False) -> None:
+        self.process: Callable = processor.process
+        self.stand_in = HandOver(processor)
+        self.out = Output(emit)
+        self.after = after
+        self.terminable = terminable
+        self.condition: Any = None
+
+    def _start(self, condition: Any, ctx: Any) -> None:
+        self.condition = condition.make(ctx, self._fire)
+
+    def _fire(self, do_output: bool, force: bool) -> None:
+        raise NotImplementedError
+
+    def terminated(self) -> None:
+        if self.terminable:
+            self.condition.terminated()
+
+    def stop(self) -> None:
+        if self.condition is not None:
+            self.condition.stop()
+
+
+class BatchLimiter(Limiter):
+    __slots__ = ("batch", "keep_before_after", "keeps_aggregation")
+
+    def __init__(self, processor: Any, batch: Any, condition: Any, ctx: Any, emit: Emit,
                  after: Optional[AfterState] = None, keep_before_after: bool = True,
                  terminable: bool = False, keeps_aggregation: bool = False) -> None:
+        Limiter.__init__(self, processor, emit, after, terminable)
         self.batch = batch
         # Esper's non-buffered `output all|last` helpers apply each update to the aggregation
         # as it arrives and never start it afresh: a unidirectional join keeps its aggregation
         # across triggering events here (see engine/joins/executor.py)
         self.keeps_aggregation = keeps_aggregation
-        self.out = Output(emit)
-        self.after = after
         # Esper keeps updates that arrive before the after-clause is satisfied in the batch
         # for aggregated statements (they count towards the aggregates), drops them otherwise
         self.keep_before_after = keep_before_after
-        self.terminable = terminable
-        self.condition = condition.make(ctx, self._fire)
+        self._start(condition, ctx)
 
     def deliver(self, new_rows: Any, old_rows: Any) -> None:
         u = _as_update(new_rows, old_rows)
@@ -79,26 +107,16 @@ class BatchLimiter:
         if do_output:
             self.out(force, new, old)
 
-    def terminated(self) -> None:
-        if self.terminable:
-            self.condition.terminated()
 
-    def stop(self) -> None:
-        self.condition.stop()
+class FirstLimiter(Limiter):
+    __slots__ = ("selector", "witnessed")
 
-
-class FirstLimiter:
-    __slots__ = ("process", "condition", "after", "out", "selector", "witnessed", "terminable")
-
-    def __init__(self, process: Callable, condition: Any, ctx: Any, emit: Emit, selector: str,
+    def __init__(self, processor: Any, condition: Any, ctx: Any, emit: Emit, selector: str,
                  after: Optional[AfterState] = None, terminable: bool = False) -> None:
-        self.process = process
-        self.out = Output(emit)
-        self.after = after
+        Limiter.__init__(self, processor, emit, after, terminable)
         self.selector = selector
         self.witnessed = False
-        self.terminable = terminable
-        self.condition = condition.make(ctx, self._fire)
+        self._start(condition, ctx)
 
     def _relevant(self, new: Rows, old: Rows) -> bool:
         if self.selector == "istream":
@@ -124,26 +142,16 @@ class FirstLimiter:
     def _fire(self, do_output: bool, force: bool) -> None:
         self.witnessed = False
 
-    def terminated(self) -> None:
-        if self.terminable:
-            self.condition.terminated()
 
-    def stop(self) -> None:
-        self.condition.stop()
+class SnapshotLimiter(Limiter):
+    __slots__ = ("iterate",)
 
-
-class SnapshotLimiter:
-    __slots__ = ("process", "iterate", "condition", "after", "out", "terminable")
-
-    def __init__(self, process: Callable, iterate: Callable[[], Sequence[Any]], condition: Any,
+    def __init__(self, processor: Any, iterate: Callable[[], Sequence[Any]], condition: Any,
                  ctx: Any, emit: Emit, after: Optional[AfterState] = None,
                  terminable: bool = False) -> None:
-        self.process = process
+        Limiter.__init__(self, processor, emit, after, terminable)
         self.iterate = iterate
-        self.out = Output(emit)
-        self.after = after
-        self.terminable = terminable
-        self.condition = condition.make(ctx, self._fire)
+        self._start(condition, ctx)
 
     def deliver(self, new_rows: Any, old_rows: Any) -> None:
         u = _as_update(new_rows, old_rows)
@@ -159,23 +167,14 @@ class SnapshotLimiter:
             rows = list(self.iterate())
             self.out(force, rows or None, None)
 
-    def terminated(self) -> None:
-        if self.terminable:
-            self.condition.terminated()
 
-    def stop(self) -> None:
-        self.condition.stop()
-
-
-class AfterLimiter:
+class AfterLimiter(Limiter):
     """Counts output rows (not events) towards `after N events`, as Esper does here."""
 
-    __slots__ = ("process", "after", "out")
+    __slots__ = ()
 
-    def __init__(self, process: Callable, after: AfterState, emit: Emit) -> None:
-        self.process = process
-        self.after = after
-        self.out = Output(emit)
+    def __init__(self, processor: Any, after: AfterState, emit: Emit) -> None:
+        Limiter.__init__(self, processor, emit, after)
 
     def deliver(self, new_rows: Any, old_rows: Any) -> None:
         u = _as_update(new_rows, old_rows)
@@ -185,9 +184,3 @@ class AfterLimiter:
         if not self.after.passed(len(new) if new else 0):
             return
         self.out(False, new, old)
-
-    def terminated(self) -> None:
-        pass
-
-    def stop(self) -> None:
-        pass

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .base import Fire, OutputCondition
+from .base import Fire, OutputCondition, Scheduled
 
 
 @dataclass(frozen=True)
@@ -37,16 +37,13 @@ def next_grid_point(now: int, reference: int, period: int) -> int:
     return reference + k * period
 
 
-class TimeCondition:
-    __slots__ = ("spec", "ctx", "fire", "reference", "handle", "stopped")
+class TimeCondition(Scheduled):
+    __slots__ = ("spec", "reference")
 
     def __init__(self, spec: EveryTime, ctx: Any, fire: Fire) -> None:
+        Scheduled.__init__(self, ctx, fire)
         self.spec = spec
-        self.ctx = ctx
-        self.fire = fire
         self.reference: Optional[int] = None
-        self.handle: Any = None
-        self.stopped = False
         if spec.start_on_creation:
             self.update(0, 0)
 
@@ -60,18 +57,3 @@ class TimeCondition:
         period = self.spec.period()
         at = next_grid_point(self.ctx.now(), self.reference, period)
         self.handle = self.ctx.schedule(at, self._due)
-
-    def _due(self) -> None:
-        self.handle = None
-        self.fire(True, True)
-        if self.handle is None and not self.stopped:   # fire may have stopped the statement
-            self._schedule()
-
-    def terminated(self) -> None:
-        self.fire(True, True)
-
-    def stop(self) -> None:
-        self.stopped = True
-        if self.handle is not None:
-            self.ctx.cancel(self.handle)
-            self.handle = None

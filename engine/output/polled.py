@@ -5,15 +5,19 @@ own, when one of its events arrives, whether this event is its first since the l
 - events: the group's first event passes, then every N-th;
 - crontab: the group's first event passes, then the first one after each due time;
 - when: the when-expression, evaluated with the group's own counters.
+
+`GroupConditions` holds a statement instance's conditions by group; `FirstPerGroup` is the
+per-update step the grouped `output first` batches share.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from .at import AtCrontab
 from .count import EveryEvents
 from .periodic import EveryTime
+from .rows import apply_grouped
 from .when import WhenSpec
 
 
@@ -127,3 +131,70 @@ class PolledFactory:
         if isinstance(c, WhenSpec):
             return PolledWhen(c, ctx)
         return PolledAlways()
+
+
+class GroupConditions:
+    """One polled condition per group, made at the group's first event."""
+
+    __slots__ = ("polled", "ctx", "conditions")
+
+    def __init__(self, polled: PolledFactory, ctx: Any) -> None:
+        self.polled = polled
+        self.ctx = ctx
+        self.conditions: dict = {}
+
+    def passes(self, key: Any, n_new: int, n_old: int) -> bool:
+        cond = self.conditions.get(key)
+        if cond is None:
+            cond = self.conditions[key] = self.polled.make(self.ctx)
+        return cond.passes(n_new, n_old)
+
+    def forget_ended(self, aggs: Any, keys: Sequence[Any]) -> None:
+        """A group whose aggregation ended starts over, as Esper drops its output state
+        (the caller asks only when the aggregation reclaims groups)."""
+        groups = aggs.groups
+        for k in keys:
+            if k not in groups:
+                self.conditions.pop(k, None)
+
+
+class FirstPerGroup:
+    """Grouped `output first` (row-per-group and aggregate-grouped): per view update, `take(key,
+    event)` for each event that passes its group's condition, before the event enters or
+    leaves its group; with having, the update is applied first and each event's group must
+    pass having as well. The batch provides `p`, `conditions` and `take`."""
+
+    __slots__ = ()
+    p: Any
+    conditions: GroupConditions
+
+    def take(self, key: Any, eps: Any) -> None:
+        raise NotImplementedError
+
+    def add(self, new: Sequence[Any], old: Sequence[Any]) -> None:
+        p, take = self.p, self.take
+        key_of, aggs, passes = p.key_of, p.aggs, self.conditions.passes
+        having = p.shaper.having
+        if having is None:
+            old_keys = []
+            for eps in new:
+                k = key_of(eps)
+                if passes(k, 1, 0):
+                    take(k, eps)
+                aggs.enter_group(k, eps)
+            for eps in old:
+                k = key_of(eps)
+                old_keys.append(k)
+                if passes(k, 0, 1):
+                    take(k, eps)
+                aggs.leave_group(k, eps)
+        else:
+            new_keys, old_keys = apply_grouped(p, new, old)
+            ctx = p.ctx
+            for keys, events, counts in ((new_keys, new, (1, 0)), (old_keys, old, (0, 1))):
+                for k, eps in zip(keys, events):
+                    ctx.row = aggs.peek(k)
+                    if having(eps) is True and passes(k, *counts):
+                        take(k, eps)
+        if aggs.reclaim:
+            self.conditions.forget_ended(aggs, old_keys)

@@ -10,9 +10,10 @@ own; rows come level by level, as Esper outputs them.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
-from .row_per_group import RowPerGroupFirst
+from .polled import GroupConditions, PolledFactory
+from .row_per_group import RowPerGroupAll
 from .rows import Eps, Rows
 
 
@@ -35,26 +36,16 @@ def _group_rows(p: Any, groups: dict) -> list:
     return p._keyed_rows(bufs)
 
 
-class RollupAll:
-    __slots__ = ("p", "reps", "old", "started")
+class RollupAll(RowPerGroupAll):
+    __slots__ = ()
 
-    def __init__(self, p: Any, process: Callable) -> None:
-        self.p = p
-        self.reps: dict = {}          # (level, key) -> latest event, every group seen
-        self.old: list = []
-        self.started = False
-
-    def add(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
+    def _update(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
         p = self.p
-        if not self.started:
-            self.started = True
-            if p.want_old:
-                self.old = _group_rows(p, self.reps)
         _, new_keys, old_keys = p._touched(new, old)
         fresh: dict = {}
         for eps, keys in list(zip(new or (), new_keys)) + list(zip(old or (), old_keys)):
             for li, k in enumerate(keys):
-                gid = (li, k)
+                gid = (li, k)           # reps: (level, key) -> latest event, every group seen
                 if gid not in self.reps and gid not in fresh:
                     fresh[gid] = eps
                 self.reps[gid] = eps
@@ -62,25 +53,24 @@ class RollupAll:
             self.old += _group_rows(p, fresh)       # their rows before the batch
         p._apply(new, old, new_keys, old_keys)
 
-    def flush(self) -> tuple[Rows, Rows]:
-        p = self.p
-        if not self.started and p.want_old:
-            self.old = _group_rows(p, self.reps)
-        new_rows = _rows(p, _group_rows(p, self.reps)) if p.want_new else None
-        old_rows = _rows(p, self.old)
-        self.old, self.started = [], False
-        if p.aggs.reclaim:
-            groups = p.aggs.groups
-            for gid in [g for g in self.reps if g not in groups]:
-                del self.reps[gid]
-        return new_rows, old_rows
+    def _rows(self) -> list:
+        return _group_rows(self.p, self.reps)
+
+    def _finish(self, pairs: list) -> Rows:
+        return _rows(self.p, pairs)
 
 
-class RollupFirst(RowPerGroupFirst):
+class RollupFirst:
     """Flushed after every update (the statement-level condition is `Always`); a condition
     per level and group, as row-per-group `output first` keeps one per group."""
 
-    __slots__ = ()
+    __slots__ = ("p", "conditions", "reps", "old")
+
+    def __init__(self, p: Any, polled: PolledFactory, ctx: Any) -> None:
+        self.p = p
+        self.conditions = GroupConditions(polled, ctx)
+        self.reps: dict = {}
+        self.old: list = []
 
     def _touch(self, gid: Any, eps: Eps) -> None:
         if gid not in self.reps and self.p.want_old:
@@ -94,7 +84,7 @@ class RollupFirst(RowPerGroupFirst):
             for eps, keys, counts in [(e, k, (1, 0)) for e, k in zip(new or (), new_keys)] + \
                                      [(e, k, (0, 1)) for e, k in zip(old or (), old_keys)]:
                 for li, k in enumerate(keys):
-                    if self._passes((li, k), *counts):
+                    if self.conditions.passes((li, k), *counts):
                         self._touch((li, k), eps)
                 if counts[0]:
                     p._apply([eps], (), [keys], ())
@@ -110,7 +100,7 @@ class RollupFirst(RowPerGroupFirst):
                 having = p.levels[li].having
                 if having is not None and having(eps) is not True:
                     continue
-                if self._passes((li, k), *counts):
+                if self.conditions.passes((li, k), *counts):
                     if (li, k) not in self.reps and p.want_old:
                         # Esper's remove stream here is the group's row after the update
                         self.old += _group_rows(p, {(li, k): eps})

@@ -1,32 +1,10 @@
-"""Output batches for statements without aggregation (Esper's simple result set): a row per
-event. `output [all] every` delivers every row of the batch (ordered as one batch);
-`output last` the last insert row and the last remove row."""
+"""`output last` for statements without aggregation (Esper's simple result set): the last
+insert row and the last remove row. (`output [all] every` is every.py over kinds.SimpleRows.)"""
 from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
-from .rows import Eps, Rows, finish, keyed
-
-
-class SimpleAll:
-    __slots__ = ("p", "new", "old")
-
-    def __init__(self, p: Any, process: Callable) -> None:
-        self.p = p
-        self.new: list = []
-        self.old: list = []
-
-    def add(self, new: Sequence[Eps], old: Sequence[Eps]) -> None:
-        p = self.p
-        if new and p.want_new:
-            self.new += keyed(p, new)
-        if old and p.want_old:
-            self.old += keyed(p, old)
-
-    def flush(self) -> tuple[Rows, Rows]:
-        out = finish(self.p, self.new), finish(self.p, self.old)
-        self.new, self.old = [], []
-        return out
+from .rows import Eps, Rows
 
 
 class SimpleLast:

@@ -3,12 +3,13 @@
 With output rate limiting Esper's output view, not the processor, decides what an update
 produces (it buffers the view updates and asks the processor at output time). The statement
 plumbing calls `processor.process(new, old)` and hands the result to the limiter's `deliver`;
-a tapped processor answers with the raw update instead (`ViewUpdate`), and the limiter does the
-processing. The processor's iteration (`for row in statement`) is unchanged.
+under output rate limiting it holds the limiter's `HandOver` in the processor's place, whose
+`process` answers with the raw update (`ViewUpdate`), and the limiter does the processing with
+the processor itself. Iteration (`for row in statement`) and `reset` are the processor's.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 Eps = Sequence[Any]
 
@@ -23,29 +24,22 @@ class ViewUpdate:
         self.old = old or ()
 
 
-def _hand_over(self: Any, new: Sequence[Eps], old: Sequence[Eps]) -> tuple[ViewUpdate, None]:
-    return ViewUpdate(new, old), None
+class HandOver:
+    """Stands in for `processor` in the statement's plumbing when the statement has an output
+    clause: `process` hands the update over untouched, the rest delegates."""
 
+    __slots__ = ("processor",)
 
-_TAPPED: dict[type, type] = {}
+    def __init__(self, processor: Any) -> None:
+        self.processor = processor
 
+    def process(self, new: Sequence[Eps], old: Sequence[Eps]) -> tuple[ViewUpdate, None]:
+        return ViewUpdate(new, old), None
 
-def tap(processor: Any) -> Callable[[Sequence[Eps], Sequence[Eps]], tuple]:
-    """Make `processor.process` hand over raw updates; returns the original processing
-    (rows for one update, aggregation applied) bound to this processor."""
-    cls = type(processor)
-    if cls in _TAPPED.values():
-        original = cls.__mro__[1]
-    else:
-        original = cls
-        sub = _TAPPED.get(cls)
-        if sub is None:
-            # same slots, so the instance can switch class; only `process` differs
-            sub = type(f"OutputLimited{cls.__name__}", (cls,), {"__slots__": (), "process": _hand_over})
-            _TAPPED[cls] = sub
-        processor.__class__ = sub
-    process = original.process
+    def iterate(self, events: Any) -> Any:
+        return self.processor.iterate(events)
 
-    def run(new: Sequence[Eps], old: Sequence[Eps]) -> tuple:
-        return process(processor, new, old)
-    return run
+    @property
+    def reset(self) -> Any:
+        # a processor without `reset` has none here either (the join plumbing asks hasattr)
+        return self.processor.reset

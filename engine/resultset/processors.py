@@ -67,7 +67,7 @@ class RowShaper:
         return rows or None
 
 
-def _passes(having: Callable[[Eps], Any], eps: Eps) -> bool:
+def passes_having(having: Callable[[Eps], Any], eps: Eps) -> bool:
     """Whether a row passes `having`. A fully aggregated row has no event: a property the
     having clause reads there is null (as Esper reads it from an empty event slot)."""
     if eps:
@@ -139,7 +139,7 @@ class _Base:
         for eps in eps_list:
             if row_for is not None:
                 row_for(eps)
-            if having is not None and not _passes(having, eps):
+            if having is not None and not passes_having(having, eps):
                 continue
             sort_key = _sort_key(shaper.order_keys, eps) if keyed else None
             pairs.append((sort_key, select(eps)))

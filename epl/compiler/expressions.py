@@ -701,7 +701,7 @@ def _call(node: A.Call, scope: Scope) -> Compiled:
         args = [g(eps) for g in fns]
         try:
             value = user(*args)
-        except Exception as exc:   # a user function that raises is null (docs/errors.md)
+        except Exception as exc:   # deliberate fault isolation: a user function that raises is null (docs/errors.md)
             evaluation_failed(engine, text, exc)
             return None
         if expect is not None and value is not None and (

@@ -11,6 +11,7 @@ from engine.contracts.errors import EvaluationTimeout
 from filterindex.spec import FilterSpec
 
 import epl.ast as A
+from engine.contracts.errors import EPLError
 from ..ast.walk import walk
 from .expressions import compile_expr, expr_text
 from .scope import Scope, StreamInfo
@@ -53,9 +54,12 @@ def compile_filter(expr: Optional[A.Expr], stream: StreamInfo, scope: Scope,
         empty = Scope(streams=[], functions=scope.functions, variables=scope.variables,
                       epl=scope.epl, services=scope.services, context_type=scope.context_type,
                       context_holder=scope.context_holder)
+        # a value compiles without streams when it is known at registration; one that reads
+        # a stream (another pattern tag, a property) is refused with a validation error and is
+        # not an indexed value. Anything else is a compiler bug and must surface.
         try:
             c = compile_expr(e, empty)
-        except Exception:
+        except EPLError:
             c = None
         if c is not None and c.is_constant:
             return Constant(c.constant)
@@ -65,7 +69,7 @@ def compile_filter(expr: Optional[A.Expr], stream: StreamInfo, scope: Scope,
         if tag_scope is not None:
             try:
                 tc = compile_expr(e, tag_scope)
-            except Exception:
+            except EPLError:        # not known at activation either: a boolean leaf
                 return None
             return Bound(tc.fn)     # fn(bindings): the bindings are the events per stream
         return None

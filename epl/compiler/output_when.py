@@ -60,10 +60,10 @@ def _variable_name(e: A.Expr) -> Optional[str]:
 
 
 def _text(e: A.Expr) -> str:
+    from epl.compiler.core import expr_text
     try:
-        from epl.compiler.core import expr_text
         return expr_text(e)
-    except Exception:
+    except TypeError:       # the printer refuses a node it has no form for
         return repr(e)
 
 

@@ -9,6 +9,7 @@ they read the match built so far.
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
@@ -22,6 +23,7 @@ from epl.compiler.filters import UnfilteredTemplate, compile_filter
 from epl.compiler.scope import Scope, StreamInfo
 from engine.contracts.errors import EPLValidationError
 
+import epl.compiler.pattern_fastpath as keyed_followed
 from engine.patterns.and_or import AndPlan, OrPlan
 from engine.patterns.every import EveryDistinctPlan, EveryPlan
 from engine.patterns.filter import FilterPlan
@@ -49,6 +51,10 @@ class PatternService:
         names = {a.name.lower() for a in spec.annotations}
         plan = compile_pattern(spec.pattern, engine, scope, text, info.event_type,
                                suppress=SUPPRESS in names, discard=DISCARD in names)
+        if not plan.suppress_overlapping and not plan.discard_partials:
+            fast = keyed_followed.detect(spec.pattern, plan, engine, scope, text)
+            if fast is not None:
+                plan = dataclasses.replace(plan, fast=fast)
         return StreamPlan(info.index, info.event_type, info.alias,
                           UnfilteredTemplate(info.event_type), views, spec.unidirectional,
                           pattern=plan)

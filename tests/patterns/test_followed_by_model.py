@@ -1,6 +1,8 @@
 """`every a=A -> b=B(id = a.id)` (with and without `where timer:within(w)` on the B side)
 against a brute-force matcher on random sequences of A, B and time steps; live filters and
-schedules are checked against the model's pending instances after each run."""
+schedules are checked against the model's pending instances after each run: on the general
+state machines (a filter and a schedule per pending instance) and on the keyed fast path
+(engine/patterns/keyed_followed.py: two filters, one schedule while anything is pending)."""
 from __future__ import annotations
 
 from typing import Optional
@@ -8,6 +10,7 @@ from typing import Optional
 from hypothesis import given, settings, strategies as st
 
 from engine import Engine
+from engine.fastpath_switch import set_fast_paths
 from engine.patterns import install
 
 WITHIN_MS = 1000
@@ -45,9 +48,10 @@ class Model:
         return [{"aid": p[0], "av": p[1], "bv": s[2]} for p in done]
 
 
-def _run(seq: list, within: Optional[int]) -> None:
+def _run(seq: list, within: Optional[int], fast: bool = False) -> None:
     engine = Engine(time="simulated", start_time=0)
     install(engine)
+    set_fast_paths(engine, fast)
     engine.epl("create schema A(id int, v int)")
     engine.epl("create schema B(id int, v int)")
     guard = f" where timer:within({within} msec)" if within is not None else ""
@@ -66,13 +70,19 @@ def _run(seq: list, within: Optional[int]) -> None:
         want = model.step(s)
         assert got == want, f"after {s}"
         got.clear()
-        # one filter for `every a=A`, one per pending instance
-        assert engine.filter_count() == base_filters + 1 + len(model.pending)
-        if within is not None:
-            assert engine.schedule_count() == base_schedules + len(model.pending)
+        if fast:
+            # one filter for A, one for B; one schedule at the earliest live deadline
+            assert engine.filter_count() == base_filters + 2
+            if within is not None:
+                assert engine.schedule_count() == base_schedules + (1 if model.pending else 0)
+        else:
+            # one filter for `every a=A`, one per pending instance
+            assert engine.filter_count() == base_filters + 1 + len(model.pending)
+            if within is not None:
+                assert engine.schedule_count() == base_schedules + len(model.pending)
     if within is not None:
         engine.advance_time(engine.now + within)
-        assert engine.filter_count() == base_filters + 1
+        assert engine.filter_count() == base_filters + (2 if fast else 1)
         assert engine.schedule_count() == base_schedules
     stmt.destroy()
     assert engine.filter_count() == base_filters
@@ -90,3 +100,15 @@ def test_every_followed_by_matches_model(seq):
 @given(steps)
 def test_every_followed_by_within_matches_model(seq):
     _run(seq, WITHIN_MS)
+
+
+@settings(max_examples=150, deadline=None)
+@given(steps)
+def test_keyed_fast_path_matches_model(seq):
+    _run(seq, None, fast=True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(steps)
+def test_keyed_fast_path_within_matches_model(seq):
+    _run(seq, WITHIN_MS, fast=True)

@@ -3,10 +3,15 @@ from __future__ import annotations
 
 import logging
 
+import pytest
+
+from engine.fastpath_switch import set_fast_paths
 from engine.patterns import pattern_limit, set_pattern_limit
 
 
-def test_limit_prevents_new_instances_and_reports(engine, listen, caplog):
+@pytest.mark.parametrize("fast", [False, True])
+def test_limit_prevents_new_instances_and_reports(engine, listen, caplog, fast):
+    set_fast_paths(engine, fast)      # the keyed fast path counts waiting A events the same
     set_pattern_limit(engine, 2)
     seen = []
     engine.signals.pattern_limit.connect(lambda sender, **kw: seen.append(kw), weak=False)
@@ -14,7 +19,8 @@ def test_limit_prevents_new_instances_and_reports(engine, listen, caplog):
     with caplog.at_level(logging.WARNING, logger="epl.engine.patterns"):
         for i in (1, 2, 3, 4):
             engine.send({"id": i, "v": 0}, "A")
-    assert engine.filter_count() == 3                 # every a=A and two instances
+    # general: every a=A and two instances; fast: one filter per type
+    assert engine.filter_count() == (2 if fast else 3)
     assert [(kw["statement"].name, kw["count"], kw["limit"]) for kw in seen] == [("p", 2, 2), ("p", 2, 2)]
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "limit of 2" in warnings[0].getMessage()

@@ -1,6 +1,8 @@
 """Each pattern operator on the real engine (simulated time), with Esper's semantics."""
 from __future__ import annotations
 
+from engine.fastpath_switch import set_fast_paths
+from engine.patterns import pattern_limit
 
 
 def send(engine, type_name, id, v=0):
@@ -202,6 +204,7 @@ def test_repeated_tag_in_a_later_filter(engine, listen):
 # -- guards ------------------------------------------------------------------------------------
 
 def test_within_releases_filter_and_schedule(engine, listen):
+    set_fast_paths(engine, False)   # the state machines' filters and schedules
     rows = listen("select a.id as a, b.id as b from pattern [every a=A -> b=B(id = a.id) where timer:within(1 sec)]")
     send(engine, "A", 1)
     assert (engine.filter_count(), engine.schedule_count()) == (2, 1)
@@ -361,6 +364,7 @@ def test_views_and_alias_on_pattern_stream(engine, listen):
 
 
 def test_stop_and_start_release_and_restore(engine, listen):
+    set_fast_paths(engine, False)   # the state machines' filters and schedules
     stmt = engine.epl("select * from pattern [every a=A -> b=B(id = a.id) where timer:within(5 sec)]")
     base = engine.filter_count()
     send(engine, "A", 1)
@@ -368,6 +372,22 @@ def test_stop_and_start_release_and_restore(engine, listen):
     assert engine.filter_count() == base + 2 and engine.schedule_count() == 2
     stmt.stop()
     assert engine.filter_count() == 0 and engine.schedule_count() == 0
+    stmt.start()
+    assert engine.filter_count() == base and engine.schedule_count() == 0
+    stmt.destroy()
+    assert engine.filter_count() == 0
+
+
+def test_keyed_fast_path_stop_and_start_release_and_restore(engine, listen):
+    stmt = engine.epl("select * from pattern [every a=A -> b=B(id = a.id) where timer:within(5 sec)]")
+    base = engine.filter_count()
+    send(engine, "A", 1)
+    send(engine, "A", 2)
+    assert engine.filter_count() == base and engine.schedule_count() == 1
+    assert pattern_limit(engine).count == 2
+    stmt.stop()
+    assert engine.filter_count() == 0 and engine.schedule_count() == 0
+    assert pattern_limit(engine).count == 0
     stmt.start()
     assert engine.filter_count() == base and engine.schedule_count() == 0
     stmt.destroy()

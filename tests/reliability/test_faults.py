@@ -223,3 +223,30 @@ def _others(events, with_failing: bool):
 @given(st.lists(st.tuples(st.sampled_from([1, 2, 13, 20]), st.integers(0, 700)), max_size=25))
 def test_a_failing_statement_changes_nothing_for_the_others(events):
     assert _others(events, with_failing=True) == _others(events, with_failing=False)
+
+
+class _Feed:
+    """A nested user object whose property getter raises."""
+
+    @property
+    def mid(self) -> float:
+        raise RuntimeError("feed down")
+
+
+def test_the_sandbox_names_user_code_faults_apart_from_its_own():
+    from engine import sandbox
+    import pytest
+    with pytest.raises(sandbox.UserCodeError) as info:
+        sandbox.step(_Feed(), "mid")
+    assert isinstance(info.value.error, RuntimeError)
+    assert sandbox.step({"mid": 1}, "mid") == 1
+
+
+def test_a_nested_user_getter_that_raises_is_null_with_a_signal():
+    e = Engine(time="simulated")
+    e.epl("create schema Q(feed object)")
+    errors = _collect(e.signals.evaluation_error)
+    rec = Rec(e.epl("select feed.mid as m from Q"))
+    e.send({"feed": _Feed()}, "Q")
+    assert [c[0] for c in rec.pop()] == [{"m": None}]
+    assert errors and "Q.feed.mid" in errors[0]["expression"]
