@@ -39,7 +39,7 @@ from .statement import Statement
 from .time_service import TimerThread
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from .runtime import Runtime
 
 MAGIC = b"EPLCKPT\x00"
 FORMAT_VERSION = 1
@@ -148,24 +148,23 @@ def _checkpoint_pickler(cp: Any) -> type:
 
 # -- taking a checkpoint ---------------------------------------------------------------------------
 
-def dumps(engine: "Engine", meta: Optional[Mapping[str, Any]] = None) -> bytes:
+def dumps(engine: "Runtime", meta: Optional[Mapping[str, Any]] = None) -> bytes:
     """The engine's state as checkpoint bytes. Call it between events (not from a listener)."""
     if meta is not None:
         try:
             json.dumps(dict(meta))
         except (TypeError, ValueError) as exc:
             raise CheckpointError(f"Checkpoint meta must be JSON data: {exc}") from None
-    with engine._lock:
-        if engine._depth or engine._dispatch_queue or engine._route_queue:
+    with engine.lock:
+        if engine.busy:
             raise CheckpointError("Cannot checkpoint while the engine processes an event "
                                   "(from a listener or callback): checkpoint between sends")
-        timer = engine._timer
         header = {
             "engine_version": engine_version(), "python": _PYTHON,
             "time_mode": engine.time_mode, "now": engine.now,
-            "statements": [s.name for s in engine._statements],
+            "statements": [s.name for s in engine.statements],
             "meta": dict(meta or {}),
-            "resolution_ms": round(timer._interval * 1000) if timer is not None else None,
+            "resolution_ms": engine.timer_resolution_ms,
             "counters": _state.module_counters(),
         }
         cp = _state._cloudpickle(None)
@@ -256,11 +255,10 @@ Receivers = Mapping[str, Union[Callable[..., Any], list, tuple]]
 
 
 def loads(source: Union[bytes, PathLike], *, listeners: Optional[Receivers] = None,
-          subscribers: Optional[Mapping[str, Any]] = None) -> "Engine":
+          subscribers: Optional[Mapping[str, Any]] = None) -> "Runtime":
     """An engine rebuilt from a checkpoint, continuing where the checkpointed one stopped.
     `listeners` maps statement names to a listener or a list of them, `subscribers` maps
     statement names to a subscriber object."""
-    from .engine import Engine
     data = _read(source)
     header, offset = _split(data)
     if header["engine_version"] != engine_version():
@@ -276,11 +274,11 @@ def loads(source: Union[bytes, PathLike], *, listeners: Optional[Receivers] = No
         fixups = u.load()
     except Exception as exc:   # whatever unpickling raised is the checkpoint's typed error
         raise CheckpointError(f"Corrupt checkpoint: {exc}") from exc
-    if not isinstance(engine, Engine):
+    if not _state.is_engine(engine):
         raise CheckpointError(f"Not an engine checkpoint (got {type(engine).__name__})")
     _state._IdKeys.apply(fixups)
     engine.checkpoint_info = _info(header)
-    names = {s.name for s in engine._statements}
+    names = {s.name for s in engine.statements}
     for name in list(listeners or ()) + list(subscribers or ()):
         if name not in names:
             raise CheckpointError(f"No statement named '{name}' in the checkpoint")
@@ -291,6 +289,5 @@ def loads(source: Union[bytes, PathLike], *, listeners: Optional[Receivers] = No
     for name, obj in (subscribers or {}).items():
         engine.statement(name).set_subscriber(obj)
     if engine.time_mode == "system":
-        engine._timer = TimerThread(engine._tick, header.get("resolution_ms") or 100)
-        engine._timer.start()
+        engine.start_timer(header.get("resolution_ms") or 100)
     return engine

@@ -2,7 +2,10 @@
 that starts with FILE:LINE[:COL] (printed as is, exit status 2)."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:
+    from .engine import Engine
 
 
 class InputError(Exception):
@@ -24,7 +27,7 @@ def _offset_line(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
-def deploy_file(engine: Any, path: str) -> list[Any]:
+def deploy_file(engine: "Engine", path: str) -> list[Any]:
     """Every statement of an EPL module file, created in order; an error names the file, the
     line (and column) in it."""
     from epl.parser import parse_module

@@ -18,25 +18,27 @@ import threading
 from collections import deque
 from collections.abc import Mapping
 import os
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, TypeVar, Union
 
 from filterindex.codegen import STALE
 from filterindex.tree import FilterIndex
 
-import engine.contracts.epl_types as T
 from engine.contracts.bean import EventBean
 from .deployment import Deployment
 from engine.contracts.errors import EventTypeError, TimeError
 from engine.contracts.event_types import EventType, EventTypeRegistry, Representation
 from .faults import evaluation_failed, statement_failed, statement_of_slot
+from .features import Features, Services
 from .instance import RowHandle
+from engine.contracts.plans import InsertIntoPlan
 from engine.contracts.scheduler import Scheduler
 from .frames import dataframe_records, is_dataframe
 from engine.contracts.signals import EngineSignals
-from .statement import Statement, StatementState
+from .statement import Statement, StatementState  # noqa: F401 (StatementState: older import path)
 from .time_service import TimerThread, wall_clock_ms
 
 if TYPE_CHECKING:
+    import epl.ast as A
     from engine.apptime.input import ApplicationInput
     from engine.contracts.epl_types import PropertyType
     from engine.isolation import IsolatedService
@@ -51,6 +53,7 @@ TypeSpec = Union[str, type, "PropertyType"]
 Receivers = Mapping[str, Union[Callable[..., object], Sequence[Callable[..., object]]]]
 
 _log = logging.getLogger("epl.engine")
+T = TypeVar("T")
 
 # Insert-into events routed for one incoming event (or one time step) before the engine
 # cuts a loop: far above any real chain, small enough to end in about a second.
@@ -87,23 +90,26 @@ class Engine:
             self.time_zone = ZoneInfo(time_zone)
         except (ZoneInfoNotFoundError, ValueError):
             raise ValueError(f"Unknown time zone '{time_zone}'") from None
+        # -- the runtime contract (engine/runtime.py): what plans and features use ----------
         self.types = EventTypeRegistry()
         self._find_type = self.types.finder()
         self.signals = EngineSignals()
         # the statement processing the current event: evaluation faults are reported for it
-        self._current_statement: Optional[Statement] = None
+        self.current_statement: Optional[Statement] = None
         self.types.on_getter_error = lambda et, path, exc: evaluation_failed(
             self, f"{et.name}.{path}", exc)
-        self._filters = FilterIndex()
+        self.filters = FilterIndex()
         start = start_time if start_time is not None else (wall_clock_ms() if time == "system" else 0)
-        self._scheduler = Scheduler(start)
-        self._lock = threading.RLock()
+        self.scheduler = Scheduler(start)
+        self.lock = threading.RLock()
+        self.functions: dict[str, Callable[..., Any]] = {}
+        from engine.aggregation.registry import AGGREGATIONS
+        self.aggregations: dict[str, Any] = dict(AGGREGATIONS)   # built-ins plus registered ones
+        self.features = Features()           # statement compilers by AST class, compile hooks
+        # -- the engine's own state ----------------------------------------------------------
         self._statements: list[Statement] = []
         self._order = itertools.count()
         self._auto_names = itertools.count()
-        self._functions: dict[str, Callable[..., Any]] = {}
-        from engine.aggregation.registry import AGGREGATIONS
-        self._aggregations: dict[str, Any] = dict(AGGREGATIONS)   # built-ins plus registered ones
         self._dispatch_queue: list = []       # [statement, new, old] in processing order
         self._queued: dict = {}                # statement -> its entry, merged per event
         self._route_queue: deque = deque()
@@ -111,7 +117,7 @@ class Engine:
         # named-window changes waiting for the window's consumers: (handles, new, old)
         self._window_changes: list = []
         self._depth = 0
-        self.services: dict[str, Any] = {}   # feature services (named windows, variables, ...)
+        self.services = Services()           # feature services (named windows, variables, ...)
         # listeners get () for a stream with nothing; True restores the older None
         self.none_for_empty = none_for_empty
         _install_features(self)
@@ -120,8 +126,16 @@ class Engine:
             set_pattern_limit(self, pattern_limit)
         self._timer: Optional[TimerThread] = None
         if time == "system":
-            self._timer = TimerThread(self._tick, resolution_ms)
-            self._timer.start()
+            self.start_timer(resolution_ms)
+
+    # older names of runtime-contract members (tests and notebooks read them)
+    @property
+    def _scheduler(self) -> Scheduler:
+        return self.scheduler
+
+    @property
+    def _aggregations(self) -> dict[str, Any]:
+        return self.aggregations
 
     # -- event types and functions ---------------------------------------------------------
     def register_type(self, type_: Union[type, str], properties: Optional[Mapping[str, TypeSpec]] = None, *,
@@ -130,7 +144,7 @@ class Engine:
                       end_timestamp: Optional[str] = None) -> EventType:
         """Register a Python class (dataclass or plain class) or a map type by name with
         `{property: type}` (EPL type names, Python classes or other event type names)."""
-        with self._lock:
+        with self.lock:
             if isinstance(type_, str):
                 if properties is None:
                     raise EventTypeError(f"Map event type '{type_}' needs its properties")
@@ -152,20 +166,23 @@ class Engine:
                 wrapped = fn
                 fn = lambda *a: wrapped(*a)  # noqa: E731
                 fn.epl_result_type = self.types.resolve_type(result_type)  # type: ignore[attr-defined]
-        self._functions[name] = fn
+        self.functions[name] = fn
 
     def register_aggregation(self, name: str, factory: Callable[..., object]) -> None:
         """Make a Python aggregation (a class with enter/leave/value/clear) usable as
         `name(...)` in EPL."""
         from engine.aggregation.user import register_aggregation
-        register_aggregation(self._aggregations, name, factory)
+        register_aggregation(self.aggregations, name, factory)
 
     # -- statements ---------------------------------------------------------------------------
     def epl(self, text: str, name: Optional[str] = None) -> Statement:
         """Compile, register and start one statement. On any error nothing stays registered."""
         from epl.parser import parse
-        node = parse(text)
-        with self._lock:
+        return self.create_statement(parse(text), text, name)
+
+    def create_statement(self, node: A.Statement, text: str, name: Optional[str] = None) -> Statement:
+        """Compile, register and start a parsed statement (`epl`, prepared statements)."""
+        with self.lock:
             return self._create(node, text, name)
 
     def prepare(self, text: str) -> PreparedStatement:
@@ -197,6 +214,11 @@ class Engine:
         from .module_order import order_sources
         return order_sources(self, modules)
 
+    @property
+    def module_deployments(self) -> list[Deployment]:
+        """The deployments of named modules, in the order deployed (undeployed ones too)."""
+        return list(self.__dict__.get("_module_deployments", ()))
+
     def deploy_file(self, path: PathArg) -> Deployment:
         """Deploy the module in an `.epl` file (UTF-8); errors name the file and line."""
         from .deployment import read_module
@@ -210,7 +232,7 @@ class Engine:
         module = parse_module(text)
         created: list[Statement] = []
         lines = module.lines or (None,) * len(module.statements)
-        with self._lock:
+        with self.lock:
             try:
                 for node, stmt_text, line in zip(module.statements, module.texts or [None] * len(module.statements), lines):
                     try:
@@ -285,28 +307,23 @@ class Engine:
             if candidate not in taken:
                 return candidate
 
-    def _start_statement(self, stmt: Statement) -> None:
-        iso = getattr(stmt, "_isolated", None)
-        if iso is not None:              # a statement moved into an isolated service starts there
-            iso._start(stmt)
-            return
+    def start_instances(self, stmt: Statement) -> None:
+        """Instantiate the statement's plan in the runtime it lives in: the engine, or the
+        isolated service it was moved into. Declarations (schemas, variables, contexts,
+        expressions, indexes) have no plan and run nothing."""
         plan = stmt.plan
-        if plan is None or not hasattr(plan, "instantiate"):
-            from .instance import SelectInstance
-            if plan is None or not hasattr(plan, "streams"):
-                return
-            inst = SelectInstance(self, stmt, plan, stmt._order_key)
-            inst.start()
-            stmt._instances = [inst]
+        if plan is None:
             return
-        stmt._instances = plan.instantiate(self, stmt)
+        iso = getattr(stmt, "_isolated", None)
+        stmt._instances = plan.instantiate(self if iso is None else iso.runtime, stmt)
 
-    def _stop_statement(self, stmt: Statement) -> None:
+    def stop_instances(self, stmt: Statement) -> None:
         for inst in stmt._instances:
             inst.stop()
         stmt._instances = []
 
-    def _destroy_statement(self, stmt: Statement) -> None:
+    def forget_statement(self, stmt: Statement) -> None:
+        """Undo what creating the statement registered and drop it from the engine."""
         for undo in getattr(stmt, "_on_destroy", ()):
             undo()
         if stmt in self._statements:
@@ -323,7 +340,14 @@ class Engine:
         raise KeyError(f"No statement named '{name}'")
 
     # -- events ----------------------------------------------------------------------------------
-    def _bean(self, event: Any, type_name: Optional[str]) -> EventBean:
+    # The way of an event (docs/dispatch-order.md): its filters match (send's per-type router,
+    # send_many's batch scanner, or `filters.match`), the streams whose filters it matched take
+    # it (`feed`), then `_drain` calls the listeners of what it produced and processes the
+    # events it routed (`process`: match and `feed` again) until none remain. Time steps fire
+    # their callbacks and drain the same way (`_step`).
+    def to_bean(self, event: object, type_name: Optional[str]) -> EventBean:
+        """An event (a dict with its type name, an object of a registered class, or a bean)
+        as a bean of its type; EventTypeError when it does not fit."""
         if isinstance(event, EventBean):
             return event
         if type_name is not None:
@@ -357,7 +381,7 @@ class Engine:
             # of a map type, no send in progress (docs/performance.md, "A lean send")
             et = self._find_type(type_name)
             if et is not None and et.is_map:
-                with self._lock:
+                with self.lock:
                     if not self._depth:
                         self._depth += 1
                         try:
@@ -368,19 +392,13 @@ class Engine:
                             # (EPL filters keep no reference to it; a nested send makes its own)
                             probe = entry[1]
                             probe.underlying = event
-                            self._current_statement = None   # filters evaluate for no one statement
+                            self.current_statement = None   # filters evaluate for no one statement
                             handles = entry[0].fn(probe)
                             probe.underlying = None
                             if handles:
                                 if self.check_events:
                                     entry[2](event)
-                                bean = EventBean(et, event)
-                                h = handles[0]
-                                if len(handles) == 1 and type(h) is RowHandle \
-                                        and not self._dispatch_queue:
-                                    h.statement._deliver_now(bean)
-                                else:       # statement attribution and fault isolation
-                                    self._on_match(bean, handles)
+                                self.feed(EventBean(et, event), handles)
                             if self._dispatch_queue or self._route_queue or self._window_changes:
                                 self._drain()
                         finally:
@@ -388,10 +406,10 @@ class Engine:
                         return
                 bean = EventBean(et, event)
             else:
-                bean = self._bean(event, type_name)
+                bean = self.to_bean(event, type_name)
         else:
-            bean = self._bean(event, type_name)
-        with self._lock:
+            bean = self.to_bean(event, type_name)
+        with self.lock:
             if self._depth:
                 # sent from a listener or callback: processed before the outer send returns
                 self._check(bean)
@@ -399,19 +417,23 @@ class Engine:
                 return
             self._depth += 1
             try:
-                self._current_statement = None     # filters evaluate for no one statement
-                handles = self._filters.match(bean)
-                if handles:
-                    self._check(bean)
-                    self._on_match(bean, handles)
-                if self._dispatch_queue or self._route_queue or self._window_changes:
-                    self._drain()
+                self._send_bean(bean)
             finally:
                 self._depth -= 1
 
+    def _send_bean(self, bean: EventBean) -> None:
+        """One event through its filters to the statements, then the drain; the lock held."""
+        self.current_statement = None      # filters evaluate for no one statement
+        handles = self.filters.match(bean)
+        if handles:
+            self._check(bean)
+            self.feed(bean, handles)
+        if self._dispatch_queue or self._route_queue or self._window_changes:
+            self._drain()
+
     def _send_route(self, et: EventType) -> tuple:
         """send's per-type entry: (the filter index's router, a probe bean, the checker)."""
-        entry = self._send_routes[et] = (self._filters.router(et), EventBean(et, None), et.checker())
+        entry = self._send_routes[et] = (self.filters.router(et), EventBean(et, None), et.checker())
         return entry
 
     def _check(self, bean: EventBean) -> None:
@@ -432,7 +454,7 @@ class Engine:
             for e in events:
                 self.send(e, type_name)
             return
-        with self._lock:
+        with self.lock:
             if self._depth:
                 for e in events:
                     self.send(e, type_name)
@@ -454,15 +476,15 @@ class Engine:
         if self._dispatch_queue or self._route_queue or self._window_changes:
             # left over by an exception: send drains them after its event
             if n:
-                self._send_locked(events[0], type_name)
+                self._send_bean(self.to_bean(events[0], type_name))
             i = 1
         find = self.types.finder()
-        on_match = self._on_match
+        feed = self.feed
         from .fused import run_batch as fused_run
         while i < n:
             et = find(type_name)
             if et is None or et.representation is not Representation.MAP:
-                self._send_locked(events[i], type_name)
+                self._send_bean(self.to_bean(events[i], type_name))
                 i += 1
                 continue
             # filters see a probe bean with each event swapped in: no bean is allocated
@@ -474,43 +496,30 @@ class Engine:
                 i = j
                 continue
             start, i = i, n
-            for j, handles in self._filters.scanner(et)(events, start, n, probe):
+            for j, handles in self.filters.scanner(et)(events, start, n, probe):
                 if handles is STALE:        # filters changed: go on with the current scanner
                     i = j
                     break
                 e = events[j]
                 if handles is None or (type(e) is not dict and not isinstance(e, Mapping)):
-                    self._send_locked(e, type_name)     # not a mapping: send's path reports it
+                    # not a mapping: send's path reports it
+                    self._send_bean(self.to_bean(e, type_name))
                 else:
                     if check is not None:
                         check(e)
                     bean = EventBean(et, e)
-                    if len(handles) == 1:
-                        h = handles[0]
-                        if type(h) is RowHandle:        # the dispatch queue is empty here
-                            h.statement._deliver_now(bean)
-                        else:
-                            self._current_statement = h.statement
-                            try:
-                                h.on_event(bean)
-                            except Exception as exc:
-                                statement_failed(self, h.statement, bean, exc)
+                    h = handles[0]
+                    if type(h) is RowHandle and len(handles) == 1:
+                        # feed's first case without its frame, send_many's hot path (W5); the
+                        # dispatch queue is empty here: drained after every event
+                        h.statement._deliver_now(bean)
                     else:
-                        on_match(bean, handles)
+                        feed(bean, handles)
                     if self._dispatch_queue or self._route_queue or self._window_changes:
                         self._drain()
                 if find(type_name) is not et:
                     i = j + 1
                     break
-
-    def _send_locked(self, event: Any, type_name: Optional[str]) -> None:
-        """One event through send's path, the lock held."""
-        bean = self._bean(event, type_name)
-        handles = self._filters.match(bean)
-        if handles:
-            self._check(bean)
-            self._on_match(bean, handles)
-        self._drain()
 
     def after_event(self, action: Callable[[], None]) -> None:
         """Run `action` once every statement has processed the current event, in dispatch
@@ -519,22 +528,25 @@ class Engine:
 
     def route(self, event: object, type_name: Optional[str] = None) -> None:
         """Queue an event to be processed after the current one (from listeners)."""
-        self._route_queue.append(self._bean(event, type_name))
+        self._route_queue.append(self.to_bean(event, type_name))
 
-    def _process(self, bean: EventBean) -> None:
-        handles = self._filters.match(bean)
+    def process(self, bean: EventBean) -> None:
+        """A routed event through this runtime's filters to its statements (the drain goes on
+        after it)."""
+        handles = self.filters.match(bean)
         if handles:
-            self._on_match(bean, handles)
+            self.feed(bean, handles)
 
-    def _on_match(self, bean: EventBean, handles: Any) -> None:
-        """Feed the event to the streams whose filters it matched (creation order, @priority
-        first; @drop stops lower priorities)."""
+    def feed(self, bean: EventBean, handles: Sequence[object]) -> None:
+        """The streams whose filters the event matched take it (creation order, @priority
+        first; @drop stops lower priorities). A statement that raises skips this event alone
+        (faults.py); the others still take it."""
         if len(handles) == 1:
             h = handles[0]
             if type(h) is RowHandle and not self._dispatch_queue:
                 h.statement._deliver_now(bean)
                 return
-            self._current_statement = h.statement
+            self.current_statement = h.statement
             try:
                 h.on_event(bean)
             except Exception as exc:       # that statement skips the event; see faults.py
@@ -544,7 +556,7 @@ class Engine:
         for h in sorted(handles, key=_order_of):
             if drop_at is not None and h.order[0] > drop_at:
                 break
-            self._current_statement = h.statement
+            self.current_statement = h.statement
             try:
                 h.on_event(bean)
             except Exception as exc:       # the other statements still process the event
@@ -582,9 +594,49 @@ class Engine:
                            ROUTE_LIMIT, dropped)
                 self.signals.route_limit.send(self, limit=ROUTE_LIMIT, dropped=dropped)
                 continue
-            (process or self._process)(self._route_queue.popleft())
+            (process or self.process)(self._route_queue.popleft())
 
-    def _window_changed(self, consumers: tuple, new: Optional[list], old: Optional[list]) -> None:
+    def _step(self, action: Callable[[], T], process: Optional[Callable[[EventBean], None]] = None) -> T:
+        """`action` as one processing step, the lock held: sends from inside it are queued,
+        and the drain follows it (through `process` for routed events)."""
+        self._depth += 1
+        try:
+            result = action()
+            self._drain(process)
+            return result
+        finally:
+            self._depth -= 1
+
+    def run(self, action: Callable[[], T], process: Optional[Callable[[EventBean], None]] = None) -> T:
+        """`action` as one processing step under the lock, as a send is: what it produces is
+        dispatched and what it routes is processed (through `process`, by default the
+        engine's own routing) before this returns (fire-and-forget queries, isolated
+        services)."""
+        with self.lock:
+            return self._step(action, process)
+
+    @property
+    def processing(self) -> bool:
+        """True while an event or a time step is processed: a send now is queued."""
+        return self._depth > 0
+
+    def queue_results(self, statement: Statement, new_rows: Optional[list],
+                      old_rows: Optional[list]) -> None:
+        """Rows for a statement's listeners, merged per statement (Esper delivers one call per
+        statement for one event) until `_drain` dispatches them. Copies: the caller may reuse
+        its lists before the rows are dispatched."""
+        entry = self._queued.get(statement)
+        if entry is None:
+            self._queued[statement] = entry = [statement, list(new_rows) if new_rows else [],
+                                               list(old_rows) if old_rows else []]
+            self._dispatch_queue.append(entry)
+        else:
+            if new_rows:
+                entry[1].extend(new_rows)
+            if old_rows:
+                entry[2].extend(old_rows)
+
+    def window_changed(self, consumers: tuple, new: Optional[list], old: Optional[list]) -> None:
         """A named window changed: its consumers see the change in `_drain`."""
         self._window_changes.append((consumers, new, old))
 
@@ -610,17 +662,18 @@ class Engine:
             for new, old in changes:
                 h.target.update(new, old)
 
-    def _insert(self, ins: Any, new_rows: Optional[list], old_rows: Optional[list]) -> None:
+    def insert_rows(self, ins: InsertIntoPlan, new_rows: Optional[list], old_rows: Optional[list]) -> None:
         """Queue the rows an `insert into` statement produced as events of the target stream."""
         routed = new_rows if ins.selector == "istream" else old_rows if ins.selector == "rstream" \
             else (new_rows or []) + (old_rows or [])
         for row in routed or ():
-            self._route_queue.append(self._derive(ins, row))
+            self._route_queue.append(self.derive(ins, row))
 
-    def _derive(self, ins: Any, row: EventBean) -> EventBean:
+    def derive(self, ins: InsertIntoPlan, row: EventBean) -> EventBean:
+        """The event of the `insert into` target stream that the row becomes."""
         if ins.event_type.representation is Representation.VARIANT:
             # a variant stream's event wraps the member event (its type resolves properties)
-            return EventBean(ins.event_type, row if ins.passthrough else self._derive(ins.member, row))
+            return EventBean(ins.event_type, row if ins.passthrough else self.derive(ins.member, row))
         if ins.passthrough:
             return row if row.event_type is ins.event_type else EventBean(ins.event_type, row.underlying)
         u = row.underlying
@@ -631,7 +684,7 @@ class Engine:
     # -- time ---------------------------------------------------------------------------------------
     @property
     def now(self) -> int:
-        return self._scheduler.now
+        return self.scheduler.now
 
     def _check_simulated(self) -> None:
         if self.time_mode != "simulated":
@@ -642,8 +695,8 @@ class Engine:
         engine's time already at t."""
         if self._timer is not None or self.time_mode != "simulated":
             self._check_simulated()
-        with self._lock:
-            scheduler = self._scheduler
+        with self.lock:
+            scheduler = self.scheduler
             if t < scheduler.now:
                 scheduler.set_time(t)           # raises: time cannot move backwards
             scheduler.now = t
@@ -657,39 +710,56 @@ class Engine:
         """Esper's advanceTimeSpan: step through each scheduled instant up to t, each
         callback firing at its own time."""
         self._check_simulated()
-        with self._lock:
-            if t < self._scheduler.now:
-                raise TimeError(f"Time cannot move backwards: current time is {self._scheduler.now}, requested {t}")
+        with self.lock:
+            scheduler = self.scheduler
+            if t < scheduler.now:
+                raise TimeError(f"Time cannot move backwards: current time is {scheduler.now}, requested {t}")
             while True:
-                nt = self._scheduler.next_time()
+                nt = scheduler.next_time()
                 if nt is None or nt > t:
                     break
-                self._scheduler.set_time(max(nt, self._scheduler.now))
-                self._fire_due(self._scheduler.now)
-            self._scheduler.set_time(t)
+                scheduler.set_time(max(nt, scheduler.now))
+                self._fire_due(scheduler.now)
+            scheduler.set_time(t)
             self._fire_due(t)
 
     def _fire_due(self, t: int) -> None:
-        due = self._scheduler.collect_due(t)
-        if not due:
-            return
-        self._depth += 1
-        try:
-            for h in due:
-                self._current_statement = None
-                try:
-                    self._scheduler.fire(h)
-                except Exception as exc:   # that statement's callback alone is lost
-                    statement_failed(self, statement_of_slot(self, h.slot), None, exc)
-            self._drain()
-        finally:
-            self._depth -= 1
+        due = self.scheduler.collect_due(t)
+        if due:
+            self._step(lambda: self._fire(due))
+
+    def _fire(self, due: list) -> None:
+        """Scheduled callbacks due now, in order; one that raises is lost alone."""
+        scheduler = self.scheduler
+        for h in due:
+            self.current_statement = None
+            try:
+                scheduler.fire(h)
+            except Exception as exc:   # that statement's callback alone is lost
+                statement_failed(self, statement_of_slot(self, h.slot), None, exc)
 
     def _tick(self, now_ms: int) -> None:
-        with self._lock:
-            if now_ms > self._scheduler.now:
-                self._scheduler.set_time(now_ms)
+        with self.lock:
+            if now_ms > self.scheduler.now:
+                self.scheduler.set_time(now_ms)
                 self._fire_due(now_ms)
+
+    def start_timer(self, resolution_ms: int = 100) -> None:
+        """System time: start the timer thread that moves the engine's time (a restored
+        checkpoint of a system-time engine starts it again)."""
+        self._timer = TimerThread(self._tick, resolution_ms)
+        self._timer.start()
+
+    @property
+    def timer_resolution_ms(self) -> Optional[int]:
+        """The timer thread's resolution (system time), None on simulated time."""
+        timer = self._timer
+        return round(timer._interval * 1000) if timer is not None else None
+
+    @property
+    def busy(self) -> bool:
+        """True while an event or time step is processed or its results wait for dispatch."""
+        return bool(self._depth or self._dispatch_queue or self._route_queue)
 
     # -- named windows, tables, variables, isolated services -------------------------------------------
     def execute_query(self, epl: str) -> list[EventBean]:
@@ -699,17 +769,17 @@ class Engine:
         return execute(self, epl)
 
     def get_variable(self, name: str) -> object:
-        return self.services["variables"].get(name)
+        return self.services.variables.get(name)
 
     def set_variable(self, name: str, value: object) -> None:
         """Set a variable; when called from a listener it takes effect for the next event."""
-        with self._lock:
-            self.services["variables"].set(name, value)
+        with self.lock:
+            self.services.variables.set(name, value)
 
     @property
     def variables(self) -> VariableService:
         """The variables: `engine.variables['x']`, `engine.variables['x'] = 1`."""
-        return self.services["variables"]
+        return self.services.variables
 
     def isolated(self, name: str) -> IsolatedService:
         """The isolated service `name` (created on first use): its own time and events."""
@@ -753,22 +823,22 @@ class Engine:
     @property
     def application_inputs(self) -> dict[str, ApplicationInput]:
         """The application-time inputs by name (e.g. to go on feeding them after `restore`)."""
-        c = self.services.get("apptime")
+        c = self.services.apptime
         return {inp.name: inp for inp in c.inputs} if c is not None else {}
 
     # -- introspection and shutdown ------------------------------------------------------------------
     def filter_count(self) -> int:
-        return self._filters.filter_count()
+        return self.filters.filter_count()
 
     def schedule_count(self) -> int:
-        return self._scheduler.pending_count()
+        return self.scheduler.pending_count()
 
     def close(self) -> None:
         """Stop the timer thread and destroy every statement."""
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        with self._lock:
+        with self.lock:
             for s in reversed(list(self._statements)):
                 s.destroy()
 
@@ -801,7 +871,8 @@ def _install_fusion() -> None:
 
 
 def _install_features(engine: Engine) -> None:
-    """Each feature package registers its compiler and runtime hooks in `engine.services`."""
+    """Each feature package registers its services in `engine.services` and its statement
+    compilers and compile hooks in `engine.features`."""
     import engine.apptime as apptime
     import engine.contexts as contexts
     import engine.joins as joins

@@ -5,17 +5,20 @@ partition starts, so tests can compare each fast path with the general machinery
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .runtime import Runtime
 
 _SERVICE = "fast_paths"
 
 
-def set_fast_paths(engine: Any, enabled: bool) -> None:
+def set_fast_paths(engine: "Runtime", enabled: bool) -> None:
     """Turn the fast paths on or off for statements started from now on."""
     engine.services[_SERVICE] = bool(enabled)
 
 
-def fast_paths(engine: Any) -> bool:
+def fast_paths(engine: "Runtime") -> bool:
     """Whether statements starting now may use the fast paths."""
     flag = engine.services.get(_SERVICE)
     if flag is not None:

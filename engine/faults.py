@@ -17,26 +17,26 @@ import logging
 from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from .runtime import Runtime
     from .statement import Statement
 
 log = logging.getLogger("epl.engine")
 
 
-def evaluation_failed(engine: Optional["Engine"], expression: str, exc: BaseException) -> None:
+def evaluation_failed(engine: Optional["Runtime"], expression: str, exc: BaseException) -> None:
     """A user function or getter raised inside `expression`: report it; the caller uses null."""
     if engine is None:          # compiled without an engine at hand: the log line alone
         log.warning("Expression '%s' raised %s: %s; evaluated as null",
                     expression, type(exc).__name__, exc)
         return
-    stmt = engine._current_statement
+    stmt = engine.current_statement
     log.warning("Expression '%s' of statement '%s' raised %s: %s; evaluated as null",
                 expression, getattr(stmt, "name", None), type(exc).__name__, exc)
     engine.signals.evaluation_error.send(engine, statement=stmt, expression=expression,
                                          error=exc)
 
 
-def statement_failed(engine: "Engine", statement: Optional["Statement"], event: Any,
+def statement_failed(engine: "Runtime", statement: Optional["Statement"], event: Any,
                      exc: BaseException) -> None:
     """A statement raised while processing `event` (None for a timer callback): report it."""
     log.error("Statement '%s' failed processing %r; other statements continue",
@@ -44,10 +44,10 @@ def statement_failed(engine: "Engine", statement: Optional["Statement"], event: 
     engine.signals.statement_error.send(engine, statement=statement, event=event, error=exc)
 
 
-def statement_of_slot(engine: "Engine", slot: Any) -> Optional["Statement"]:
+def statement_of_slot(engine: "Runtime", slot: Any) -> Optional["Statement"]:
     """The statement whose schedules use `slot` (slots start with the statement's order key)."""
     if isinstance(slot, tuple):
-        for s in engine._statements:
+        for s in engine.statements:
             key = s._order_key
             if slot[:len(key)] == key:
                 return s

@@ -10,7 +10,7 @@ the environment variable EPL_FUSION=0 (read when a statement starts)."""
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from views.groupwin import GroupWinView
 from views.length import LengthWindow, LengthWindowFactory
@@ -19,6 +19,9 @@ from engine.contracts.bean import EventBean
 from engine.contracts.event_types import Representation
 from .faults import statement_failed
 from .instance import StreamHandle
+
+if TYPE_CHECKING:
+    from .runtime import Runtime
 
 ENV = "EPL_FUSION"
 _BASIC = "engine.aggregation.basic"
@@ -30,7 +33,7 @@ _NAMESPACE = {"__builtins__": {}, "type": type, "float": float, "int": int, "dic
               "len": len, "range": range, "Exception": Exception}
 
 
-def enabled(engine: Any) -> bool:
+def enabled(engine: "Runtime") -> bool:
     """Whether statements of `engine` started now may fuse."""
     flag = getattr(engine, "fusion", None)
     if flag is not None:
@@ -187,14 +190,14 @@ def fuse(inst: Any) -> None:
     inst.handles[0] = fused
 
 
-def run_batch(engine: Any, et: Any, events: Any, i: int, n: int, check: Any, find: Any,
+def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: Any, find: Any,
               type_name: str) -> int:
     """send_many's hook: when the only filter on `et`'s events is a fused statement's
     unconditional one and nothing waits for dispatch, its generated loop takes events i..;
     returns where it stopped (i when it did not apply)."""
     if engine._dispatch_queue or engine._route_queue or engine._window_changes:
         return i
-    route = engine._filters.router(et)
+    route = engine.filters.router(et)
     roots = route.roots
     if len(roots) != 1:
         return i

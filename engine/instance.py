@@ -9,7 +9,7 @@ from views.registry import make_chain
 from engine.contracts.bean import EventBean
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from .runtime import Runtime
     from .statement import Statement
 
 
@@ -27,8 +27,8 @@ class StatementContext:
 
     __slots__ = ("_scheduler", "slot", "statement", "msec_per_unit", "offset")
 
-    def __init__(self, engine: "Engine", statement: "Statement", slot: Any) -> None:
-        self._scheduler = engine._scheduler
+    def __init__(self, engine: "Runtime", statement: "Statement", slot: Any) -> None:
+        self._scheduler = engine.scheduler
         self.statement = statement
         self.slot = slot
         self.msec_per_unit = 1.0
@@ -197,7 +197,7 @@ class DirectOutput:
 class SelectInstance:
     """One instance of a select plan (the statement's, or one per context partition)."""
 
-    def __init__(self, engine: "Engine", statement: "Statement", plan: Any, slot: Any,
+    def __init__(self, engine: "Runtime", statement: "Statement", plan: Any, slot: Any,
                  bindings: Any = None, ctx: Any = None) -> None:
         self.engine = engine
         self.statement = statement
@@ -218,7 +218,7 @@ class SelectInstance:
         self.handles: list[StreamHandle] = []
         self.join = None
         subqueries = getattr(plan, "extra", {}).get("subqueries")
-        self.subqueries = engine.services["subqueries"].instantiate(self, subqueries) if subqueries else None
+        self.subqueries = engine.services.subqueries.instantiate(self, subqueries) if subqueries else None
         if plan.make_join is not None:
             self.join = plan.make_join(self)
             sinks = self.join.stream_sinks
@@ -242,7 +242,7 @@ class SelectInstance:
             fuse(self)
 
     def start(self) -> None:
-        index = self.engine._filters
+        index = self.engine.filters
         try:
             if self.subqueries is not None:   # subquery streams see an event before the outer ones
                 self.subqueries.start()
@@ -260,7 +260,7 @@ class SelectInstance:
             raise
 
     def stop(self) -> None:
-        index = self.engine._filters
+        index = self.engine.filters
         for stream, reg in zip(self.plan.streams, self.registrations):
             if stream.pattern is not None or stream.named_window is not None:
                 reg.stop()
@@ -276,14 +276,14 @@ class SelectInstance:
                 v.stop()
         self.output.stop()
 
-    def relocate(self, runtime: Any) -> None:
+    def relocate(self, runtime: "Runtime") -> None:
         """Move this running instance, with its windows, aggregations, pattern state and
         pending output, to another runtime (the engine, or an isolated service's runtime):
         its filters go to that runtime's filter index and its pending schedules to that
         runtime's scheduler, shifted by the gap between the two clocks (Esper's schedule
         adjustment; see StatementContext.shift_to). Only for a statement's own instance: the schedules moved
         are those in the statement's slots."""
-        old_index, new_index = self.engine._filters, runtime._filters
+        old_index, new_index = self.engine.filters, runtime.filters
         if old_index is not new_index:
             regs = []
             for stream, reg in zip(self.plan.streams, self.registrations):
@@ -301,7 +301,7 @@ class SelectInstance:
                     if rt.token is not None:
                         rt.token = move_filter(rt.token, old_index, new_index)
         # the view chains' slot and the later ones after it (output conditions)
-        self.ctx.shift_to(runtime._scheduler)
+        self.ctx.shift_to(runtime.scheduler)
         self.engine = runtime
 
     def current_rows(self) -> list:

@@ -43,17 +43,24 @@ from engine.contracts.scheduler import Scheduler
 from .statement import Statement
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from .runtime import Runtime
 
 
 class _Runtime:
-    """The engine as statements inside the isolated service see it: the service's filter index
-    and scheduler, everything else the engine's."""
+    """The engine as statements inside the isolated service see it (the runtime contract,
+    engine/runtime.py): the service's filter index and scheduler, everything else the
+    engine's."""
 
-    def __init__(self, engine: "Engine", service: "IsolatedService") -> None:
+    def __init__(self, engine: "Runtime", service: "IsolatedService") -> None:
         self.__dict__["_engine"] = engine
-        self.__dict__["_filters"] = service._filters
-        self.__dict__["_scheduler"] = service._scheduler
+        self.__dict__["filters"] = service._filters
+        self.__dict__["scheduler"] = service._scheduler
+
+    def process(self, bean: EventBean) -> None:
+        """A routed event through the service's filters to its statements."""
+        handles = self.filters.match(bean)
+        if handles:
+            self._engine.feed(bean, handles)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._engine, name)
@@ -63,7 +70,7 @@ class _Runtime:
 
 
 class IsolatedService:
-    def __init__(self, engine: "Engine", name: str) -> None:
+    def __init__(self, engine: "Runtime", name: str) -> None:
         self.engine = engine
         self.name = name
         self._filters = FilterIndex()
@@ -82,7 +89,7 @@ class IsolatedService:
         """Move statements into this service (none may be in another one), with their state.
         Statements sharing a context's partitions move together: pass them in one call."""
         self._check()
-        with self.engine._lock:
+        with self.engine.lock:
             self._statements = [s for s in self._statements if not s.is_destroyed]
             moving = []
             for statement in statements:
@@ -106,7 +113,7 @@ class IsolatedService:
     def remove(self, *statements: Statement) -> None:
         """Move statements back into the engine, with their state. Statements sharing a
         context's partitions move together: pass them in one call."""
-        with self.engine._lock:
+        with self.engine.lock:
             moving = []
             for statement in statements:
                 if statement not in self._statements:
@@ -120,16 +127,6 @@ class IsolatedService:
                 for inst in statement._instances:
                     inst.relocate(self.engine)
 
-    def _start(self, statement: Statement) -> None:
-        plan = statement.plan
-        if plan is not None and hasattr(plan, "instantiate"):
-            statement._instances = plan.instantiate(self.runtime, statement)
-        elif plan is not None and hasattr(plan, "streams"):
-            from .instance import SelectInstance
-            inst = SelectInstance(self.runtime, statement, plan, statement._order_key)
-            inst.start()
-            statement._instances = [inst]
-
     # -- events and time ---------------------------------------------------------------------------
     @property
     def now(self) -> int:
@@ -138,39 +135,22 @@ class IsolatedService:
     def send(self, event: Any, type_name: Optional[str] = None) -> None:
         """Process an event for the statements of this service only."""
         self._check()
-        engine = self.engine
-        bean = engine._bean(event, type_name)
-        with engine._lock:
-            engine._depth += 1
-            try:
-                self._process(bean)
-                self._drain()
-            finally:
-                engine._depth -= 1
+        bean = self.engine.to_bean(event, type_name)
+        process = self.runtime.process
+        self.engine.run(lambda: process(bean), process)
 
     def advance_time(self, t: int) -> None:
         """Move this service's time to t; its statements' callbacks due by then fire."""
         self._check()
-        engine = self.engine
-        with engine._lock:
+        with self.engine.lock:
             self._scheduler.set_time(t)
             due = self._scheduler.collect_due(t)
-            if not due:
-                return
-            engine._depth += 1
-            try:
-                for h in due:
-                    self._scheduler.fire(h)
-                self._drain()
-            finally:
-                engine._depth -= 1
+            if due:
+                self.engine.run(lambda: self._fire(due), self.runtime.process)
 
-    def _process(self, bean: EventBean) -> None:
-        from .engine import Engine
-        Engine._process(self.runtime, bean)   # the engine's routing, over this service's index
-
-    def _drain(self) -> None:
-        self.engine._drain(self._process)
+    def _fire(self, due: list) -> None:
+        for h in due:
+            self._scheduler.fire(h)
 
     # -- introspection and end ---------------------------------------------------------------------
     def filter_count(self) -> int:
@@ -224,11 +204,11 @@ def _names(names: list) -> str:
     return ", ".join(f"'{n}'" for n in names)
 
 
-def _services(engine: "Engine") -> dict:
-    return engine.services.setdefault("isolated", {})
+def _services(engine: "Runtime") -> dict:
+    return engine.services.isolated
 
 
-def isolated(engine: "Engine", name: str) -> IsolatedService:
+def isolated(engine: "Runtime", name: str) -> IsolatedService:
     services = _services(engine)
     svc = services.get(name)
     if svc is None:

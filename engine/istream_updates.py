@@ -12,9 +12,12 @@ import copy
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
+
+if TYPE_CHECKING:
+    from .runtime import Runtime
 
 
 @dataclass(frozen=True)
@@ -30,12 +33,12 @@ class UpdatePlan:
     insert_into: Any = field(default=None)
     subqueries: tuple = ()                          # subquery plans of where and set clauses
 
-    def instantiate(self, engine: Any, stmt: Any) -> list:
+    def instantiate(self, engine: "Runtime", stmt: Any) -> list:
         service = updates_of(engine)
         entry = _Entry(self, stmt)
         group = None
         if self.subqueries:
-            group = engine.services["subqueries"].instantiate(_SubqueryHost(engine, stmt), self.subqueries)
+            group = engine.services.subqueries.instantiate(_SubqueryHost(engine, stmt), self.subqueries)
             group.start()
         service.add(entry)
         return [_Running(service, entry, group)]
@@ -46,7 +49,7 @@ class _SubqueryHost:
 
     __slots__ = ("engine", "statement", "ctx", "bindings")
 
-    def __init__(self, engine: Any, statement: Any) -> None:
+    def __init__(self, engine: "Runtime", statement: Any) -> None:
         from .instance import StatementContext
         self.engine = engine
         self.statement = statement
@@ -88,7 +91,7 @@ class UpdateService:
     preprocessor of each event type they apply to: their type and its subtypes (also
     subtypes registered later)."""
 
-    def __init__(self, engine: Any) -> None:
+    def __init__(self, engine: "Runtime") -> None:
         self.engine = engine
         self.entries: list[_Entry] = []
         self.installed: set = set()          # types holding a preprocessor of ours
@@ -122,20 +125,18 @@ class UpdateService:
         self.installed = set(wanted)
 
 
-def _filter_index(engine: Any) -> Any:
-    # the runtime contract's `filters`, or the engine's own index before it
-    index = getattr(engine, "filters", None)
-    return index if hasattr(index, "set_preprocessor") else engine._filters
+def _filter_index(engine: "Runtime") -> Any:
+    return engine.filters
 
 
-def updates_of(engine: Any) -> UpdateService:
-    svc = engine.services.get("istream_updates")
+def updates_of(engine: "Runtime") -> UpdateService:
+    svc = engine.services.istream_updates
     if svc is None:
-        svc = engine.services["istream_updates"] = UpdateService(engine)
+        svc = engine.services.istream_updates = UpdateService(engine)
     return svc
 
 
-def _preprocessor(engine: Any, entries: tuple[_Entry, ...]) -> Callable[[Any], Optional[EventBean]]:
+def _preprocessor(engine: "Runtime", entries: tuple[_Entry, ...]) -> Callable[[Any], Optional[EventBean]]:
     from .faults import statement_failed
 
     def pre(bean: EventBean) -> Optional[EventBean]:

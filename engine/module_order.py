@@ -4,10 +4,13 @@ among them nor deployed an error."""
 from __future__ import annotations
 
 import os
-from typing import Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from epl.ast import Module
 from engine.contracts.errors import EPLValidationError
+
+if TYPE_CHECKING:
+    from .engine import Engine
 
 
 def deployment_order(modules: Sequence[Module], deployed: frozenset[str] = frozenset(), *,
@@ -88,20 +91,20 @@ def read_modules(sources: Sequence[Any]) -> list[tuple[Module, str, Optional[str
     return out
 
 
-def deployed_module_names(engine: Any) -> frozenset[str]:
+def deployed_module_names(engine: "Engine") -> frozenset[str]:
     """Names of the modules deployed on the engine and not undeployed."""
-    return frozenset(d.module_name for d in getattr(engine, "_module_deployments", ())
+    return frozenset(d.module_name for d in engine.module_deployments
                      if d.module_name is not None and d.is_deployed)
 
 
-def order_sources(engine: Any, sources: Sequence[Any]) -> list[Any]:
+def order_sources(engine: "Engine", sources: Sequence[Any]) -> list[Any]:
     """The sources (texts or paths) in deployment order."""
     parsed = read_modules(sources)
     order = deployment_order([m for m, _, _ in parsed], deployed_module_names(engine))
     return [sources[i] for i in order]
 
 
-def deploy_in_order(engine: Any, sources: Sequence[Any]) -> list[Any]:
+def deploy_in_order(engine: "Engine", sources: Sequence[Any]) -> list[Any]:
     """Deploy every module in deployment order, all or none: when one fails, the modules
     deployed before it are undeployed and the error is raised."""
     parsed = read_modules(sources)
@@ -109,8 +112,7 @@ def deploy_in_order(engine: Any, sources: Sequence[Any]) -> list[Any]:
     done: list[Any] = []
     try:
         for i in order:
-            _, text, path = parsed[i]
-            done.append(engine._deploy_text(text, path))
+            done.append(engine.deploy(sources[i]))
     except Exception:
         for d in reversed(done):
             d.undeploy()

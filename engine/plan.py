@@ -3,33 +3,17 @@ The runtime instantiates a plan (once, or per context partition) without looking
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence
 
 from engine.contracts.event_types import EventType
+# the plan data the compiler builds lives in the contracts; the one plan interface in
+# engine/runtime.py (both names stay importable from here)
+from engine.contracts.plans import InsertIntoPlan, StreamPlan  # noqa: F401
+from engine.runtime import Instance, Plan  # noqa: F401
 
-
-@dataclass(frozen=True)
-class StreamPlan:
-    """One stream: which events (type and filter), which views, under which alias."""
-
-    index: int
-    event_type: EventType
-    alias: Optional[str]
-    filter: Any                      # has bind(bindings=None) -> FilterSpec
-    views: tuple = ()                # view factories, in chain order
-    unidirectional: bool = False
-    pattern: Any = None              # a pattern plan for `pattern [...]` streams
-    named_window: Any = None         # set when the stream consumes a named window
-    contained: Any = None            # `Type[prop]`: bean -> the contained events to feed
-
-
-@dataclass(frozen=True)
-class InsertIntoPlan:
-    event_type: EventType
-    columns: tuple[tuple[str, str], ...]   # (output column, target property), in select order
-    selector: str = "istream"        # 'istream' | 'rstream' | 'irstream'
-    passthrough: bool = False        # `insert into X select *` of the same type: route as is
-    member: Optional["InsertIntoPlan"] = None   # into a variant stream: builds the member event
+if TYPE_CHECKING:
+    from .runtime import Runtime
+    from .statement import Statement
 
 
 @dataclass(frozen=True)
@@ -48,3 +32,10 @@ class SelectPlan:
     make_join: Optional[Callable[[Any], Any]] = None     # join factory for multi-stream statements
     context: Optional[str] = None
     extra: dict = field(default_factory=dict)
+
+    def instantiate(self, runtime: "Runtime", statement: "Statement") -> list[Instance]:
+        """The statement's one instance, started."""
+        from .instance import SelectInstance
+        inst = SelectInstance(runtime, statement, self, statement._order_key)
+        inst.start()
+        return [inst]

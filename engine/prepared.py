@@ -3,9 +3,12 @@ compiled once the values are given (Esper's prepare / setObject / deploy)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from epl.compiler.params import bind_values, parameter_names, substitutions
+
+if TYPE_CHECKING:
+    from .runtime import Runtime
 
 
 class PreparedStatement:
@@ -14,7 +17,7 @@ class PreparedStatement:
 
     __slots__ = ("_engine", "text", "_node", "_params", "parameters")
 
-    def __init__(self, engine: Any, text: str) -> None:
+    def __init__(self, engine: "Runtime", text: str) -> None:
         from epl.parser import parse
         self._engine = engine
         self.text = text
@@ -33,8 +36,7 @@ class PreparedStatement:
         elif values is not None:
             positional = list(values) if isinstance(values, (list, tuple)) else [values]
         node = bind_values(self._node, self._params, self.parameters, positional, named, self.text)
-        with self._engine._lock:
-            return self._engine._create(node, self.text, statement_name)
+        return self._engine.create_statement(node, self.text, statement_name)
 
     def __repr__(self) -> str:
         return f"PreparedStatement({self.text!r}, parameters={self.parameters})"

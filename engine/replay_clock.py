@@ -12,7 +12,10 @@
   DEFAULT_FLUSH_MS (one hour) so time windows and batches post their last results."""
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from .engine import Engine
 
 Stepping = Literal["span", "jump"]
 LatePolicy = Literal["adjust", "drop", "fail"]
@@ -48,7 +51,7 @@ class ReplayClock:
 
     __slots__ = ("engine", "stepping", "late", "late_count", "first_late", "_step")
 
-    def __init__(self, engine: Any, stepping: str = "span", late: str = "adjust") -> None:
+    def __init__(self, engine: "Engine", stepping: str = "span", late: str = "adjust") -> None:
         self.engine = engine
         self.stepping = check_stepping(stepping)
         self.late = check_late(late)

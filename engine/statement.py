@@ -14,8 +14,8 @@ if TYPE_CHECKING:
     import pandas
 
     from .aio import DeliveryStream
-    from .engine import Engine
     from engine.contracts.event_types import EventType
+    from .runtime import Plan, Runtime
 
 log = logging.getLogger("epl.engine")
 
@@ -32,8 +32,8 @@ class Statement:
     nothing (None with `Engine(none_for_empty=True)`); added with `signature="esper"` a
     listener also gets the statement and the engine, like Esper's UpdateListener."""
 
-    def __init__(self, engine: "Engine", name: str, text: str, kind: str, order: int,
-                 priority: int = 0, drop: bool = False, plan: Any = None,
+    def __init__(self, engine: "Runtime", name: str, text: str, kind: str, order: int,
+                 priority: int = 0, drop: bool = False, plan: Optional["Plan"] = None,
                  annotations: tuple = (), phase: int = 0) -> None:
         self.engine = engine
         self.name = name
@@ -134,7 +134,7 @@ class Statement:
     def __iter__(self) -> Iterator[EventBean]:
         """Esper's iterator: the statement's current result (window contents through the
         select clause, or current aggregates)."""
-        with self.engine._lock:
+        with self.engine.lock:
             rows: list = []
             for inst in self._instances:
                 rows.extend(inst.current_rows())
@@ -164,25 +164,14 @@ class Statement:
         delivers one call per statement for one event), until the event is processed."""
         ins = self._insert_into
         if ins is not None:
-            self.engine._insert(ins, new_rows, old_rows)
+            self.engine.insert_rows(ins, new_rows, old_rows)
         selector = self._selector
         if selector == "istream":
             old_rows = None
         elif selector == "rstream":
             new_rows, old_rows = old_rows, None
         if (new_rows or old_rows or force) and self.has_receivers:
-            engine = self.engine
-            entry = engine._queued.get(self)
-            if entry is None:
-                # copies: the caller may reuse its lists before the rows are dispatched
-                engine._queued[self] = entry = [self, list(new_rows) if new_rows else [],
-                                                list(old_rows) if old_rows else []]
-                engine._dispatch_queue.append(entry)
-            else:
-                if new_rows:
-                    entry[1].extend(new_rows)
-                if old_rows:
-                    entry[2].extend(old_rows)
+            self.engine.queue_results(self, new_rows, old_rows)
 
     def _deliver_now(self, bean: EventBean) -> None:
         """_emit([bean], None) and the dispatch at once, for an event that only this statement's stream
@@ -238,7 +227,7 @@ class Statement:
             raise StatementStateError(f"Statement '{self.name}' has been destroyed and cannot be started")
         if self.state is StatementState.STARTED:
             return
-        self.engine._start_statement(self)
+        self.engine.start_instances(self)
         self.state = StatementState.STARTED
         self.engine.signals.statement_started.send(self.engine, statement=self)
 
@@ -247,7 +236,7 @@ class Statement:
             raise StatementStateError(f"Statement '{self.name}' has been destroyed and cannot be stopped")
         if self.state is StatementState.STOPPED:
             return
-        self.engine._stop_statement(self)
+        self.engine.stop_instances(self)
         self.state = StatementState.STOPPED
         self.engine.signals.statement_stopped.send(self.engine, statement=self)
 
@@ -256,7 +245,7 @@ class Statement:
             return
         if self.state is StatementState.STARTED:
             self.stop()
-        self.engine._destroy_statement(self)
+        self.engine.forget_statement(self)
         self.state = StatementState.DESTROYED
         self.engine.signals.statement_destroyed.send(self.engine, statement=self)
 
@@ -272,7 +261,7 @@ class Statement:
         return f"Statement({self.name!r}, {self.state.value})"
 
 
-def _empty(engine: Any) -> Any:
+def _empty(engine: "Runtime") -> Any:
     """What a listener gets for a stream with nothing: () or, for old code, None."""
     return None if getattr(engine, "none_for_empty", False) else ()
 

@@ -29,6 +29,7 @@ from .resultset.aggregation_rows import AggregationRows
 
 if TYPE_CHECKING:
     from .instance import SelectInstance
+    from .runtime import Runtime
 
 
 class SubqueryHolder:
@@ -154,7 +155,7 @@ class SubqueryRuntime:
             # in a context partition, as Esper: the partition's criteria apply to the
             # subquery's filter too (a keyed partition's key, for a listed event type)
             spec = narrow(spec)
-        self.token = self.instance.engine._filters.add(spec, self.handle)
+        self.token = self.instance.engine.filters.add(spec, self.handle)
 
     def _start_source(self, infra: Any) -> None:
         """Read the window or table (the partition's own, in a context); a window: follow
@@ -175,7 +176,7 @@ class SubqueryRuntime:
 
     def stop(self) -> None:
         if self.token is not None:
-            self.instance.engine._filters.remove(self.token)
+            self.instance.engine.filters.remove(self.token)
             self.token = None
         if self.attachment is not None:
             self.attachment.stop()
@@ -247,12 +248,12 @@ class SubqueryGroup:
 
 
 class SubqueryService:
-    """`engine.services['subqueries']`: builds the subquery windows of an instance."""
+    """`engine.services.subqueries`: builds the subquery windows of an instance."""
 
     def instantiate(self, instance: "SelectInstance", plans: Sequence[SubqueryPlan]) -> SubqueryGroup:
         return SubqueryGroup(instance, plans)
 
 
-def install(engine: Any) -> None:
+def install(engine: "Runtime") -> None:
     """The subquery service (epl/compiler/features.py loads the subquery compilers)."""
-    engine.services["subqueries"] = SubqueryService()
+    engine.services.subqueries = SubqueryService()

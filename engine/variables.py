@@ -16,7 +16,7 @@ from engine.contracts.epl_types import EPLType, PropertyType
 from engine.contracts.errors import EngineError
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from .runtime import Runtime
 
 
 class VariableError(EngineError):
@@ -42,10 +42,10 @@ class Variable:
 
 
 class VariableService:
-    """`engine.services['variables']`: the Scope.variables protocol (`has`, `type_of`,
+    """`engine.services.variables`: the Scope.variables protocol (`has`, `type_of`,
     `reader`) for the compiler, and `get`/`set` for applications."""
 
-    def __init__(self, engine: "Engine") -> None:
+    def __init__(self, engine: "Runtime") -> None:
         self.engine = engine
         self._vars: dict[str, Variable] = {}
         # staged writes: (name, id(partition props)) -> (name, value, props)
@@ -138,7 +138,7 @@ class VariableService:
         """`on ... set`: stage checked values, committed once the current event has been
         processed by every statement (at once when the engine is idle). `props`: the
         properties of the partition a context statement runs in (context variables)."""
-        if not getattr(self.engine, "_depth", 0):
+        if not self.engine.processing:
             for n, v in values.items():
                 self._assign(n, v, props)
             for n in values:
@@ -228,9 +228,9 @@ def assignable(target: PropertyType, source: PropertyType) -> bool:
     return target.kind == source.kind
 
 
-def install(engine: "Engine") -> VariableService:
+def install(engine: "Runtime") -> VariableService:
     """Register the variable service (epl/compiler/features.py registers the compiler)."""
-    svc = engine.services.get("variables")
-    if svc is None:
-        svc = engine.services["variables"] = VariableService(engine)
+    if "variables" not in engine.services:      # installing twice keeps the service
+        engine.services.variables = VariableService(engine)
+    svc = engine.services.variables
     return svc

@@ -1,4 +1,7 @@
 """XML DOM event types (Esper's XML events, without an XSD): events are
+
+if TYPE_CHECKING:
+    from .runtime import Runtime
 `xml.etree.ElementTree.Element`s (or XML text, parsed once per distinct text) whose root
 element has the type's root element name.
 
@@ -23,7 +26,7 @@ import functools
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
 
 import engine.contracts.epl_types as T
 from engine.contracts.epl_types import EPLType, PropertyType
@@ -264,7 +267,7 @@ class XMLEventType(EventType):
         return {p: self.getter(p)(underlying) for p in self.property_names}
 
 
-def register_xml_type(engine: Any, name: str, root_element_name: Optional[str] = None, *,
+def register_xml_type(engine: "Runtime", name: str, root_element_name: Optional[str] = None, *,
                       properties: Optional[Mapping[str, Any]] = None,
                       xpath_properties: Optional[Mapping[str, Any]] = None,
                       namespaces: Optional[Mapping[str, str]] = None) -> XMLEventType:

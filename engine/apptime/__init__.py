@@ -34,16 +34,19 @@ from engine.contracts.timed import to_ms as to_ms
 from .snapshot import Snapshot as Snapshot, SnapshotRow as SnapshotRow, snapshot_rows as snapshot_rows
 from .violations import ViolationCounts as ViolationCounts, ViolationPolicy as ViolationPolicy
 
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 
-def clock(engine: Any) -> ApplicationClock:
+
+def clock(engine: "Runtime") -> ApplicationClock:
     """The engine's application clock, created on first use."""
-    c = engine.services.get("apptime")
+    c = engine.services.apptime
     if c is None:
-        c = engine.services["apptime"] = ApplicationClock(engine)
+        c = engine.services.apptime = ApplicationClock(engine)
     return c
 
 
-def open_input(engine: Any, type_: Union[str, type], *, name: Optional[str] = None,
+def open_input(engine: "Runtime", type_: Union[str, type], *, name: Optional[str] = None,
                shape: Union[str, Shape, None] = None, policy: Union[str, ViolationPolicy] = "drop",
                generate: Optional[CtiGeneration] = None,
                import_from: Union[ApplicationInput, Iterable[ApplicationInput], None] = None,
@@ -58,7 +61,7 @@ def open_input(engine: Any, type_: Union[str, type], *, name: Optional[str] = No
         event_type = next((t for t in engine.types.all() if t.pyclass is type_), None)
         if event_type is None:
             event_type = engine.register_type(type_)
-    with engine._lock:
+    with engine.lock:
         c = clock(engine)
         inp = ApplicationInput(c, event_type, name=name, shape=shape, policy=policy,
                                generate=generate, import_from=import_from, lifetime=lifetime)

@@ -101,7 +101,7 @@ class ApplicationInput:
         dropped as a CTI violation."""
         if self.shape is Shape.EDGE:
             raise ValueError(f"Input '{self.name}' takes edge events: use enqueue_start / enqueue_end")
-        with self._engine._lock:
+        with self._engine.lock:
             self._check_open()
             bean_type, underlying = self._underlying(event)
             s = self._timestamp(underlying, start, self.event_type.start_timestamp, "start")
@@ -128,7 +128,7 @@ class ApplicationInput:
     def enqueue_start(self, event: Any, start: Any = None) -> bool:
         """The start edge of an edge event: valid from start until its end edge arrives."""
         self._check_edge()
-        with self._engine._lock:
+        with self._engine.lock:
             self._check_open()
             bean_type, underlying = self._underlying(event)
             s = self._timestamp(underlying, start, self.event_type.start_timestamp, "start")
@@ -149,7 +149,7 @@ class ApplicationInput:
         """The end edge of an edge event: the start edge with this start time and an equal
         event ends at `end`. End edges do not count for CTI generation."""
         self._check_edge()
-        with self._engine._lock:
+        with self._engine.lock:
             self._check_open()
             _, underlying = self._underlying(event)
             s = self._timestamp(underlying, start, self.event_type.start_timestamp, "start")
@@ -191,14 +191,14 @@ class ApplicationInput:
     # -- CTIs ------------------------------------------------------------------------------
     def enqueue_cti(self, t: Any) -> None:
         """Promise that no event of this input will start (end edges: end) before t."""
-        with self._engine._lock:
+        with self._engine.lock:
             self._check_open()
             self._advance_cti(to_ms(t))
 
     def close(self, final_cti: Optional[bool] = None) -> None:
         """Stop the input. With a final CTI (the generation setting's `final_cti`, or the
         argument) everything it holds is committed: a CTI at infinity."""
-        with self._engine._lock:
+        with self._engine.lock:
             if self.closed:
                 return
             final = self._generation.final_cti if (final_cti is None and self._generation) else bool(final_cti)
@@ -255,9 +255,9 @@ class ApplicationInput:
         if isinstance(event, EventBean):
             bean = event
         elif isinstance(event, Mapping) or self.event_type.pyclass is None:
-            bean = self._engine._bean(event, self.event_type.name)
+            bean = self._engine.to_bean(event, self.event_type.name)
         else:
-            bean = self._engine._bean(event, None)   # a subclass keeps its own type
+            bean = self._engine.to_bean(event, None)   # a subclass keeps its own type
         if not bean.event_type.is_subtype_of(self.event_type):
             raise TypeError(f"Input '{self.name}' takes events of type '{self.event_type.name}', "
                             f"got '{bean.event_type.name}'")

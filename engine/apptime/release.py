@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.contracts.timed import INFINITY, TimedBean
 
 if TYPE_CHECKING:
+    from ..runtime import Runtime
     from .input import ApplicationInput
 
 # schedule slot for end changes: before any statement's slot at the same instant
@@ -38,9 +39,9 @@ END = 0         # rank of end-edge items (earlier at the same instant)
 
 
 class ApplicationClock:
-    """One per engine (engine.services['apptime']), created by the first input."""
+    """One per engine (engine.services.apptime), created by the first input."""
 
-    def __init__(self, engine: Any) -> None:
+    def __init__(self, engine: "Runtime") -> None:
         self.engine = engine
         self.inputs: list["ApplicationInput"] = []
         self._heap: list[tuple[int, int, int, TimedBean, "ApplicationInput"]] = []
@@ -68,7 +69,7 @@ class ApplicationClock:
             self._again = True
             return
         engine = self.engine
-        if engine._depth:
+        if engine.processing:
             raise RuntimeError("Application-time inputs cannot be fed from inside a statement "
                                "listener; enqueue from application code")
         self._pumping = True
@@ -121,5 +122,5 @@ class ApplicationClock:
             bean.set_end(end)
             return
         now = engine.now
-        engine._scheduler.schedule(now, _SLOT, lambda: bean.set_end(end))
+        engine.scheduler.schedule(now, _SLOT, lambda: bean.set_end(end))
         engine.advance_time_span(now)

@@ -8,12 +8,15 @@ partition's statements should also process (the starting event)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
 from engine.instance import StatementContext
 
 from .partition import first_order, last_order
+
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 
 Fire = Callable[[dict, list], None]
 
@@ -79,20 +82,20 @@ class FilterCondition:
 class _PatternInstance:
     """What a pattern run asks of the instance it runs for."""
 
-    def __init__(self, engine: Any, order: tuple, narrow: Callable) -> None:
+    def __init__(self, engine: "Runtime", order: tuple, narrow: Callable) -> None:
         self.engine = engine
         self.statement = _ControllerStatement(order, "context")
         self.ctx = StatementContext(engine, self.statement, order)
         self.pattern_filter_addendum = narrow
         self.run: Any = None
 
-    def relocate(self, runtime: Any) -> None:
+    def relocate(self, runtime: "Runtime") -> None:
         """Move the run's filters; its schedules (in the ContextRuntime's slots) have moved."""
         if self.run is not None:
             self.run.relocate(runtime)
         # its schedules (in the ContextRuntime's slots) moved shifted by the clocks' gap
-        self.ctx.offset += runtime._scheduler.now - self.ctx._scheduler.now
-        self.ctx._scheduler = runtime._scheduler
+        self.ctx.offset += runtime.scheduler.now - self.ctx._scheduler.now
+        self.ctx._scheduler = runtime.scheduler
         self.engine = runtime
 
 
@@ -156,7 +159,7 @@ class CrontabCondition:
         return next_occurrence(self.spec, now)
 
     def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> Any:
-        return _schedule(runtime, self.next_time(runtime.engine._scheduler.now), fire, start)
+        return _schedule(runtime, self.next_time(runtime.engine.scheduler.now), fire, start)
 
 
 @dataclass(frozen=True, eq=False)
@@ -174,7 +177,7 @@ class AfterCondition:
         return now + self.msec
 
     def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> Any:
-        return _schedule(runtime, self.next_time(runtime.engine._scheduler.now), fire, start)
+        return _schedule(runtime, self.next_time(runtime.engine.scheduler.now), fire, start)
 
 
 @dataclass(frozen=True, eq=False)

@@ -19,6 +19,7 @@ from .statements import ContextStatement
 
 if TYPE_CHECKING:
     from engine.statement import Statement
+    from ..runtime import Runtime
 
 
 class PartitionRouted(EventBean):
@@ -53,11 +54,10 @@ class RoutingStatement:
             else (new_rows or []) + (old_rows or [])
         if routed:
             engine = self._statement.engine
-            queue = engine._route_queue
             p = self._partition
             for row in routed:
-                b = engine._derive(ins, row)
-                queue.append(PartitionRouted(b.event_type, b.underlying, p))
+                b = engine.derive(ins, row)
+                engine.route(PartitionRouted(b.event_type, b.underlying, p))
         self._statement._emit(new_rows, old_rows, force)
 
     def _deliver_now(self, bean: EventBean) -> None:
@@ -98,7 +98,7 @@ class ContextInfraPlan:
         self.selector = selector
         self.insert_into = None
 
-    def instantiate(self, engine: Any, statement: "Statement") -> list:
+    def instantiate(self, engine: "Runtime", statement: "Statement") -> list:
         infra = self.infra
         infra.statement = statement
         runtime = self.service.runtime_for(self.definition, engine)
@@ -106,7 +106,7 @@ class ContextInfraPlan:
         runtime.attach(statement, self)
         return [handle]
 
-    def make_instance(self, engine: Any, statement: "Statement", partition: Partition) -> "PartitionInfraInstance":
+    def make_instance(self, engine: "Runtime", statement: "Statement", partition: Partition) -> "PartitionInfraInstance":
         return PartitionInfraInstance(self.infra, partition, engine, statement)
 
 
@@ -114,22 +114,22 @@ class ContextInfraStatement(ContextStatement):
     """The create statement's handle: also owns the registration taking `insert into` rows."""
 
     def __init__(self, runtime: Any, statement: "Statement", holder: Holder, infra: Any,
-                 engine: Any) -> None:
+                 engine: "Runtime") -> None:
         super().__init__(runtime, statement, holder)
         self.infra = infra
         self.engine = engine
-        self.registration = engine._filters.add(FilterSpec(infra.event_type, ((),)),
+        self.registration = engine.filters.add(FilterSpec(infra.event_type, ((),)),
                                                 _RoutedInsertHandle(infra, statement))
 
     def stop(self) -> None:
         reg, self.registration = self.registration, None
         if reg is not None:
-            self.engine._filters.remove(reg)
+            self.engine.filters.remove(reg)
         super().stop()
 
-    def relocate(self, runtime: Any) -> None:
-        if self.registration is not None and runtime._filters is not self.engine._filters:
-            self.registration = move_filter(self.registration, self.engine._filters, runtime._filters)
+    def relocate(self, runtime: "Runtime") -> None:
+        if self.registration is not None and runtime.filters is not self.engine.filters:
+            self.registration = move_filter(self.registration, self.engine.filters, runtime.filters)
         self.engine = runtime
         super().relocate(runtime)
 
@@ -139,7 +139,7 @@ class PartitionInfraInstance:
 
     __slots__ = ("infra", "partition", "engine", "statement")
 
-    def __init__(self, infra: Any, partition: Partition, engine: Any, statement: "Statement") -> None:
+    def __init__(self, infra: Any, partition: Partition, engine: "Runtime", statement: "Statement") -> None:
         self.infra = infra
         self.partition = partition
         self.engine = engine
@@ -151,7 +151,7 @@ class PartitionInfraInstance:
     def stop(self) -> None:
         self.infra.release(self.partition)
 
-    def relocate(self, runtime: Any) -> None:
+    def relocate(self, runtime: "Runtime") -> None:
         inst = self.infra.instances.get(self.partition)
         if inst is not None:
             inst.relocate(runtime)

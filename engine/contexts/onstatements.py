@@ -17,6 +17,7 @@ from .statements import ContextStatement, PartitionContext
 
 if TYPE_CHECKING:
     from engine.statement import Statement
+    from ..runtime import Runtime
 
 
 class _PartitionTrigger:
@@ -55,13 +56,13 @@ class ContextOnPlan:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def instantiate(self, engine: Any, statement: "Statement") -> list:
+    def instantiate(self, engine: "Runtime", statement: "Statement") -> list:
         runtime = self.service.runtime_for(self.definition, engine)
         handle = ContextStatement(runtime, statement, self.holder)
         runtime.attach(statement, self)
         return [handle]
 
-    def make_instance(self, engine: Any, statement: "Statement", partition: Partition) -> "PartitionOnInstance":
+    def make_instance(self, engine: "Runtime", statement: "Statement", partition: Partition) -> "PartitionOnInstance":
         plan = self.inner
         changes: dict[str, Any] = {}
         if plan.trigger_filter is not None:
@@ -80,7 +81,7 @@ class ContextOnPlan:
 class PartitionOnInstance(OnInstance):
     """One on-statement's instance in one partition."""
 
-    def __init__(self, engine: Any, statement: "Statement", plan: Any, partition: Partition,
+    def __init__(self, engine: "Runtime", statement: "Statement", plan: Any, partition: Partition,
                  holder: Holder) -> None:
         super().__init__(engine, statement, plan)
         self.holder = holder

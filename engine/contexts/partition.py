@@ -18,6 +18,7 @@ from filterindex.spec import FilterSpec
 
 if TYPE_CHECKING:
     from engine.statement import Statement
+    from ..runtime import Runtime
 
 Narrow = Callable[[FilterSpec], FilterSpec]
 
@@ -117,7 +118,7 @@ class Registration:
         rt = self.runtime
         if self in rt._regs:
             del rt._regs[self]
-            rt.engine._filters.remove(self.token)
+            rt.engine.filters.remove(self.token)
 
 
 class Timer:
@@ -135,7 +136,7 @@ class Timer:
         rt = self.runtime
         if self.slot in rt._slots:       # not fired yet
             del rt._slots[self.slot]
-            rt.engine._scheduler.cancel(self.handle)
+            rt.engine.scheduler.cancel(self.handle)
 
 
 class PartitioningController:
@@ -171,7 +172,7 @@ class ContextRuntime:
     context already runs with other statements, the one moved in runs beside it: each keeps
     its own partitions."""
 
-    def __init__(self, definition: Any, engine: Any, service: Any) -> None:
+    def __init__(self, definition: Any, engine: "Runtime", service: Any) -> None:
         self.definition = definition
         self.engine = engine
         self.service = service
@@ -187,7 +188,7 @@ class ContextRuntime:
 
     # -- what controllers and conditions register ----------------------------------------------
     def add_filter(self, spec: FilterSpec, handle: Any) -> Registration:
-        reg = Registration(self, self.engine._filters.add(spec, handle))
+        reg = Registration(self, self.engine.filters.add(spec, handle))
         self._regs[reg] = None
         return reg
 
@@ -199,7 +200,7 @@ class ContextRuntime:
             slots.pop(slot, None)
             callback()
         self._slots[slot] = None
-        timer.handle = self.engine._scheduler.schedule(at, slot, fire)
+        timer.handle = self.engine.scheduler.schedule(at, slot, fire)
         return timer
 
     def track_pattern(self, instance: Any, slot: tuple) -> Callable[[], None]:
@@ -214,7 +215,7 @@ class ContextRuntime:
         return release
 
     # -- moving ----------------------------------------------------------------------------------
-    def relocate(self, runtime: Any) -> None:
+    def relocate(self, runtime: "Runtime") -> None:
         """Continue in `runtime` (the engine or an isolated service's runtime) with every
         partition and its statements' state: controller and condition filters go to its
         filter index, their schedules and the partitions' to its scheduler (keeping their
@@ -222,11 +223,11 @@ class ContextRuntime:
         old = self.engine
         if runtime is old:
             return
-        old_index, new_index = old._filters, runtime._filters
+        old_index, new_index = old.filters, runtime.filters
         if old_index is not new_index:
             for reg in self._regs:
                 reg.token = move_filter(reg.token, old_index, new_index)
-        old_sched, new_sched = old._scheduler, runtime._scheduler
+        old_sched, new_sched = old.scheduler, runtime.scheduler
         if old_sched is not new_sched and self._slots:
             own = self._slots
             # shifted by the gap between the clocks, as the statements' own schedules
@@ -331,11 +332,11 @@ class ContextRuntime:
     # `match_filters`: the event as the partition's handle got it, not preprocessed again
     # (an `update istream` already applied: its listeners hear of it once)
     def matched(self, bean: EventBean) -> set:
-        return {id(h) for h in self.engine._filters.match_filters(bean)}
+        return {id(h) for h in self.engine.filters.match_filters(bean)}
 
     def deliver_new(self, bean: EventBean, before: set) -> None:
         """Hand `bean` to the handles registered since `before` was taken that it satisfies."""
-        fresh = [h for h in self.engine._filters.match_filters(bean)
+        fresh = [h for h in self.engine.filters.match_filters(bean)
                  if id(h) not in before and not getattr(h, "skip_initial", False)]
         fresh.sort(key=_order)
         for h in fresh:

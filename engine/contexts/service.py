@@ -1,13 +1,16 @@
-"""`engine.services['contexts']`: declared contexts by name, the running partition manager
+"""`engine.services.contexts`: declared contexts by name, the running partition manager
 of each, and the compiler hook for `context X select ...`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.contracts.event_types import EventType
 
 from .partition import ContextRuntime
+
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,7 +49,7 @@ class ContextService:
         if self.definitions.get(definition.name) is definition:
             del self.definitions[definition.name]
 
-    def runtime_for(self, definition: ContextDefinition, engine: Any) -> ContextRuntime:
+    def runtime_for(self, definition: ContextDefinition, engine: "Runtime") -> ContextRuntime:
         """The runtime a statement starting in `engine` joins (the oldest one there)."""
         for rt in self.runtimes:
             if rt.definition is definition and rt.engine is engine:
@@ -73,8 +76,8 @@ class ContextService:
         return out
 
 
-def install(engine: Any) -> ContextService:
-    svc = engine.services.get("contexts")
-    if svc is None:
-        svc = engine.services["contexts"] = ContextService()
+def install(engine: "Runtime") -> ContextService:
+    if "contexts" not in engine.services:      # installing twice keeps the service
+        engine.services.contexts = ContextService()
+    svc = engine.services.contexts
     return svc

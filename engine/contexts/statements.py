@@ -15,6 +15,7 @@ from .partition import Holder, Partition
 
 if TYPE_CHECKING:
     from engine.statement import Statement
+    from ..runtime import Runtime
 
 
 class NarrowedFilter:
@@ -64,13 +65,13 @@ class ContextSelectPlan:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def instantiate(self, engine: Any, statement: "Statement") -> list:
+    def instantiate(self, engine: "Runtime", statement: "Statement") -> list:
         runtime = self.service.runtime_for(self.definition, engine)
         handle = ContextStatement(runtime, statement, self.holder)
         runtime.attach(statement, self)
         return [handle]
 
-    def make_instance(self, engine: Any, statement: "Statement", partition: Partition) -> "PartitionInstance":
+    def make_instance(self, engine: "Runtime", statement: "Statement", partition: Partition) -> "PartitionInstance":
         plan = self.partition_plan
         if self.infra_streams or self.into_infra is not None:
             plan = self._bind(plan, partition, engine)
@@ -80,7 +81,7 @@ class ContextSelectPlan:
             emitter = RoutingStatement(statement, self.infra_insert, partition)
         return PartitionInstance(engine, statement, plan, partition, self.holder, emitter)
 
-    def _bind(self, plan: Any, partition: Partition, engine: Any) -> Any:
+    def _bind(self, plan: Any, partition: Partition, engine: "Runtime") -> Any:
         """The plan with the partition's own windows and tables in place of the
         context-declared ones it names."""
         changes: dict[str, Any] = {}
@@ -133,7 +134,7 @@ class ContextStatement:
     def stop(self) -> None:
         self.runtime.detach(self.statement)
 
-    def relocate(self, runtime: Any) -> None:
+    def relocate(self, runtime: "Runtime") -> None:
         """Move the context, with its partitions and every instance in them, to `runtime`
         (the isolated service checks first that no statement of the context stays behind)."""
         self.runtime.relocate(runtime)
@@ -153,7 +154,7 @@ class PartitionContext(StatementContext):
 
     __slots__ = ("holder", "props")
 
-    def __init__(self, engine: Any, statement: "Statement", slot: Any, holder: Holder, props: dict) -> None:
+    def __init__(self, engine: "Runtime", statement: "Statement", slot: Any, holder: Holder, props: dict) -> None:
         super().__init__(engine, statement, slot)
         self.holder = holder
         self.props = props
@@ -227,7 +228,7 @@ class PartitionInstance:
 
     __slots__ = ("inst", "holder", "props")
 
-    def __init__(self, engine: Any, statement: "Statement", plan: Any, partition: Partition,
+    def __init__(self, engine: "Runtime", statement: "Statement", plan: Any, partition: Partition,
                  holder: Holder, emitter: Any = None) -> None:
         props = partition.props
         holder.properties = props
@@ -249,7 +250,7 @@ class PartitionInstance:
     def stop(self) -> None:
         self.inst.stop()
 
-    def relocate(self, runtime: Any) -> None:
+    def relocate(self, runtime: "Runtime") -> None:
         self.inst.relocate(runtime)
 
     def terminated(self) -> None:

@@ -46,7 +46,7 @@ class _Temporal:
     def _open(self, props: dict, events: list) -> Partition:
         runtime = self.runtime
         befores = [(e, runtime.matched(e)) for e in events]
-        now = runtime.engine._scheduler.now
+        now = runtime.engine.scheduler.now
         props = dict(props)
         props["startTime"] = now
         props["endTime"] = end_time(self.spec.end, now) if self.spec.end is not None else None
@@ -72,7 +72,7 @@ class NonOverlappingController(_Temporal):
     def start(self) -> None:
         start, end = self.spec.start, self.spec.end
         if isinstance(start, CrontabCondition) and isinstance(end, CrontabCondition):
-            now = self.runtime.engine._scheduler.now
+            now = self.runtime.engine.scheduler.now
             if end.next_time(now) < start.next_time(now):      # inside the range already
                 self._started({}, [])
                 return

@@ -1,11 +1,11 @@
 """Joins of several streams: event indexes, lookup plans, inner/outer/unidirectional
 execution with Esper's insert and remove streams. `install(engine)` registers the planner
-as `engine.services['joins']`.
+as `engine.features.join_compiler`.
 
 Runtime modules here may import engine.contracts, epl.ast and the runtime, never the compiler;
 this `__init__` is the package's public face (its `install` joins the compiler's planner,
 epl/compiler/joins.py, to the engine) and nothing inside our packages imports it."""
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .executor import JoinExecutor as JoinExecutor
 from .executor import JoinFlushHandle as JoinFlushHandle
@@ -22,11 +22,14 @@ from .plan import JoinPlan as JoinPlan
 from .plan import OuterPlan as OuterPlan
 from .plan import Step as Step
 
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 
-def install(engine: Any) -> None:
+
+def install(engine: "Runtime") -> None:
     """Let `engine` compile statements selecting from several streams."""
     from epl.compiler.joins import compile_join
-    engine.services["joins"] = compile_join
+    engine.features.join_compiler = compile_join
 
 
 __all__ = [

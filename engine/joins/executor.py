@@ -129,14 +129,14 @@ class JoinExecutor:
     def start(self) -> None:
         if not self.shared_streams:
             return
-        index = self.instance.engine._filters
+        index = self.instance.engine.filters
         flusher = JoinFlushHandle(self, self.instance.statement)
         for i in sorted(self.shared_streams):
             template = self.plan.filters[i]
             self._flush_tokens.append(index.add(template.bind(self.instance.bindings), flusher))
 
     def stop(self) -> None:
-        index = self.instance.engine._filters
+        index = self.instance.engine.filters
         tokens, self._flush_tokens = self._flush_tokens, []
         for t in tokens:
             index.remove(t)

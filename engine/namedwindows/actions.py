@@ -13,6 +13,7 @@ from engine.contracts.bean import EventBean
 
 if TYPE_CHECKING:
     from engine.statement import Statement
+    from ..runtime import Runtime
 
 Eps = tuple
 Fn = Callable[[Eps], Any]
@@ -86,7 +87,7 @@ class OnSelectAction:
     rows_plan: Any
     and_delete: bool = False
 
-    def run(self, trigger: EventBean, engine: Any) -> tuple:
+    def run(self, trigger: EventBean, engine: "Runtime") -> tuple:
         matched = self.matcher.find(trigger)
         # Esper processes every trigger: an aggregate over no matching rows still has its row
         rows = self.rows_plan.rows([(trigger, b) for b in matched], empty_aggregate=True)
@@ -99,7 +100,7 @@ class OnSelectAction:
 class OnDeleteAction:
     matcher: Matcher
 
-    def run(self, trigger: EventBean, engine: Any) -> tuple:
+    def run(self, trigger: EventBean, engine: "Runtime") -> tuple:
         matched = self.matcher.find(trigger)
         if matched:
             self.matcher.target.delete(matched)
@@ -111,7 +112,7 @@ class OnUpdateAction:
     matcher: Matcher
     assigns: tuple[tuple[str, Fn], ...]
 
-    def run(self, trigger: EventBean, engine: Any) -> tuple:
+    def run(self, trigger: EventBean, engine: "Runtime") -> tuple:
         matched = self.matcher.find(trigger)
         if not matched:
             return None, None
@@ -155,7 +156,7 @@ class OnMergeAction:
         self.matched_clauses = tuple(c for c in self.clauses if c.matched)
         self.unmatched_clauses = tuple(c for c in self.clauses if not c.matched)
 
-    def run(self, trigger: EventBean, engine: Any) -> tuple:
+    def run(self, trigger: EventBean, engine: "Runtime") -> tuple:
         new: list[EventBean] = []
         old: list[EventBean] = []
         routed: list[EventBean] = []
@@ -171,7 +172,7 @@ class OnMergeAction:
         if new or old:
             target.merge(new, old)
         for r in routed:
-            engine._route_queue.append(r)
+            engine.route(r)
         return new or None, old or None
 
     @staticmethod
@@ -218,7 +219,7 @@ class OnSetAction:
     out_type: Any
     holder: Any = None       # in a context: the partition the statement runs in (its variables)
 
-    def run(self, trigger: Optional[EventBean], engine: Any) -> tuple:
+    def run(self, trigger: Optional[EventBean], engine: "Runtime") -> tuple:
         svc = self.service
         values: dict[str, Any] = {}
         svc.overlay = values
@@ -248,7 +249,7 @@ class OnPlan:
     insert_into: Any = None
     subqueries: tuple = ()           # subquery window plans (engine/subqueries.py)
 
-    def instantiate(self, engine: Any, statement: "Statement") -> list:
+    def instantiate(self, engine: "Runtime", statement: "Statement") -> list:
         inst = OnInstance(engine, statement, self)
         inst.start()
         return [inst]
@@ -257,7 +258,7 @@ class OnPlan:
 class OnInstance:
     """A started on-statement: the trigger's registration; each trigger runs the action."""
 
-    def __init__(self, engine: Any, statement: "Statement", plan: OnPlan) -> None:
+    def __init__(self, engine: "Runtime", statement: "Statement", plan: OnPlan) -> None:
         from engine.instance import StatementContext
         self.engine = engine
         self.statement = statement
@@ -270,13 +271,13 @@ class OnInstance:
     def start(self) -> None:
         if self.plan.subqueries:
             # subquery streams see an event before the trigger does (their handles sort first)
-            self.subqueries = self.engine.services["subqueries"].instantiate(self, self.plan.subqueries)
+            self.subqueries = self.engine.services.subqueries.instantiate(self, self.plan.subqueries)
             self.subqueries.start()
         handle = _TriggerHandle(self)
         if self.plan.trigger_pattern is not None:
             self.registration = self.plan.trigger_pattern.start(self, handle)
         else:
-            self.registration = self.engine._filters.add(self.plan.trigger_filter.bind(None), handle)
+            self.registration = self.engine.filters.add(self.plan.trigger_filter.bind(None), handle)
 
     def stop(self) -> None:
         subs, self.subqueries = self.subqueries, None
@@ -288,9 +289,9 @@ class OnInstance:
         if self.plan.trigger_pattern is not None:
             reg.stop()
         else:
-            self.engine._filters.remove(reg)
+            self.engine.filters.remove(reg)
 
-    def relocate(self, runtime: Any) -> None:
+    def relocate(self, runtime: "Runtime") -> None:
         """Continue in another runtime (an isolated service, or the engine): the trigger's
         filter, or its pattern run with its state, and its schedules move there. The target
         window or table does not move: it is the same one wherever its triggers come from."""
@@ -299,8 +300,8 @@ class OnInstance:
         if reg is not None:
             if self.plan.trigger_pattern is not None:
                 reg.relocate(runtime)
-            elif runtime._filters is not self.engine._filters:
-                self.registration = move_filter(reg, self.engine._filters, runtime._filters)
+            elif runtime.filters is not self.engine.filters:
+                self.registration = move_filter(reg, self.engine.filters, runtime.filters)
         move_schedules(self.ctx, runtime)
         self.engine = runtime
 
@@ -315,10 +316,10 @@ class OnInstance:
         return []
 
 
-def move_schedules(ctx: Any, runtime: Any) -> None:
+def move_schedules(ctx: Any, runtime: "Runtime") -> None:
     """Move the callbacks scheduled in a statement context's slots (the slot and the ones
     nested under it) to `runtime`'s scheduler, shifted by the gap between the clocks."""
-    ctx.shift_to(runtime._scheduler)
+    ctx.shift_to(runtime.scheduler)
 
 
 class _TriggerHandle:

@@ -2,10 +2,13 @@
 of its type, registered in the runtime the window or table runs in, moved with it."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from engine.contracts.bean import EventBean
 from filterindex.spec import FilterSpec
+
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 
 
 class InsertHandle:
@@ -23,22 +26,22 @@ class InsertHandle:
         self.store.insert([bean])
 
 
-def register_inserts(engine: Any, store: Any, statement: Any) -> Any:
+def register_inserts(engine: "Runtime", store: Any, statement: Any) -> Any:
     """Register `store`'s insert handle with `engine`; returns the registration."""
-    return engine._filters.add(FilterSpec(store.event_type, ((),)), InsertHandle(store, statement))
+    return engine.filters.add(FilterSpec(store.event_type, ((),)), InsertHandle(store, statement))
 
 
-def unregister_inserts(engine: Any, registration: Optional[Any]) -> None:
+def unregister_inserts(engine: "Runtime", registration: Optional[Any]) -> None:
     """Remove the registration (None: nothing registered); returns None, the caller's new
     registration."""
     if registration is not None:
-        engine._filters.remove(registration)
+        engine.filters.remove(registration)
     return None
 
 
-def move_inserts(registration: Optional[Any], engine: Any, runtime: Any) -> Optional[Any]:
+def move_inserts(registration: Optional[Any], engine: "Runtime", runtime: "Runtime") -> Optional[Any]:
     """The registration moved from `engine`'s filters to `runtime`'s (when they differ)."""
     from engine.instance import move_filter
-    if registration is not None and runtime._filters is not engine._filters:
-        return move_filter(registration, engine._filters, runtime._filters)
+    if registration is not None and runtime.filters is not engine.filters:
+        return move_filter(registration, engine.filters, runtime.filters)
     return registration

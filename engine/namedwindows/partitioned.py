@@ -7,12 +7,15 @@ are bound to it when the partition instantiates them); a consumer declared elsew
 gives every partition's rows, as fire-and-forget queries without a context do."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 from engine.contracts.bean import EventBean
 
 from .table import Table
 from .window import NamedWindow
+
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 
 
 class PartitionedInfra:
@@ -74,7 +77,7 @@ class PartitionedInfra:
         return [idx.columns for idx in self.indexes.values()]
 
     # -- partitions ----------------------------------------------------------------------------------
-    def instance(self, partition: Any, engine: Any = None, ctx: Any = None) -> Any:
+    def instance(self, partition: Any, engine: Optional["Runtime"] = None, ctx: Any = None) -> Any:
         """The partition's window or table, created (and released with the partition) when
         the partition's first statement needs it."""
         inst = self.instances.get(partition)

@@ -1,11 +1,14 @@
-"""`engine.services['named_windows']`: the named windows and tables of an engine by name
-(the stream plans of statements that consume one: epl/compiler/window_streams.py)."""
+"""`engine.services.named_windows`: the named windows and tables of an engine by name (the
+stream plans of statements that consume one: epl/compiler/window_streams.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.contracts.event_types import EventType
+
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 
 
 @dataclass(frozen=True)
@@ -20,7 +23,7 @@ class WindowPlan:
     insert_into: Any = None
     preload: Optional[Callable[[], list]] = None   # `insert` from another window
 
-    def instantiate(self, engine: Any, statement: Any) -> list:
+    def instantiate(self, engine: "Runtime", statement: Any) -> list:
         w = self.window.start(engine, statement)
         if self.preload is not None:
             w.insert(self.preload())
@@ -38,7 +41,7 @@ class TablePlan:
     selector: str = "istream"
     insert_into: Any = None
 
-    def instantiate(self, engine: Any, statement: Any) -> list:
+    def instantiate(self, engine: "Runtime", statement: Any) -> list:
         return [self.table.start(engine, statement)]
 
 
@@ -65,8 +68,8 @@ class NamedWindowService:
             del self.windows[window.name]
 
 
-def install(engine: Any) -> NamedWindowService:
-    svc = engine.services.get("named_windows")
-    if svc is None:
-        svc = engine.services["named_windows"] = NamedWindowService()
+def install(engine: "Runtime") -> NamedWindowService:
+    if "named_windows" not in engine.services:      # installing twice keeps the service
+        engine.services.named_windows = NamedWindowService()
+    svc = engine.services.named_windows
     return svc

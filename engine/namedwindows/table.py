@@ -7,7 +7,7 @@ their current value); deletes and updates find the row again by its primary key.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from engine.contracts.bean import EventBean
 from engine.contracts.event_types import EventType
@@ -15,6 +15,9 @@ from engine.resultset.aggregation_rows import AggregationRows
 
 from .feed import move_inserts, register_inserts, unregister_inserts
 from .rows import row_maker
+
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 
 log = logging.getLogger("epl.engine")
 
@@ -42,10 +45,10 @@ class Table:
         self.rows: dict[Any, _Row] = {}
         self.indexes: dict[str, Any] = {}          # `create index`: name -> TableIndex
         self._registration: Any = None
-        self._engine: Any = None
+        self._engine: Optional["Runtime"] = None
 
     # -- lifecycle (the `create table` statement) -----------------------------------------------
-    def start(self, engine: Any, statement: Any, register: bool = True) -> "Table":
+    def start(self, engine: "Runtime", statement: Any, register: bool = True) -> "Table":
         """Start taking rows; a context partition's table registers nothing (its rows come
         from its partition's statements only)."""
         self._engine = engine
@@ -56,7 +59,7 @@ class Table:
     def stop(self) -> None:
         self._registration = unregister_inserts(self._engine, self._registration)
 
-    def relocate(self, runtime: Any) -> None:
+    def relocate(self, runtime: "Runtime") -> None:
         """Move the `create table` statement to another runtime with its rows: events of
         the table's type inserted there reach it."""
         self._registration = move_inserts(self._registration, self._engine, runtime)

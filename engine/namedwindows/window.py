@@ -17,6 +17,7 @@ from .rows import row_maker
 
 if TYPE_CHECKING:
     from engine.statement import Statement
+    from ..runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -42,13 +43,13 @@ class NamedWindow:
         self._first: Any = None
         self._chain: list[Any] = []
         self._registration: Any = None
-        self._engine: Any = None
+        self._engine: Optional["Runtime"] = None
         self._statement: Optional["Statement"] = None
         self._ctx: Any = None
         self.indexes: dict[str, Any] = {}     # `create index`: name -> WindowIndex
 
     # -- lifecycle (the `create window` statement's start and stop) -------------------------
-    def start(self, engine: Any, statement: "Statement", ctx: Any = None,
+    def start(self, engine: "Runtime", statement: "Statement", ctx: Any = None,
               register: bool = True) -> "NamedWindow":
         """Start the data window. A context partition's window passes its partition's `ctx`
         and no registration (its inserts come from its partition's statements only)."""
@@ -71,7 +72,7 @@ class NamedWindow:
         self._chain = []
         self._first = None
 
-    def relocate(self, runtime: Any) -> None:
+    def relocate(self, runtime: "Runtime") -> None:
         """Move the `create window` statement to another runtime (an isolated service, or
         the engine) with the window's contents: `insert into W` events now come from that
         runtime, and the data window's schedules (expiry) run on its time. Consumers and
@@ -196,7 +197,7 @@ class NamedWindow:
         if self.shared_consumers:
             consumers += tuple(self.shared_consumers)
         if consumers and self._engine is not None:
-            self._engine._window_changed(consumers, new or None, old or None)
+            self._engine.window_changed(consumers, new or None, old or None)
 
 
 class _Attachment:

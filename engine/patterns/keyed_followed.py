@@ -1,4 +1,7 @@
 """The keyed followed-by fast path: `every a=A(...) -> b=B(x = a.y, ...)`, optionally with
+
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 `where timer:within(t)` on the B side, run as per-key waiting lists and a deadline heap
 instead of a live filter (a filter-index insert and remove) per A event.
 
@@ -23,7 +26,7 @@ from __future__ import annotations
 import heapq
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
 from engine.contracts.epl_types import EPLType
@@ -88,7 +91,7 @@ class KeyedFollowedRun:
     def __init__(self, fast: KeyedFollowedPlan, instance: Any, handle: Any) -> None:
         self.fast = fast
         self.engine = instance.engine
-        self.index = self.engine._filters
+        self.index = self.engine.filters
         self.ctx = instance.ctx
         self.statement = instance.statement
         self.handle = handle
@@ -132,17 +135,17 @@ class KeyedFollowedRun:
         if self.count:
             self._release(self.count)
 
-    def relocate(self, runtime: Any) -> None:
+    def relocate(self, runtime: "Runtime") -> None:
         """Continue in another runtime: the two registrations move to its filter index (the
         schedule moves with the instance's context)."""
         from engine.instance import move_filter
-        old, new = self.index, runtime._filters
+        old, new = self.index, runtime.filters
         if new is not old:
             self.tokens = [move_filter(t, old, new) for t in self.tokens]
         self.engine, self.index = runtime, new
 
     def _limit(self) -> PatternLimit:
-        lim = self.engine.services.get("pattern_limit")
+        lim = self.engine.services.pattern_limit
         if lim.__class__ is not PatternLimit:
             lim = pattern_limit(self.engine)
         return lim
@@ -157,7 +160,7 @@ class KeyedFollowedRun:
     def _acquire(self) -> bool:
         """Count one more waiting A against the engine-wide limit (limits.PatternLimit's
         try_acquire, inlined for the common case of a counter without a limit)."""
-        lim = self.engine.services.get("pattern_limit")
+        lim = self.engine.services.pattern_limit
         if lim.__class__ is PatternLimit and lim.max_instances is None:
             lim.count += 1
             per = lim.per_statement
@@ -173,7 +176,7 @@ class KeyedFollowedRun:
             return
         key = self.a_key(bean)
         # limits.PatternLimit.try_acquire inlined for a counter without a limit (most runs)
-        lim = self.engine.services.get("pattern_limit")
+        lim = self.engine.services.pattern_limit
         if lim.__class__ is PatternLimit and lim.max_instances is None:
             lim.count += 1
             per = lim.per_statement
@@ -192,7 +195,7 @@ class KeyedFollowedRun:
         if not self.tokens:
             return
         key = self.a_key(bean)
-        lim = self.engine.services.get("pattern_limit")
+        lim = self.engine.services.pattern_limit
         if lim.__class__ is PatternLimit and lim.max_instances is None:     # as in _on_a
             lim.count += 1
             per = lim.per_statement
@@ -255,7 +258,7 @@ class KeyedFollowedRun:
 
     def _release(self, n: int) -> None:
         self.count -= n
-        lim = self.engine.services.get("pattern_limit")
+        lim = self.engine.services.pattern_limit
         if lim.__class__ is PatternLimit and lim.max_instances is None and lim.count >= n:
             lim.count -= n
             per = lim.per_statement

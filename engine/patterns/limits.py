@@ -6,12 +6,15 @@ all statements. When a new instance would exceed it, the instance is not started
 reaches the limit, logs a warning with the live instances per statement.
 
 Configure with `set_pattern_limit(engine, n)`, or put an int in
-`engine.services['pattern_limit']` before statements start.
+`engine.services.pattern_limit` before statements start.
 """
 from __future__ import annotations
 
 import logging
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 
 log = logging.getLogger("epl.engine.patterns")
 
@@ -35,7 +38,7 @@ class PatternLimit:
         self.prevent_start = prevent_start
         self._warned = False
 
-    def try_acquire(self, engine: Any, statement: Any) -> bool:
+    def try_acquire(self, engine: "Runtime", statement: Any) -> bool:
         """Count one more instance for `statement`; False when it must not start."""
         limit = self.max_instances
         if limit is not None and self.count >= limit:
@@ -59,7 +62,7 @@ class PatternLimit:
         if self.max_instances is None or self.count < self.max_instances:
             self._warned = False
 
-    def _report(self, engine: Any, statement: Any) -> None:
+    def _report(self, engine: "Runtime", statement: Any) -> None:
         if not self._warned:
             self._warned = True
             counts = ", ".join(f"'{k}': {v}" for k, v in sorted(self.per_statement.items()))
@@ -71,18 +74,18 @@ class PatternLimit:
                                           limit=self.max_instances)
 
 
-def pattern_limit(engine: Any) -> PatternLimit:
+def pattern_limit(engine: "Runtime") -> PatternLimit:
     """The engine's counter (created on first use; an int in services becomes the limit)."""
-    lim = engine.services.get("pattern_limit")
+    lim = engine.services.pattern_limit
     if isinstance(lim, PatternLimit):
         return lim
     if lim is not None and (isinstance(lim, bool) or not isinstance(lim, int)):
-        raise TypeError("engine.services['pattern_limit'] must be an int or a PatternLimit")
-    lim = engine.services["pattern_limit"] = PatternLimit(lim)
+        raise TypeError("engine.services.pattern_limit must be an int or a PatternLimit")
+    lim = engine.services.pattern_limit = PatternLimit(lim)
     return lim
 
 
-def set_pattern_limit(engine: Any, max_instances: Optional[int], prevent_start: bool = True) -> None:
+def set_pattern_limit(engine: "Runtime", max_instances: Optional[int], prevent_start: bool = True) -> None:
     """Limit the live pattern sub-expression instances of the whole engine (None: no limit).
     Instances already live count against the new limit."""
     pattern_limit(engine).configure(max_instances, prevent_start)

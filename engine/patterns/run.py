@@ -9,7 +9,7 @@ flush handle registered after the pattern's own filters in the statement's order
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
 from filterindex.spec import FilterSpec
@@ -18,6 +18,9 @@ from .base import Match, StateNode
 from .consume import Consumption, has_consume
 from .limits import PatternLimit, pattern_limit
 from .match import event_ids, without_overlaps
+
+if TYPE_CHECKING:
+    from ..runtime import Runtime
 
 
 class PatternRun:
@@ -28,7 +31,7 @@ class PatternRun:
     def __init__(self, plan: Any, instance: Any, handle: Any) -> None:
         self.plan = plan
         self.engine = instance.engine
-        self.index = self.engine._filters
+        self.index = self.engine.filters
         self.ctx = instance.ctx
         self.statement = instance.statement
         self.order = self.statement._match_key
@@ -73,12 +76,12 @@ class PatternRun:
             self.index.remove(t)
         self.buffer.clear()
 
-    def relocate(self, runtime: Any) -> None:
+    def relocate(self, runtime: "Runtime") -> None:
         """Continue in another runtime (engine or isolated service) with the same state:
         every live filter moves to its filter index. Schedules go through the instance's
         context, which the instance moves itself."""
         from engine.instance import move_filter
-        old, new = self.index, runtime._filters
+        old, new = self.index, runtime.filters
         if new is not old:
             for f in self.live:
                 f.token = move_filter(f.token, old, new)
@@ -150,13 +153,13 @@ class PatternRun:
 
     def acquire_instance(self) -> bool:
         engine = self.engine
-        lim = engine.services.get("pattern_limit")
+        lim = engine.services.pattern_limit
         if lim.__class__ is not PatternLimit:      # not yet made, an int, or a subclass
             lim = pattern_limit(engine)
         return lim.try_acquire(engine, self.statement)
 
     def release_instance(self) -> None:
-        lim = self.engine.services.get("pattern_limit")
+        lim = self.engine.services.pattern_limit
         if lim.__class__ is not PatternLimit:
             lim = pattern_limit(self.engine)
         lim.release(self.statement)

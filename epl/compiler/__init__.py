@@ -6,14 +6,17 @@ tests/architecture/allowlist_import_graph.py until they become plan data. Never 
 facade."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import epl.ast as A
 from engine.contracts.errors import EPLValidationError
 from .result import CompiledStatement as CompiledStatement
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
-def compile_statement(node: A.Statement, engine: Any, text: str) -> CompiledStatement:
+
+def compile_statement(node: A.Statement, engine: "Runtime", text: str) -> CompiledStatement:
     """Validate and compile one statement against the engine's types and services."""
     try:
         return _compile_statement(node, engine, text)
@@ -24,7 +27,7 @@ def compile_statement(node: A.Statement, engine: Any, text: str) -> CompiledStat
                                  text) from None
 
 
-def _compile_statement(node: A.Statement, engine: Any, text: str) -> CompiledStatement:
+def _compile_statement(node: A.Statement, engine: "Runtime", text: str) -> CompiledStatement:
     from .exprdecl import expand_declarations
     from .tables import complete_into_table
     node = complete_into_table(expand_declarations(node, engine, text), engine)
@@ -33,17 +36,14 @@ def _compile_statement(node: A.Statement, engine: Any, text: str) -> CompiledSta
         return compile_create_schema(node, engine, text)
     if isinstance(node, A.SelectStatement):
         if node.context is not None:
-            hook = engine.services.get("contexts")
-            if hook is None:
-                raise EPLValidationError(f"Context '{node.context}' is not supported yet", text)
             from .contexts import compile_context_select
             return compile_context_select(node, engine, text)
-        if node.insert_into is not None and engine.services.get("named_windows") is not None:
+        if node.insert_into is not None:
             from .windows import check_insert_into
             check_insert_into(node, engine, text)    # a window declared with a context: refused
         from .select import compile_select
         return compile_select(node, engine, text)
-    hook = engine.services.get("statements", {}).get(type(node).__name__)
-    if hook is not None:
-        return hook(node, engine, text)
-    raise EPLValidationError(f"Statements of kind '{type(node).__name__}' are not supported yet", text)
+    compiler = engine.features.statement_compiler(node)
+    if compiler is None:      # a statement class the parser makes and no feature compiles
+        raise EPLValidationError(f"Statements of kind '{type(node).__name__}' have no compiler", text)
+    return compiler(node, engine, text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import engine.contracts.epl_types as T
 from engine.contracts.epl_types import EPLType, PropertyType
@@ -16,6 +16,9 @@ from ..ast.walk import walk
 from engine.contracts.errors import EPLValidationError
 from .compiled import Compiled
 from .scope import Scope
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 NAMES = ("prev", "prevtail", "prevwindow", "prevcount", "prior", "istream",
          "current_evaluation_context")
@@ -31,11 +34,11 @@ class StreamAccess:
     istream: bool = False
 
 
-def install(engine: Any) -> None:
+def install(engine: "Runtime") -> None:
     import epl.compiler.dynamic as dynamic
     # registers the compilers of `name?` and `new {...}`
     import epl.compiler.newmap as newmap  # noqa: F401
-    previous: Optional[Callable] = engine.services.get("functions")
+    previous: Optional[Callable] = engine.features.function_hook
 
     def functions(node: Any, scope: Any) -> Any:
         if node.name.lower() in NAMES:
@@ -44,7 +47,7 @@ def install(engine: Any) -> None:
             return _identity_equals(node, scope)
         return previous(node, scope) if previous is not None else None
 
-    engine.services["functions"] = functions
+    engine.features.function_hook = functions
 
 
 _INF = float("inf")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import engine.contracts.epl_types as T
 from engine.contracts.bean import EventBean
@@ -31,6 +31,9 @@ from .scope import Scope, StreamInfo
 from .select import base_scope, compile_select, resolve_stream_type
 from .windows import check_insert_into, insert_target
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
+
 DEFAULT_GRANULARITY = 512
 
 
@@ -40,8 +43,8 @@ class _ContextScope:
     holder: Holder
 
 
-def compile_create_context(node: A.CreateContext, engine: Any, text: str) -> CompiledStatement:
-    svc = engine.services["contexts"]
+def compile_create_context(node: A.CreateContext, engine: "Runtime", text: str) -> CompiledStatement:
+    svc = engine.services.contexts
     if svc.get(node.name) is not None:
         raise EPLValidationError(f"Context by name '{node.name}' already exists", text)
     if isinstance(node.spec, A.NestedContext):
@@ -69,8 +72,8 @@ def compile_create_context(node: A.CreateContext, engine: Any, text: str) -> Com
                              annotations=node.annotations, on_create=[(register, unregister)])
 
 
-def compile_context_select(node: A.SelectStatement, engine: Any, text: str) -> CompiledStatement:
-    svc = engine.services["contexts"]
+def compile_context_select(node: A.SelectStatement, engine: "Runtime", text: str) -> CompiledStatement:
+    svc = engine.services.contexts
     definition = svc.get(node.context)
     if definition is None:
         raise EPLValidationError(f"Context by name '{node.context}' has not been declared", text)
@@ -85,11 +88,11 @@ def compile_context_select(node: A.SelectStatement, engine: Any, text: str) -> C
     return compiled
 
 
-def compile_context_on(node: A.OnStatement, engine: Any, text: str) -> CompiledStatement:
+def compile_context_on(node: A.OnStatement, engine: "Runtime", text: str) -> CompiledStatement:
     """`context X on <trigger> select|delete|update|merge|set ...`: run per partition, the
     trigger narrowed by the partition, against a global named window or table, the
     partition's own one (declared with the same context), or variables."""
-    svc = engine.services["contexts"]
+    svc = engine.services.contexts
     definition = svc.get(node.context)
     if definition is None:
         raise EPLValidationError(f"Context by name '{node.context}' has not been declared", text)
@@ -135,7 +138,7 @@ def _check_keyed_types(definition: ContextDefinition, types: list, text: str) ->
 
 
 # -- context kinds ------------------------------------------------------------------------------
-def _compile_spec(name: str, spec: Any, engine: Any, text: str) -> tuple[Any, EventType]:
+def _compile_spec(name: str, spec: Any, engine: "Runtime", text: str) -> tuple[Any, EventType]:
     if isinstance(spec, A.KeyedContext):
         return _keyed(name, spec, engine, text)
     if isinstance(spec, A.CategoryContext):
@@ -147,7 +150,7 @@ def _compile_spec(name: str, spec: Any, engine: Any, text: str) -> tuple[Any, Ev
     raise EPLValidationError(f"Context kind '{type(spec).__name__}' is not supported", text)
 
 
-def _stream(ef: A.EventFilter, alias: Optional[str], engine: Any, text: str) -> tuple[StreamInfo, Scope]:
+def _stream(ef: A.EventFilter, alias: Optional[str], engine: "Runtime", text: str) -> tuple[StreamInfo, Scope]:
     et = resolve_stream_type(engine, ef.type_name, text)
     info = StreamInfo(0, et, alias, ef.type_name)
     return info, base_scope(engine, [info], text)
@@ -159,7 +162,7 @@ def _ctx_type(name: str, props: dict[str, PropertyType]) -> EventType:
     return EventType(f"context_{name}", Representation.MAP, base)
 
 
-def _keyed(name: str, spec: A.KeyedContext, engine: Any, text: str) -> tuple[KeyedSpec, EventType]:
+def _keyed(name: str, spec: A.KeyedContext, engine: "Runtime", text: str) -> tuple[KeyedSpec, EventType]:
     items: list[KeyedItemSpec] = []
     key_types: list[list[PropertyType]] = []
     props: dict[str, PropertyType] = {}
@@ -213,7 +216,7 @@ def _keyed(name: str, spec: A.KeyedContext, engine: Any, text: str) -> tuple[Key
     return keyed, _ctx_type(name, props)
 
 
-def _category(name: str, spec: A.CategoryContext, engine: Any, text: str) -> tuple[CategorySpec, EventType]:
+def _category(name: str, spec: A.CategoryContext, engine: "Runtime", text: str) -> tuple[CategorySpec, EventType]:
     info, scope = _stream(spec.event_filter, None, engine, text)
     base = None
     if spec.event_filter.filter is not None:
@@ -231,7 +234,7 @@ def _category(name: str, spec: A.CategoryContext, engine: Any, text: str) -> tup
 MAX_PREALLOCATE = 65_536
 
 
-def _hash(name: str, spec: A.HashContext, engine: Any, text: str) -> tuple[HashSpec, EventType]:
+def _hash(name: str, spec: A.HashContext, engine: "Runtime", text: str) -> tuple[HashSpec, EventType]:
     items = []
     for expr, ef in spec.items:
         info, scope = _stream(ef, None, engine, text)
@@ -263,7 +266,7 @@ def _hash_fn(expr: A.Expr, scope: Scope, text: str) -> Any:
     return lambda bean, _f=f: _f((bean,))
 
 
-def _temporal(name: str, spec: A.TemporalContext, engine: Any, text: str) -> tuple[TemporalSpec, EventType]:
+def _temporal(name: str, spec: A.TemporalContext, engine: "Runtime", text: str) -> tuple[TemporalSpec, EventType]:
     provided: list[StreamInfo] = []        # what the start condition names, for the end condition
     props: dict[str, PropertyType] = {"startTime": T.LONG, "endTime": T.LONG}
     start = _condition(spec.start, engine, text, [], start=True)
@@ -304,7 +307,7 @@ def _hashable(v: Any) -> Any:
         return repr(v)
 
 
-def _condition(cond: A.ContextCondition, engine: Any, text: str, provided: list[StreamInfo],
+def _condition(cond: A.ContextCondition, engine: "Runtime", text: str, provided: list[StreamInfo],
                start: bool) -> Any:
     if cond.now:
         return NowCondition()
@@ -317,8 +320,6 @@ def _condition(cond: A.ContextCondition, engine: Any, text: str, provided: list[
         return FilterCondition(compile_filter(cond.event_filter.filter, info, scope, tag_scope),
                                info.event_type, cond.alias)
     if cond.pattern is not None:
-        if engine.services.get("patterns") is None:
-            raise EPLValidationError("Pattern context conditions need the pattern service", text)
         from epl.compiler.patterns import compile_pattern, pattern_match_type
         mt = pattern_match_type(cond.pattern, engine, text)
         if provided:
@@ -349,7 +350,7 @@ def _condition(cond: A.ContextCondition, engine: Any, text: str, provided: list[
     raise EPLValidationError("Unsupported context condition", text)
 
 
-def _crontab(params: tuple, engine: Any, text: str) -> Any:
+def _crontab(params: tuple, engine: "Runtime", text: str) -> Any:
     from engine.output.crontab import WILDCARD, CrontabError, Every, Keyword, Range, parse_crontab
     scope = base_scope(engine, [], text)
 

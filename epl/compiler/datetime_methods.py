@@ -5,7 +5,7 @@ engine/apptime. Semantics and time zone: engine/datetime_ops.py."""
 from __future__ import annotations
 
 from datetime import date, datetime, timezone, tzinfo
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import engine.contracts.datetime_ops as D
 import engine.contracts.epl_types as T
@@ -15,6 +15,9 @@ from engine.contracts.epl_types import EPLType, PropertyType
 import epl.ast as A
 from .compiled import Compiled
 from .scope import Scope
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 DATETIME = PropertyType(EPLType.OBJECT, pyclass=datetime)
 
@@ -37,8 +40,8 @@ def is_datetime_type(t: PropertyType) -> bool:
                                           (isinstance(t.pyclass, type) and issubclass(t.pyclass, date)))
 
 
-def install(engine: Any) -> None:
-    previous: Optional[Callable] = engine.services.get("dot")
+def install(engine: "Runtime") -> None:
+    previous: Optional[Callable] = engine.features.dot_hook
 
     def dot(node: Any, scope: Any) -> Any:
         if node.args is not None and node.name.lower() in METHOD_NAMES:
@@ -47,7 +50,7 @@ def install(engine: Any) -> None:
                 return c
         return previous(node, scope) if previous is not None else None
 
-    engine.services["dot"] = dot
+    engine.features.dot_hook = dot
 
 
 def compile_method(node: A.Dot, scope: Scope) -> Optional[Compiled]:

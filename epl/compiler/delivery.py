@@ -3,10 +3,13 @@ grouped_delivery(exprs)` once per group of rows with equal expression values (gr
 order of first appearance; the insert stream's rows of a group, then its remove stream's)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 
-def delivery_splitter(clause: Any, statement: Any, engine: Any, text: str
+def delivery_splitter(clause: Any, statement: Any, engine: "Runtime", text: str
                       ) -> Optional[Callable[[Optional[list], Optional[list]], Iterator[tuple]]]:
     """How the statement's batch (new, old) is split into listener calls; None without a
     for-clause. Grouping expressions read the statement's output rows."""
@@ -41,7 +44,7 @@ def _discrete(new: Optional[list], old: Optional[list]) -> Iterator[tuple]:
         yield None, [row]
 
 
-def _key_function(exprs: tuple, statement: Any, engine: Any, text: str) -> Callable[[Any], Any]:
+def _key_function(exprs: tuple, statement: Any, engine: "Runtime", text: str) -> Callable[[Any], Any]:
     from epl.compiler.core import compile_expr
     from epl.compiler.scope import Scope, StreamInfo
     from engine.contracts.errors import EPLValidationError
@@ -50,7 +53,7 @@ def _key_function(exprs: tuple, statement: Any, engine: Any, text: str) -> Calla
         raise EPLValidationError("The for-clause 'grouped_delivery' needs a statement with "
                                  "output rows", text)
     scope = Scope(streams=[StreamInfo(0, out_type, None, out_type.name)],
-                  functions=engine._functions, variables=engine.services.get("variables"),
+                  functions=engine.functions, variables=engine.services.variables,
                   epl=text)
     fns = tuple(compile_expr(e, scope).fn for e in exprs)
     if len(fns) == 1:

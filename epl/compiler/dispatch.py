@@ -3,10 +3,13 @@ take it alone (Esper's "can self-join" statements). Within the early phase the f
 order decides (filterindex/tree.py). See docs/dispatch-order.md."""
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import epl.ast as A
 from ..ast.walk import walk
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 # phase 0: statements processed as the filter index hands them the event;
 # phase 1: statements that may see one event through several of their filters (patterns,
@@ -15,7 +18,7 @@ from ..ast.walk import walk
 EARLY, LATE = 0, 1
 
 
-def dispatch_phase(node: Any, engine: Any) -> int:
+def dispatch_phase(node: Any, engine: "Runtime") -> int:
     """EARLY or LATE for a statement's AST, by Esper's rule (docs/dispatch-order.md)."""
     if isinstance(node, A.OnStatement):
         if not isinstance(node.trigger, A.EventFilter):
@@ -54,18 +57,18 @@ def dispatch_phase(node: Any, engine: Any) -> int:
     return EARLY
 
 
-def _filter_type(stream: Any, engine: Any) -> Any:
+def _filter_type(stream: Any, engine: "Runtime") -> Any:
     """The event type a stream filters (None: a named window, table or pattern stream)."""
     ef = stream if isinstance(stream, A.EventFilter) else getattr(stream, "event_filter", None)
     if ef is None:
         return None
-    nw = engine.services.get("named_windows")
+    nw = engine.services.named_windows
     if nw is not None and nw.get(ef.type_name) is not None:
         return None
     return engine.types.find(ef.type_name)
 
 
-def _subquery_types(sq: A.Subquery, engine: Any) -> Iterable[Any]:
+def _subquery_types(sq: A.Subquery, engine: "Runtime") -> Iterable[Any]:
     sel = sq.select
     frm = getattr(sel, "from_", None)
     if frm is None:

@@ -7,7 +7,7 @@ inlined when the `create expression` statement is destroyed."""
 from __future__ import annotations
 
 from dataclasses import fields, replace
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import epl.ast as A
 from engine.contracts.errors import EPLValidationError
@@ -15,10 +15,13 @@ from .result import CompiledStatement
 from .rewrite import rewrite
 from .scope import _path_text
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
+
 _MAX_DEPTH = 50   # declared expressions using each other, never recursion
 
 
-def expand_declarations(node: A.Statement, engine: Any, text: str) -> A.Statement:
+def expand_declarations(node: A.Statement, engine: "Runtime", text: str) -> A.Statement:
     """The statement with its own and the engine's declared expressions inlined (a
     DeclaringStatement is unwrapped, its annotations moved onto the statement)."""
     local: dict[str, A.ExpressionDecl] = {}
@@ -39,7 +42,7 @@ def expand_declarations(node: A.Statement, engine: Any, text: str) -> A.Statemen
     return _Inliner(declared, text, _stream_types(node, engine)).statement(node)
 
 
-def _stream_types(node: A.Statement, engine: Any) -> dict[str, Any]:
+def _stream_types(node: A.Statement, engine: "Runtime") -> dict[str, Any]:
     """The event type of each stream alias, type name and pattern tag the statement names."""
     from ..ast.walk import walk
     out: dict[str, Any] = {}
@@ -57,8 +60,8 @@ def _stream_types(node: A.Statement, engine: Any) -> dict[str, Any]:
     return out
 
 
-def _registry(engine: Any) -> dict:
-    return engine.services.get("expressions") or {}
+def _registry(engine: "Runtime") -> dict:
+    return engine.services.expressions
 
 
 class _Inliner:
@@ -190,10 +193,10 @@ def _dot_chain(target: A.Expr, index: Optional[int], rest: tuple, span: Any) -> 
 
 # -- create expression ------------------------------------------------------------------------
 
-def compile_create_expression(node: A.CreateExpression, engine: Any, text: str) -> CompiledStatement:
+def compile_create_expression(node: A.CreateExpression, engine: "Runtime", text: str) -> CompiledStatement:
     from .annotations import statement_name
     d = node.declaration
-    registry = engine.services.setdefault("expressions", {})
+    registry = engine.services.expressions
     if d.name in registry:
         raise EPLValidationError(f"Expression '{d.name}' has already been declared", text)
 
@@ -207,5 +210,5 @@ def compile_create_expression(node: A.CreateExpression, engine: Any, text: str) 
                              annotations=node.annotations, on_create=[(add, remove)])
 
 
-def install(engine: Any) -> None:
-    engine.services.setdefault("statements", {})["CreateExpression"] = compile_create_expression
+def install(engine: "Runtime") -> None:
+    engine.features.add_statement(A.CreateExpression, compile_create_expression)

@@ -83,7 +83,7 @@ def _context_variable_holder(name: str, scope: Scope) -> Any:
     if declared is None:
         return None
     engine = getattr(scope.services, "engine", None)
-    contexts = engine.services.get("contexts") if engine is not None else None
+    contexts = engine.services.contexts if engine is not None else None
     definition = contexts.get(declared) if contexts is not None else None
     if scope.context_holder is None or definition is None or \
             scope.context_type is not definition.context_type:
@@ -742,7 +742,7 @@ def _grouping(node: A.Call, lname: str, scope: Scope) -> Compiled:
 
 def _engine_aggregations(scope: Scope):
     engine = getattr(scope.services, "engine", None)
-    return getattr(engine, "_aggregations", None)
+    return engine.aggregations if engine is not None else None
 
 
 @compiles(A.Dot)

@@ -4,8 +4,9 @@ their module loads. The Engine facade calls `install` next to each runtime packa
 `install` (which registers the runtime service)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+import epl.ast as A
 import epl.compiler.contexts as contexts
 import epl.compiler.fireandforget as fireandforget
 import epl.compiler.indexes as indexes
@@ -15,17 +16,19 @@ import epl.compiler.tables as tables  # noqa: F401  (`T[key].column`, `T.column`
 import epl.compiler.variables as variables
 import epl.compiler.windows as windows
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
-def install(engine: Any) -> None:
-    """Register the statement compilers in `engine.services['statements']` (by AST class
-    name, as the statement compiler looks them up)."""
-    statements = engine.services.setdefault("statements", {})
-    statements["CreateVariable"] = variables.compile_create_variable
-    statements["CreateWindow"] = windows.compile_create_window
-    statements["CreateTable"] = windows.compile_create_table
-    statements["OnStatement"] = onactions.compile_on
-    statements["CreateIndex"] = indexes.compile_create_index
-    statements["InsertValues"] = fireandforget.refuse_as_statement
-    statements["DeleteStatement"] = fireandforget.refuse_as_statement
-    statements.setdefault("UpdateStatement", fireandforget.refuse_as_statement)
-    statements["CreateContext"] = contexts.compile_create_context
+
+def install(engine: "Runtime") -> None:
+    """Register the statement compilers in the engine's feature registry, by AST class."""
+    features = engine.features
+    features.add_statement(A.CreateVariable, variables.compile_create_variable)
+    features.add_statement(A.CreateWindow, windows.compile_create_window)
+    features.add_statement(A.CreateTable, windows.compile_create_table)
+    features.add_statement(A.OnStatement, onactions.compile_on)
+    features.add_statement(A.CreateIndex, indexes.compile_create_index)
+    # fire-and-forget forms given to `epl`: refused with Esper's message
+    for form in (A.InsertValues, A.DeleteStatement, A.UpdateStatement):
+        features.add_statement(form, fireandforget.refuse_as_statement)
+    features.add_statement(A.CreateContext, contexts.compile_create_context)

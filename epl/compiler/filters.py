@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from engine.contracts.errors import EvaluationTimeout
 
@@ -15,6 +15,9 @@ from engine.contracts.errors import EPLError
 from ..ast.walk import walk
 from .expressions import compile_expr, expr_text
 from .scope import Scope, StreamInfo
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 log = logging.getLogger("epl.regex")
 
@@ -97,7 +100,7 @@ def compile_filter(expr: Optional[A.Expr], stream: StreamInfo, scope: Scope,
                        key_of=_statement_key(scope))
 
 
-def _bounded(pred: Any, e: A.Expr, engine: Any) -> Any:
+def _bounded(pred: Any, e: A.Expr, engine: "Runtime") -> Any:
     """A filter leaf that cannot be evaluated on an event does not match it: the statements
     sharing the leaf skip the event, every other statement processes it. Filters run before
     the event's values are checked against its type (events no filter wants are never

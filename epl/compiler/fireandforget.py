@@ -9,7 +9,7 @@ once against the current contents of a named window or table and return rows.
 Changes reach the window's consumers as if an on-action had made them."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.contracts.bean import EventBean
 from engine.contracts.event_types import EventType, Representation
@@ -24,10 +24,13 @@ from .rowselect import compile_rows
 from .scope import Scope, StreamInfo
 from .select import _constant_int, base_scope
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
+
 _NOTHING = EventType("fire_and_forget_none", Representation.MAP, {})
 
 
-def refuse_as_statement(node: Any, engine: Any, text: str) -> CompiledStatement:
+def refuse_as_statement(node: Any, engine: "Runtime", text: str) -> CompiledStatement:
     if isinstance(node, A.UpdateStatement) and node.istream:
         from .updateistream import compile_update_istream
         return compile_update_istream(node, engine, text)
@@ -35,32 +38,25 @@ def refuse_as_statement(node: Any, engine: Any, text: str) -> CompiledStatement:
         f"'{type(node).__name__}' is a fire-and-forget query: run it with engine.execute_query(...)", text)
 
 
-def execute(engine: Any, text: str) -> list[EventBean]:
+def execute(engine: "Runtime", text: str) -> list[EventBean]:
     """Parse, compile and run one fire-and-forget query; returns the rows."""
     from epl.parser import parse
     node = parse(text)
     from .exprdecl import expand_declarations       # `expression f {...} select f() from W`
     node = expand_declarations(node, engine, text)
     run = _compile(node, engine, text)
-    with engine._lock:
-        engine._depth += 1
-        try:
-            rows = run()
-            engine._drain()
-        finally:
-            engine._depth -= 1
-    return rows
+    return engine.run(run)
 
 
-def _target(name: str, engine: Any, text: str) -> Any:
-    target = engine.services["named_windows"].get(name)
+def _target(name: str, engine: "Runtime", text: str) -> Any:
+    target = engine.services.named_windows.get(name)
     if target is None:
         raise EPLValidationError(f"Fire-and-forget queries run against a named window or table; "
                                  f"'{name}' is neither", text)
     return target
 
 
-def _compile(node: Any, engine: Any, text: str) -> Any:
+def _compile(node: Any, engine: "Runtime", text: str) -> Any:
     if isinstance(node, A.SelectStatement):
         return _select(node, engine, text)
     if isinstance(node, A.InsertValues):
@@ -77,7 +73,7 @@ def _compile(node: Any, engine: Any, text: str) -> Any:
     raise EPLValidationError(f"'{type(node).__name__}' cannot run as a fire-and-forget query", text)
 
 
-def _run_action(action: Any, target: Any, engine: Any) -> Any:
+def _run_action(action: Any, target: Any, engine: "Runtime") -> Any:
     """The query's run: on the window or table, or on each partition's of one declared with
     a context (oldest partition first)."""
     if getattr(target, "context", None) is None:
@@ -91,7 +87,7 @@ def _run_action(action: Any, target: Any, engine: Any) -> Any:
     return run
 
 
-def _two_stream(target: Any, alias: Any, where: Any, engine: Any, text: str) -> tuple[Scope, Matcher]:
+def _two_stream(target: Any, alias: Any, where: Any, engine: "Runtime", text: str) -> tuple[Scope, Matcher]:
     """The target at index 1, as on-actions see it (index 0 is an empty trigger)."""
     info = StreamInfo(1, target.event_type, alias, target.name)
     scope = base_scope(engine, [StreamInfo(0, _NOTHING, None, None), info], text)
@@ -101,7 +97,7 @@ def _two_stream(target: Any, alias: Any, where: Any, engine: Any, text: str) -> 
     return scope, Matcher(target, compile_predicate(where, scope), cols, fns)
 
 
-def _select(node: A.SelectStatement, engine: Any, text: str) -> Any:
+def _select(node: A.SelectStatement, engine: "Runtime", text: str) -> Any:
     if node.from_ is None or len(node.from_.streams) != 1 or not isinstance(node.from_.streams[0], A.FilterStream):
         raise EPLValidationError("A fire-and-forget select reads exactly one named window or table", text)
     if node.insert_into is not None or node.output is not None:
@@ -146,7 +142,7 @@ def _select(node: A.SelectStatement, engine: Any, text: str) -> Any:
     return per_partition
 
 
-def _context_scope(context: str, target: Any, scope: Scope, engine: Any, text: str) -> Any:
+def _context_scope(context: str, target: Any, scope: Scope, engine: "Runtime", text: str) -> Any:
     """`context X select ... from W`: W must be declared with context X; `context.x` reads
     the partition being queried."""
     declared = getattr(target, "context", None)
@@ -155,13 +151,13 @@ def _context_scope(context: str, target: Any, scope: Scope, engine: Any, text: s
         raise EPLValidationError(f"A fire-and-forget query with context '{context}' runs against a named "
                                  f"window or table declared with that context; '{target.name}' is {where}", text)
     from engine.contexts.partition import Holder
-    definition = engine.services["contexts"].get(context)
+    definition = engine.services.contexts.get(context)
     holder = Holder()
     scope.context_type, scope.context_holder = definition.context_type, holder
     return holder
 
 
-def _insert(node: A.InsertValues, engine: Any, text: str) -> Any:
+def _insert(node: A.InsertValues, engine: "Runtime", text: str) -> Any:
     target = _target(node.target, engine, text)
     declared = getattr(target, "context", None)
     if declared is not None:

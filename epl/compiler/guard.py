@@ -5,7 +5,7 @@ place of their views, guarding them."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 from engine.aggregation.registry import AGGREGATIONS
 from engine.rollback import GuardChainFactory
@@ -13,9 +13,12 @@ from engine.rollback import GuardChainFactory
 import epl.ast as A
 from ..ast.walk import walk
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
-def runs_user_aggregations(node: Any, engine: Any) -> bool:
-    registry = getattr(engine, "_aggregations", None) or {}
+
+def runs_user_aggregations(node: Any, engine: Optional["Runtime"]) -> bool:
+    registry = engine.aggregations if engine is not None else {}
     for n in walk(node):
         if isinstance(n, A.Call):
             name = n.name.lower()
@@ -25,7 +28,7 @@ def runs_user_aggregations(node: Any, engine: Any) -> bool:
     return False
 
 
-def guard(stream_plans: list, node: Any, engine: Any) -> list:
+def guard(stream_plans: list, node: Any, engine: Optional["Runtime"]) -> list:
     """The stream plans, each stream's views in a GuardChainFactory when the statement needs
     rolling back."""
     if not runs_user_aggregations(node, engine):

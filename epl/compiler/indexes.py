@@ -3,7 +3,7 @@
 dropped with it."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.namedwindows.index import UniqueIndexViolation, WindowIndex
 
@@ -12,9 +12,12 @@ from engine.contracts.errors import EPLValidationError
 from .annotations import statement_name
 from .result import CompiledStatement
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
-def compile_create_index(node: A.CreateIndex, engine: Any, text: str) -> CompiledStatement:
-    svc = engine.services["named_windows"]
+
+def compile_create_index(node: A.CreateIndex, engine: "Runtime", text: str) -> CompiledStatement:
+    svc = engine.services.named_windows
     target = svc.get(node.target)
     if target is None:
         raise EPLValidationError(f"A named window or table by name '{node.target}' does not exist", text)

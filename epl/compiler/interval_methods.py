@@ -3,20 +3,23 @@
 front of any hook installed before."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.apptime.algebra import RELATIONS, event_interval, interval_of
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
-def install(engine: Any) -> None:
-    previous: Optional[Callable] = engine.services.get("dot")
+
+def install(engine: "Runtime") -> None:
+    previous: Optional[Callable] = engine.features.dot_hook
 
     def dot(node: Any, scope: Any) -> Any:
         if node.args is not None and node.name.lower() in RELATIONS:
             return compile_method(node, scope)
         return previous(node, scope) if previous is not None else None
 
-    engine.services["dot"] = dot
+    engine.features.dot_hook = dot
 
 
 def _operand(node: Any, scope: Any) -> tuple[Callable[[Any], Any], bool, Any]:

@@ -2,7 +2,7 @@
 columns aggregate into T's rows (the group-by keys are T's primary key)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import epl.ast as A
 from engine.contracts.errors import EPLValidationError
@@ -10,8 +10,11 @@ from epl.ast.walk import walk
 from epl.compiler.context_use import check_context_use
 from epl.compiler.core import expr_text
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
-def compile_into_table(plan: Any, node: A.SelectStatement, engine: Any, text: str) -> Any:
+
+def compile_into_table(plan: Any, node: A.SelectStatement, engine: "Runtime", text: str) -> Any:
     """Point the plan's aggregations named like the table's aggregation columns at the table's
     rows; the group-by keys are the table's primary key."""
     import dataclasses
@@ -19,7 +22,7 @@ def compile_into_table(plan: Any, node: A.SelectStatement, engine: Any, text: st
     from engine.aggregation.registry import is_aggregation
     from engine.namedwindows.table import TableAggregationRows
 
-    table = engine.services["named_windows"].get(node.into_table)
+    table = engine.services.named_windows.get(node.into_table)
     if table is None or not table.is_table:
         raise EPLValidationError(f"A table by name '{node.into_table}' has not been declared", text)
     check_context_use(table, node.context, text)
@@ -70,7 +73,7 @@ def compile_into_table(plan: Any, node: A.SelectStatement, engine: Any, text: st
     return dataclasses.replace(plan, make_processor=for_table(table))
 
 
-def _declared_function(table: Any, column: str, engine: Any) -> Any:
+def _declared_function(table: Any, column: str, engine: "Runtime") -> Any:
     return table.declarations.get(column)
 
 

@@ -295,7 +295,7 @@ def plan_outer(n: int, joins: Sequence[Optional[A.OuterJoin]], where: Optional[P
 
 def compile_join(node: A.SelectStatement, streams: Sequence[StreamInfo], stream_plans: Sequence[Any],
                  where: Optional[Predicate], scope: Scope, text: str) -> Callable[[Any], Any]:
-    """`engine.services['joins']`: the join factory of a multi-stream select."""
+    """`engine.features.join_compiler`: the join factory of a multi-stream select."""
     from engine.joins.executor import JoinExecutor
     n = len(streams)
     from_ = node.from_

@@ -5,7 +5,7 @@ Expressions see two streams: the trigger (index 0, by its alias or type name) an
 (index 1, by its alias or name); a not-matched merge clause sees the trigger alone."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
 from engine.contracts.epl_types import EPLType, PropertyType
@@ -28,26 +28,26 @@ from .scope import Scope, StreamInfo
 from .select import _Services, _insert_into, base_scope, resolve_stream_type
 from .windows import check_context_use, insert_target
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
+
 
 # the services of the on-statement being compiled: every scope of it shares them, so the
 # subqueries of its trigger filter, where-clause, select and assignments are collected once
 _COMPILING: list = []
 
 
-def _base(engine: Any, streams: list, text: str) -> Scope:
+def _base(engine: "Runtime", streams: list, text: str) -> Scope:
     scope = base_scope(engine, streams, text)
     if _COMPILING:
         scope.services = _COMPILING[-1]
     return scope
 
 
-def compile_on(node: A.OnStatement, engine: Any, text: str, context: Any = None) -> CompiledStatement:
+def compile_on(node: A.OnStatement, engine: "Runtime", text: str, context: Any = None) -> CompiledStatement:
     """`context` (contexts service, compiling `context X on ...`): an object with `type` and
     `holder` for `context.x`."""
     if node.context is not None and context is None:
-        hook = engine.services.get("contexts")
-        if hook is None:
-            raise EPLValidationError(f"On-statements in context '{node.context}' are not supported", text)
         from .contexts import compile_context_on
         return compile_context_on(node, engine, text)
     services = _Services(engine)
@@ -63,7 +63,7 @@ def compile_on(node: A.OnStatement, engine: Any, text: str, context: Any = None)
     return compiled
 
 
-def _compile_on(node: A.OnStatement, engine: Any, text: str, context: Any) -> CompiledStatement:
+def _compile_on(node: A.OnStatement, engine: "Runtime", text: str, context: Any) -> CompiledStatement:
     trigger_info, trigger_filter, trigger_pattern = _trigger(node, engine, text, context)
     action = node.action
     name = statement_name(node.annotations) or "anonymous"
@@ -72,7 +72,7 @@ def _compile_on(node: A.OnStatement, engine: Any, text: str, context: Any) -> Co
     if isinstance(action, A.OnSet):
         act, out_type = _on_set(action, trigger_info, engine, text, context)
     else:
-        target = engine.services["named_windows"].get(action.window)
+        target = engine.services.named_windows.get(action.window)
         if target is None:
             raise EPLValidationError(f"A named window or table '{action.window}' has not been declared", text)
         _check_trigger_context(target, node.context, text)
@@ -114,7 +114,7 @@ def _compile_on(node: A.OnStatement, engine: Any, text: str, context: Any) -> Co
                              has(node.annotations, "drop"), node.annotations, on_create)
 
 
-def check_context_use_of(engine: Any, stream_name: str, context: Optional[str], text: str) -> None:
+def check_context_use_of(engine: "Runtime", stream_name: str, context: Optional[str], text: str) -> None:
     target = insert_target(engine, stream_name)
     if target is not None:
         check_context_use(target, context, text)
@@ -139,16 +139,13 @@ def _with_context(scope: Scope, context: Any) -> Scope:
     return scope
 
 
-def _trigger(node: A.OnStatement, engine: Any, text: str, context: Any = None) -> tuple:
+def _trigger(node: A.OnStatement, engine: "Runtime", text: str, context: Any = None) -> tuple:
     trig = node.trigger
     if isinstance(trig, A.EventFilter):
         et = resolve_stream_type(engine, trig.type_name, text)
         info = StreamInfo(0, et, node.trigger_alias, trig.type_name)
         scope = _with_context(_base(engine, [info], text), context)
         return info, compile_filter(trig.filter, info, scope), None
-    patterns = engine.services.get("patterns")
-    if patterns is None:
-        raise EPLValidationError("Pattern triggers are not supported yet", text)
     from epl.compiler.patterns import compile_pattern, pattern_match_type
     mt = pattern_match_type(trig, engine, text)
     info = StreamInfo(0, mt, node.trigger_alias, None)
@@ -224,7 +221,7 @@ def _assigned_column(e: A.Expr, scope: Scope, text: str) -> str:
     raise EPLValidationError(f"Invalid assignment target '{expr_text(e)}'", text)
 
 
-def _merge_clause(w: A.MergeWhen, target: Any, scope: Scope, trigger: StreamInfo, engine: Any,
+def _merge_clause(w: A.MergeWhen, target: Any, scope: Scope, trigger: StreamInfo, engine: "Runtime",
                   text: str, on_create: list, context: Any = None) -> MergeClause:
     # Esper: a not-matched clause has no target row, so its expressions (condition, insert
     # select, where) see the trigger beside a stream without properties: `insert select a`
@@ -249,7 +246,7 @@ def _merge_clause(w: A.MergeWhen, target: Any, scope: Scope, trigger: StreamInfo
     return MergeClause(w.matched, cond, tuple(steps))
 
 
-def _merge_insert(a: A.MergeAction, target: Any, scope: Scope, trigger: StreamInfo, engine: Any,
+def _merge_insert(a: A.MergeAction, target: Any, scope: Scope, trigger: StreamInfo, engine: "Runtime",
                   text: str, on_create: list) -> tuple:
     """`then insert [into Stream] [(cols)] select ...`: the event to insert, from the trigger
     (and, in a matched clause, the target row)."""
@@ -291,8 +288,8 @@ def _merge_insert(a: A.MergeAction, target: Any, scope: Scope, trigger: StreamIn
     return make, False
 
 
-def _on_set(action: A.OnSet, trigger: StreamInfo, engine: Any, text: str, context: Any = None) -> tuple:
-    svc = engine.services["variables"]
+def _on_set(action: A.OnSet, trigger: StreamInfo, engine: "Runtime", text: str, context: Any = None) -> tuple:
+    svc = engine.services.variables
     scope = _with_context(_base(engine, [trigger], text), context)
     assigns = []
     props: dict[str, PropertyType] = {}

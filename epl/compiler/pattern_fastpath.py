@@ -4,11 +4,14 @@ timer:within(t)` on the B side; anything else keeps the general state machines."
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import epl.ast as A
 from engine.patterns.keyed_followed import _EXACT_KINDS, KeyedFollowedPlan
 from epl.ast.walk import walk
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 
 def _strip(node: Any) -> Any:
@@ -81,7 +84,7 @@ def _reads_only_b(e: Any, b_type: Any, b_tag: Optional[str]) -> bool:
     return True
 
 
-def detect(pattern: Any, plan: Any, engine: Any, scope: Any, text: str) -> Optional[KeyedFollowedPlan]:
+def detect(pattern: Any, plan: Any, engine: "Runtime", scope: Any, text: str) -> Optional[KeyedFollowedPlan]:
     """The fast plan for a pattern of the keyed followed-by shape, or None."""
     try:
         return _detect(pattern, plan, scope)

@@ -10,13 +10,13 @@ they read the match built so far.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
 from engine.contracts.epl_types import EPLType
 from engine.contracts.event_types import EventType
 import engine.output.crontab as C
-from engine.plan import StreamPlan
+from engine.contracts.plans import StreamPlan
 import epl.ast as A
 from epl.compiler.expressions import compile_expr, compile_predicate
 from epl.compiler.filters import UnfilteredTemplate, compile_filter
@@ -35,19 +35,22 @@ from engine.patterns.observers import AtPlan, IntervalPlan
 from engine.patterns.plan import PatternPlan
 from engine.patterns.repeat_until import RepeatPlan
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
+
 SUPPRESS = "suppressoverlappingmatches"
 DISCARD = "discardpartialsonmatch"
 
 
 class PatternService:
-    """`engine.services['patterns']`: what compile_select needs for `pattern [...]` streams."""
+    """`engine.services.patterns`: what compile_select needs for `pattern [...]` streams."""
 
-    def stream_info(self, index: int, spec: A.PatternStream, engine: Any, text: str) -> StreamInfo:
+    def stream_info(self, index: int, spec: A.PatternStream, engine: "Runtime", text: str) -> StreamInfo:
         mt = pattern_match_type(spec.pattern, engine, text)
         return StreamInfo(index, mt, spec.alias, mt.name)
 
     def stream_plan(self, info: StreamInfo, spec: A.PatternStream, views: tuple, scope: Scope,
-                    engine: Any, text: str) -> StreamPlan:
+                    engine: "Runtime", text: str) -> StreamPlan:
         names = {a.name.lower() for a in spec.annotations}
         plan = compile_pattern(spec.pattern, engine, scope, text, info.event_type,
                                suppress=SUPPRESS in names, discard=DISCARD in names)
@@ -60,15 +63,15 @@ class PatternService:
                           pattern=plan)
 
 
-def install(engine: Any) -> None:
+def install(engine: "Runtime") -> None:
     """Register the pattern service (idempotent)."""
-    if engine.services.get("patterns") is None:
-        engine.services["patterns"] = PatternService()
+    if "patterns" not in engine.services:      # installing twice keeps the service
+        engine.services.patterns = PatternService()
 
 
 # -- tags ------------------------------------------------------------------------------------
 
-def pattern_match_type(pattern: A.PatternExpr, engine: Any, text: str) -> EventType:
+def pattern_match_type(pattern: A.PatternExpr, engine: "Runtime", text: str) -> EventType:
     tags: dict[str, EventType] = {}
     arrays: set[str] = set()
     _collect_tags(pattern, False, tags, arrays, engine, text)
@@ -86,7 +89,7 @@ def _children(node: Any) -> tuple:
     return (child,) if child is not None else ()
 
 
-def _collect_tags(node: Any, repeated: bool, tags: dict, arrays: set, engine: Any, text: str) -> None:
+def _collect_tags(node: Any, repeated: bool, tags: dict, arrays: set, engine: "Runtime", text: str) -> None:
     if isinstance(node, A.PatternFilter):
         if node.tag is None:
             return
@@ -122,7 +125,7 @@ def _filter_tags(node: Any) -> list[str]:
     return out
 
 
-def _resolve_type(name: str, engine: Any, text: str) -> EventType:
+def _resolve_type(name: str, engine: "Runtime", text: str) -> EventType:
     et = engine.types.find(name)
     if et is None:
         raise EPLValidationError(
@@ -132,7 +135,7 @@ def _resolve_type(name: str, engine: Any, text: str) -> EventType:
 
 # -- compiling ---------------------------------------------------------------------------------
 
-def compile_pattern(pattern: A.PatternExpr, engine: Any, scope: Scope, text: str,
+def compile_pattern(pattern: A.PatternExpr, engine: "Runtime", scope: Scope, text: str,
                     match_type_: Optional[EventType] = None, *, suppress: bool = False,
                     discard: bool = False) -> PatternPlan:
     """Compile a pattern expression (also for on-statements and context conditions)."""
@@ -147,7 +150,7 @@ def compile_pattern(pattern: A.PatternExpr, engine: Any, scope: Scope, text: str
 
 
 class _Compiler:
-    def __init__(self, engine: Any, scope: Scope, mt: EventType, text: str) -> None:
+    def __init__(self, engine: "Runtime", scope: Scope, mt: EventType, text: str) -> None:
         self.engine = engine
         self.scope = scope
         self.match_type = mt

@@ -4,7 +4,7 @@ a row builder (singleton variables as events, group variables as lists, aggregat
 one group variable), and Esper's validation messages."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import engine.contracts.epl_types as T
 from engine.contracts.bean import EventBean
@@ -23,6 +23,9 @@ from .rowrecog_exprs import (
     _RowRecogServices, _var_events,
 )
 from .scope import Scope, StreamInfo
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 _SKIP = {None: PAST_LAST_ROW, A.SkipMode.PAST_LAST_ROW: PAST_LAST_ROW,
          A.SkipMode.TO_NEXT_ROW: "to next row", A.SkipMode.TO_CURRENT_ROW: "to current row"}
@@ -301,13 +304,13 @@ def compile_match_recognize(mr: A.MatchRecognize, info: StreamInfo, scope: Scope
     return MatchRecognizeFactory(plan), out_type
 
 
-def check_match_recognize_stream(node: A.SelectStatement, streams: list, engine: Any, text: str) -> None:
+def check_match_recognize_stream(node: A.SelectStatement, streams: list, engine: "Runtime", text: str) -> None:
     """match_recognize reads one stream of events (Esper's limitations)."""
     if len(node.from_.streams) != 1:
         raise EPLValidationError("Joins are not allowed when using match-recognize", text)
     spec = node.from_.streams[0]
     if not isinstance(spec, A.FilterStream):
         raise EPLValidationError("Match-recognize requires a filter stream in the from-clause", text)
-    nw = engine.services.get("named_windows")
+    nw = engine.services.named_windows
     if nw is not None and hasattr(nw, "get_table") and nw.get_table(spec.event_filter.type_name) is not None:
         raise EPLValidationError("Tables cannot be used in the from-clause with match-recognize", text)

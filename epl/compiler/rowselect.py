@@ -4,7 +4,7 @@ with Esper's aggregation and grouping rules, evaluated once per trigger or query
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from engine.contracts.epl_types import EPLType, PropertyType
 from engine.contracts.event_types import EventType, Representation
@@ -16,6 +16,9 @@ from engine.contracts.errors import EPLValidationError
 from .aggregations import AggregationCollector
 from .expressions import compile_expr, compile_predicate, expr_text
 from .scope import Scope, StreamInfo
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 
 @dataclass(frozen=True)
@@ -46,13 +49,13 @@ class _Node:
     select: A.SelectClause
 
 
-def compile_rows(engine: Any, select: A.SelectClause, streams: list[StreamInfo], scope: Scope, name: str, *,
+def compile_rows(engine: "Runtime", select: A.SelectClause, streams: list[StreamInfo], scope: Scope, name: str, *,
                  wildcard_stream: int = 0, group_by: Sequence[Any] = (), having: Optional[A.Expr] = None,
                  order_by: Sequence[A.OrderItem] = (), limit: Optional[int] = None,
                  offset: int = 0) -> RowsPlan:
     """Compile `select` over `streams`; `*` selects the properties of `wildcard_stream`."""
     from .select import _processor_factory, _is_stream_property
-    collector = AggregationCollector(engine._aggregations)
+    collector = AggregationCollector(engine.aggregations)
     agg_scope = Scope(streams=streams, functions=scope.functions, variables=scope.variables,
                       epl=scope.epl, services=scope.services, allow_aggregation=True,
                       aggregations=collector, context_type=scope.context_type,

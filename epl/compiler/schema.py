@@ -2,7 +2,7 @@
 and timestamps, and variant streams (`create variant schema V as T1, T2 | *`)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.contracts.errors import EventTypeError
 from engine.contracts.event_types import EventType, Representation
@@ -13,8 +13,11 @@ from engine.contracts.errors import EPLValidationError
 from .annotations import annotation, statement_name
 from .result import CompiledStatement
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
-def compile_create_schema(node: A.CreateSchema, engine: Any, text: str) -> CompiledStatement:
+
+def compile_create_schema(node: A.CreateSchema, engine: "Runtime", text: str) -> CompiledStatement:
     types = engine.types
     rep = _representation(node, text)
     if rep == "variant":

@@ -2,12 +2,13 @@
 clause, the result-set kind, output and insert into."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import engine.contracts.epl_types as T
 from engine.contracts.epl_types import EPLType, PropertyType
 from engine.contracts.event_types import EventType, Representation
-from engine.plan import InsertIntoPlan, SelectPlan, StreamPlan
+from engine.contracts.plans import InsertIntoPlan, StreamPlan
+from engine.plan import SelectPlan
 import engine.resultset.processors as P
 from engine.resultset.aggregation_rows import AggregationRows
 from engine.resultset.select import SelectEvaluator
@@ -23,13 +24,16 @@ from .result import CompiledStatement
 from .scope import Scope, StreamInfo
 from .views import compile_views, derived_stream
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
+
 _SELECTORS = {None: "istream", A.StreamSelector.ISTREAM: "istream",
               A.StreamSelector.IRSTREAM: "irstream", A.StreamSelector.RSTREAM: "rstream"}
 
 
-def base_scope(engine: Any, streams: list[StreamInfo], text: str) -> Scope:
-    return Scope(streams=streams, functions=engine._functions,
-                 variables=engine.services.get("variables"), epl=text, services=_Services(engine))
+def base_scope(engine: "Runtime", streams: list[StreamInfo], text: str) -> Scope:
+    return Scope(streams=streams, functions=engine.functions,
+                 variables=engine.services.variables, epl=text, services=_Services(engine))
 
 
 class _Services:
@@ -37,24 +41,24 @@ class _Services:
 
     __slots__ = ("engine", "subqueries", "access")
 
-    def __init__(self, engine: Any) -> None:
+    def __init__(self, engine: "Runtime") -> None:
         self.engine = engine
         self.subqueries: list = []   # subquery window plans of the statement being compiled
         self.access: dict = {}       # stream -> what its prev/prior expressions need
 
     def now(self) -> int:
-        return self.engine._scheduler.now
+        return self.engine.scheduler.now
 
     def special_function(self, node: A.Call, scope: Scope) -> Optional[Compiled]:
-        hook = self.engine.services.get("functions")
+        hook = self.engine.features.function_hook
         return hook(node, scope) if hook is not None else None
 
     def special_dot(self, node: A.Dot, scope: Scope) -> Optional[Compiled]:
-        hook = self.engine.services.get("dot")
+        hook = self.engine.features.dot_hook
         return hook(node, scope) if hook is not None else None
 
 
-def resolve_stream_type(engine: Any, name: str, text: str) -> EventType:
+def resolve_stream_type(engine: "Runtime", name: str, text: str) -> EventType:
     et = engine.types.find(name)
     if et is None:
         raise EPLValidationError(
@@ -62,7 +66,7 @@ def resolve_stream_type(engine: Any, name: str, text: str) -> EventType:
     return et
 
 
-def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
+def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
                    context: Any = None) -> CompiledStatement:
     """`context` (contexts service): an object with `type` and `holder` for `context.x`."""
     if node.from_ is None:
@@ -80,12 +84,7 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
             et = resolve_stream_type(engine, spec.event_filter.type_name, text)
             streams.append(StreamInfo(i, et, spec.alias, spec.event_filter.type_name))
         else:
-            hook = engine.services.get("patterns")
-            if hook is None:
-                raise EPLValidationError("Pattern streams are not supported yet", text)
-            streams.append(hook.stream_info(i, spec, engine, text))
-    if len(streams) > 1 and engine.services.get("joins") is None:
-        raise EPLValidationError("Joins of several streams are not supported yet", text)
+            streams.append(engine.services.patterns.stream_info(i, spec, engine, text))
     scope = base_scope(engine, streams, text)
     if context is not None:
         scope.context_type, scope.context_holder = context.type, context.holder
@@ -107,7 +106,7 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
         streams[info.index] = derived_stream(views, info)
         if mr_factory is not None:
             views = tuple(views) + (mr_factory,)
-        nw = engine.services.get("named_windows")
+        nw = engine.services.named_windows
         if isinstance(spec, A.FilterStream) and nw is not None and nw.get(info.type_name) is not None:
             from .window_streams import consumer_stream
             stream_plans.append(consumer_stream(nw, info, spec, views, scope))
@@ -121,7 +120,7 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
             stream_plans.append(StreamPlan(info.index, info.event_type, info.alias, filt, views,
                                            spec.unidirectional))
         else:
-            stream_plans.append(engine.services["patterns"].stream_plan(info, spec, views, scope, engine, text))
+            stream_plans.append(engine.services.patterns.stream_plan(info, spec, views, scope, engine, text))
 
     if mr_factory is not None:
         streams[0] = StreamInfo(0, mr_type, None, mr_type.name)
@@ -131,7 +130,7 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
     where = compile_predicate(node.where, scope) if node.where is not None else None
 
     # select clause and aggregation
-    collector = AggregationCollector(engine._aggregations)
+    collector = AggregationCollector(engine.aggregations)
     collector.into_table = node.into_table is not None
     agg_scope = Scope(streams=streams, functions=scope.functions, variables=scope.variables,
                       epl=text, services=scope.services, allow_aggregation=True, aggregations=collector,
@@ -242,11 +241,8 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
 
     make_output = None
     if node.output is not None:
-        hook = engine.services.get("output")
-        if hook is None:
-            from epl.compiler.output import output_factory
-            hook = output_factory
-        make_output = hook(node.output, node, scope, collector, text)
+        from epl.compiler.output import output_factory
+        make_output = output_factory(node.output, node, scope, collector, text)
 
     from .access import attach, check_not_in_filters
     check_not_in_filters(node.where, node.having, bool(collector), scope)
@@ -255,7 +251,7 @@ def compile_select(node: A.SelectStatement, engine: Any, text: str, *,
     stream_plans = guard(stream_plans, node, engine)
     make_join = None
     if len(streams) > 1:
-        make_join = engine.services["joins"](node, streams, stream_plans, where, scope, text)
+        make_join = engine.features.join_compiler(node, streams, stream_plans, where, scope, text)
 
     plan = SelectPlan(streams=tuple(stream_plans), where=where if make_join is None else None,
                       make_processor=make_processor, out_type=out_type, columns=tuple(columns),
@@ -416,7 +412,7 @@ def _rollup_factory(level_exprs, group_exprs, node, agg_scope, plain_scope, coll
                                      AggregationRows(entries, reclaim), levels=levels)
 
 
-def _insert_into(ins: Optional[A.InsertInto], engine: Any, out_type: EventType, names: list[str],
+def _insert_into(ins: Optional[A.InsertInto], engine: "Runtime", out_type: EventType, names: list[str],
                  types: list[PropertyType], passthrough: bool, text: str):
     if ins is None:
         return None, []

@@ -4,7 +4,7 @@
 engine/aggregation/sketch.py."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import engine.contracts.epl_types as T
 from engine.aggregation.base import AggregationError
@@ -15,6 +15,9 @@ from engine.aggregation.sketch import (
 import epl.ast as A
 from engine.contracts.errors import EPLValidationError
 from .compiled import Compiled
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 
 def sketch_column(col: A.ColumnDef, text: str) -> Any:
@@ -79,7 +82,7 @@ def compile_sketch_method(node: A.Dot, scope: Any) -> Optional[Compiled]:
     return Compiled(topk, TOPK_TYPE, has_aggregation=target.has_aggregation)
 
 
-def install(engine: Any) -> None:
+def install(engine: "Runtime") -> None:
     from .hooks import chain_hook
 
     def dot_hook(previous: Optional[Callable]) -> Callable:

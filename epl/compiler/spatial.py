@@ -9,7 +9,7 @@ y <= py < y + height; two rectangles intersect when they overlap or touch (edges
 A null coordinate gives null."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import engine.contracts.epl_types as T
 from engine.namedwindows.spatial_index import KINDS, SpatialIndex
@@ -18,6 +18,9 @@ import epl.ast as A
 from engine.contracts.errors import EPLValidationError
 from .compiled import Compiled
 from .result import CompiledStatement
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 _DEFAULT_CAPACITY, _DEFAULT_HEIGHT = 4, 20
 
@@ -84,7 +87,7 @@ def compile_spatial_method(node: A.Dot, scope: Any) -> Optional[Compiled]:
     return Compiled(method, T.BOOLEAN, has_aggregation=agg)
 
 
-def install(engine: Any) -> None:
+def install(engine: "Runtime") -> None:
     from .hooks import chain_hook
 
     def dot_hook(previous: Optional[Callable]) -> Callable:
@@ -99,7 +102,7 @@ def install(engine: Any) -> None:
 
 
 # -- create index ----------------------------------------------------------------------------
-def compile_spatial_index(node: A.CreateIndex, target: Any, engine: Any, text: str) -> CompiledStatement:
+def compile_spatial_index(node: A.CreateIndex, target: Any, engine: "Runtime", text: str) -> CompiledStatement:
     from .annotations import statement_name
     from .expressions import compile_expr, expr_text
     from .scope import StreamInfo

@@ -16,7 +16,7 @@ Each subquery registers its window plan with the statement being compiled
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 import engine.contracts.epl_types as T
 from engine.contracts.epl_types import EPLType, PropertyType
@@ -33,6 +33,9 @@ from .joins import IndexRegistry, analyze, conjuncts, plan_access
 from .keylookup import key_lookup
 from .scope import Scope, StreamInfo, _path_text
 from .views import compile_views, derived_stream
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 _CMP = {A.BinOp.LT: "<", A.BinOp.LE: "<=", A.BinOp.GT: ">", A.BinOp.GE: ">="}
 
@@ -204,7 +207,7 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
             return True
 
     # select clause, group by, having
-    collector = AggregationCollector(engine._aggregations)
+    collector = AggregationCollector(engine.aggregations)
     agg_scope = _inner_scope(scope, sub, allow_aggregation=True, aggregations=collector)
     items = sel.select.items
     star = len(items) == 1 and isinstance(items[0].expr, A.Wildcard)
@@ -349,15 +352,15 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
     return out
 
 
-def _infra(name: str, scope: Scope, engine: Any, number: int) -> Any:
+def _infra(name: str, scope: Scope, engine: "Runtime", number: int) -> Any:
     """The named window or table `name` (None for other streams); one declared with a
     context is usable only from a statement of that same context (Esper's rule)."""
-    svc = engine.services.get("named_windows")
+    svc = engine.services.named_windows
     infra = svc.get(name) if svc is not None else None
     declared = getattr(infra, "context", None)
     if declared is None:
         return infra
-    contexts = engine.services.get("contexts")
+    contexts = engine.services.contexts
     definition = contexts.get(declared) if contexts is not None else None
     if scope.context_holder is None or definition is None or \
             scope.context_type is not definition.context_type:

@@ -2,7 +2,7 @@
 event type, its primary key and the aggregation factories of its aggregation columns."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.contracts.epl_types import PropertyType
 from engine.contracts.errors import EventTypeError
@@ -16,9 +16,12 @@ from .annotations import statement_name
 from .result import CompiledStatement
 from .windows import check_new_name, context_infra
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
-def compile_create_table(node: A.CreateTable, engine: Any, text: str) -> CompiledStatement:
-    svc = engine.services["named_windows"]
+
+def compile_create_table(node: A.CreateTable, engine: "Runtime", text: str) -> CompiledStatement:
+    svc = engine.services.named_windows
     check_new_name(node.name, engine, text)
     props: dict[str, PropertyType] = {}
     keys: list[str] = []
@@ -67,7 +70,7 @@ def compile_create_table(node: A.CreateTable, engine: Any, text: str) -> Compile
                              annotations=node.annotations, on_create=[(register, unregister)])
 
 
-def _aggregation(col: A.ColumnDef, engine: Any, text: str) -> Any:
+def _aggregation(col: A.ColumnDef, engine: "Runtime", text: str) -> Any:
     """`sum(int)`, `count(*)`, `avg(double)`, `window(*) @type(T)`: the arguments name types."""
     from engine.aggregation.base import AggregationError
     from engine.aggregation.registry import make_factory
@@ -105,17 +108,17 @@ def _aggregation(col: A.ColumnDef, engine: Any, text: str) -> Any:
         named["event_type"] = et
     try:
         return make_factory(call.name.lower(), types, distinct=call.distinct, star=star,
-                            named=named, registry=engine._aggregations)
+                            named=named, registry=engine.aggregations)
     except AggregationError as e:
         raise EPLValidationError(f"Failed to validate table column '{col.name}': {e}", text) from None
 
 
-def complete_into_table(node: A.Statement, engine: Any) -> A.Statement:
+def complete_into_table(node: A.Statement, engine: "Runtime") -> A.Statement:
     """`into table T select sorted(*) as col ...`: the criteria come from T's declaration of
     `col` (`sorted(price) @type(E)`), as in Esper."""
     if not isinstance(node, A.SelectStatement) or node.into_table is None:
         return node
-    svc = engine.services.get("named_windows")
+    svc = engine.services.named_windows
     table = svc.get(node.into_table) if svc is not None else None
     typed = getattr(table, "typed_columns", None)
     if not typed:
@@ -146,7 +149,7 @@ from .expressions import TABLE_COLUMN, compile_expr, compiles  # noqa: E402
 def _table_access(node: A.TableAccess, scope: Any) -> Compiled:
     from engine.contracts.epl_types import EPLType
     engine = getattr(scope.services, "engine", None)
-    table = engine.services["named_windows"].get(node.table) if engine is not None else None
+    table = engine.services.named_windows.get(node.table) if engine is not None else None
     if table is None or not table.is_table:
         raise scope.fail(f"A table by name '{node.table}' has not been declared")
     if len(node.keys) != len(table.primary_keys):
@@ -183,7 +186,7 @@ def unkeyed_table_column(node: A.Property, scope: Any) -> Any:
     engine = getattr(scope.services, "engine", None)
     if engine is None:
         return None
-    table = engine.services["named_windows"].get(first.name)
+    table = engine.services.named_windows.get(first.name)
     if table is None or not table.is_table or table.primary_keys:
         return None
     if col.index is not None or col.key is not None:
@@ -191,10 +194,10 @@ def unkeyed_table_column(node: A.Property, scope: Any) -> Any:
     return compile_expr(A.TableAccess(first.name, (), col.name, node.span), scope)
 
 
-def _partition_get(table: Any, declared: str, scope: Any, engine: Any) -> Any:
+def _partition_get(table: Any, declared: str, scope: Any, engine: "Runtime") -> Any:
     """`T[key]` on a table declared with a context: the row of the running partition's table
     (the statement's context holder has the partition's properties in place)."""
-    definition = engine.services["contexts"].get(declared)
+    definition = engine.services.contexts.get(declared)
     holder = scope.context_holder
     if holder is None or definition is None or scope.context_type is not definition.context_type:
         raise scope.fail(f"Table by name '{table.name}' has been declared for context '{declared}' "

@@ -2,7 +2,7 @@
 "Updating an Insert Stream") into an UpdatePlan (engine/istream_updates.py)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from engine.contracts.epl_types import EPLType
 from engine.contracts.event_types import Representation
@@ -18,10 +18,13 @@ from .result import CompiledStatement
 from .scope import StreamInfo
 from .select import base_scope
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
-def compile_update_istream(node: A.UpdateStatement, engine: Any, text: str) -> CompiledStatement:
+
+def compile_update_istream(node: A.UpdateStatement, engine: "Runtime", text: str) -> CompiledStatement:
     et = engine.types.find(node.target)
-    nw = engine.services.get("named_windows")
+    nw = engine.services.named_windows
     target = nw.get(node.target) if nw is not None else None
     if target is not None and hasattr(target, "primary_keys"):
         raise EPLValidationError(f"Update istream is not supported for tables ('{node.target}')", text)

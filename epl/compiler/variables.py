@@ -2,7 +2,7 @@
 is created and removes it when the statement is destroyed."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.contracts.errors import EventTypeError
 from engine.variables import VariableError, assignable, check_value
@@ -14,9 +14,12 @@ from .expressions import compile_expr
 from .result import CompiledStatement
 from .select import base_scope
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
-def compile_create_variable(node: A.CreateVariable, engine: Any, text: str) -> CompiledStatement:
-    svc = engine.services["variables"]
+
+def compile_create_variable(node: A.CreateVariable, engine: "Runtime", text: str) -> CompiledStatement:
+    svc = engine.services.variables
     if svc.has(node.name):
         raise EPLValidationError(f"Variable by name '{node.name}' has already been created", text)
     try:
@@ -41,7 +44,7 @@ def compile_create_variable(node: A.CreateVariable, engine: Any, text: str) -> C
         raise EPLValidationError(f"Constant variable '{node.name}' needs an initial value", text)
 
     if node.context is not None:
-        contexts = engine.services.get("contexts")
+        contexts = engine.services.contexts
         if contexts is None or contexts.get(node.context) is None:
             raise EPLValidationError(f"Context by name '{node.context}' could not be found", text)
 

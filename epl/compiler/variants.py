@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.contracts.event_types import EventType, Representation
-from engine.plan import InsertIntoPlan
+from engine.contracts.plans import InsertIntoPlan
 from engine.contracts.schema_types import admits
 
 from engine.contracts.errors import EPLValidationError

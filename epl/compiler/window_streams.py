@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.namedwindows.consumer import ConsumerViewFactory
-from engine.plan import StreamPlan
+from engine.contracts.plans import StreamPlan
 from epl.compiler.expressions import compile_predicate
 from epl.compiler.filters import UnfilteredTemplate
 from epl.compiler.scope import Scope, StreamInfo

@@ -2,7 +2,7 @@
 its data window, and the registrations that make `insert into W` and `from W` reach it."""
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from engine.contracts.bean import EventBean
 from engine.contracts.epl_types import PropertyType
@@ -21,8 +21,11 @@ from .context_use import check_context_use  # noqa: F401  (importers use it from
 from .select import base_scope
 from .views import compile_views
 
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
-def column_types(columns: tuple[A.ColumnDef, ...], engine: Any, text: str, what: str) -> dict[str, PropertyType]:
+
+def column_types(columns: tuple[A.ColumnDef, ...], engine: "Runtime", text: str, what: str) -> dict[str, PropertyType]:
     props: dict[str, PropertyType] = {}
     for col in columns:
         if col.type is None:
@@ -34,13 +37,13 @@ def column_types(columns: tuple[A.ColumnDef, ...], engine: Any, text: str, what:
     return props
 
 
-def check_new_name(name: str, engine: Any, text: str) -> None:
-    if engine.types.find(name) is not None or engine.services["named_windows"].get(name) is not None:
+def check_new_name(name: str, engine: "Runtime", text: str) -> None:
+    if engine.types.find(name) is not None or engine.services.named_windows.get(name) is not None:
         raise EPLValidationError(f"An event type or schema by name '{name}' already exists", text)
 
 
-def compile_create_window(node: A.CreateWindow, engine: Any, text: str) -> CompiledStatement:
-    svc = engine.services["named_windows"]
+def compile_create_window(node: A.CreateWindow, engine: "Runtime", text: str) -> CompiledStatement:
+    svc = engine.services.named_windows
     check_new_name(node.name, engine, text)
     source: Optional[EventType] = None
     row_fns: list[tuple[str, Any]] = []
@@ -120,7 +123,7 @@ def compile_create_window(node: A.CreateWindow, engine: Any, text: str) -> Compi
                              annotations=node.annotations, on_create=[(register, unregister)])
 
 
-def _check_insert_where(where: A.Expr, engine: Any, text: str) -> None:
+def _check_insert_where(where: A.Expr, engine: "Runtime", text: str) -> None:
     """Esper's limits on `create window ... insert where <expr>`."""
     from ..ast.walk import walk
     for n in walk(where):
@@ -132,17 +135,17 @@ def _check_insert_where(where: A.Expr, engine: Any, text: str) -> None:
             if fname in ("prev", "prior", "prevtail", "prevwindow", "prevcount"):
                 raise EPLValidationError("Create window where-clause may not have a function that "
                                          "requires view resources (prior, prev)", text)
-            if fname in engine._aggregations:
+            if fname in engine.aggregations:
                 raise EPLValidationError("Create window where-clause may not have an aggregation "
                                          "function", text)
 
 
-def context_infra(prototype: Any, context: str, selector: str, engine: Any, text: str) -> tuple:
+def context_infra(prototype: Any, context: str, selector: str, engine: "Runtime", text: str) -> tuple:
     """`context X create window|table`: the partitioned stand-in for the window or table
     and the create statement's plan, run per partition of the context."""
     from engine.contexts.infra import ContextInfraPlan
     from engine.namedwindows.partitioned import PartitionedInfra
-    ctx_svc = engine.services.get("contexts")
+    ctx_svc = engine.services.contexts
     definition = ctx_svc.get(context) if ctx_svc is not None else None
     if definition is None:
         raise EPLValidationError(f"Context by name '{context}' has not been declared", text)
@@ -150,17 +153,17 @@ def context_infra(prototype: Any, context: str, selector: str, engine: Any, text
     return infra, ContextInfraPlan(infra, definition, ctx_svc, prototype.event_type, selector)
 
 
-def insert_target(engine: Any, stream_name: Optional[str]) -> Any:
+def insert_target(engine: "Runtime", stream_name: Optional[str]) -> Any:
     """The window or table declared with a context that `insert into <stream_name>` names,
     or None."""
     if stream_name is None:
         return None
-    svc = engine.services.get("named_windows")
+    svc = engine.services.named_windows
     target = svc.get(stream_name) if svc is not None else None
     return target if getattr(target, "context", None) is not None else None
 
 
-def check_insert_into(node: Any, engine: Any, text: str) -> Any:
+def check_insert_into(node: Any, engine: "Runtime", text: str) -> Any:
     """`insert into W` where W is declared with a context: only from that context's
     statements (rows go to the partition's own W); returns W, or None for other targets."""
     ins = getattr(node, "insert_into", None)
@@ -170,6 +173,6 @@ def check_insert_into(node: Any, engine: Any, text: str) -> Any:
     return target
 
 
-def compile_create_table(node: A.CreateTable, engine: Any, text: str) -> CompiledStatement:
+def compile_create_table(node: A.CreateTable, engine: "Runtime", text: str) -> CompiledStatement:
     from .tables import compile_create_table as _compile
     return _compile(node, engine, text)

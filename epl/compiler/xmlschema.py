@@ -4,13 +4,16 @@
 (engine/xml_types.py)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.contracts.errors import EventTypeError
 from engine.xml_types import XMLEventType, XPathProperty
 
 import epl.ast as A
 from engine.contracts.errors import EPLValidationError
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 
 def _attrs(a: A.Annotation) -> dict[str, Any]:
@@ -20,7 +23,7 @@ def _attrs(a: A.Annotation) -> dict[str, Any]:
     return out
 
 
-def xml_schema_type(node: A.CreateSchema, engine: Any, text: str) -> XMLEventType:
+def xml_schema_type(node: A.CreateSchema, engine: "Runtime", text: str) -> XMLEventType:
     if node.inherits or node.class_name is not None:
         raise EPLValidationError("An XML schema takes no supertypes or class", text)
     root = node.name

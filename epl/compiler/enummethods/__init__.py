@@ -5,7 +5,7 @@ in front of any installed before it.
 May import: what epl/compiler may import."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import epl.ast as A
 from ..compiled import Compiled
@@ -14,6 +14,9 @@ from .methods import METHODS, build
 from .sortedmethods import compile_sorted_method, is_sorted_method
 from .sources import compile_source
 from .windowmethods import compile_window_method, is_window_method
+
+if TYPE_CHECKING:
+    from engine.runtime import Runtime
 
 __all__ = ["METHODS", "compile_enum_method", "install", "is_enum_method"]
 
@@ -34,8 +37,8 @@ def compile_enum_method(node: A.Dot, scope: Any) -> Optional[Compiled]:
                          f"nests too deeply") from None
 
 
-def install(engine: Any) -> None:
-    previous: Optional[Callable] = engine.services.get("dot")
+def install(engine: "Runtime") -> None:
+    previous: Optional[Callable] = engine.features.dot_hook
 
     def dot(node: Any, scope: Any) -> Any:
         if node.args is not None and is_sorted_method(node, scope):
@@ -50,4 +53,4 @@ def install(engine: Any) -> None:
                 return compiled
         return previous(node, scope) if previous is not None else None
 
-    engine.services["dot"] = dot
+    engine.features.dot_hook = dot

@@ -51,7 +51,7 @@ def _table_sorted_column(t: A.Expr, scope: Any) -> Optional[tuple]:
     else:
         return None
     engine = getattr(scope.services, "engine", None)
-    svc = engine.services.get("named_windows") if engine is not None else None
+    svc = engine.services.named_windows if engine is not None else None
     table = svc.get(table_name) if svc is not None else None
     declared = (getattr(table, "typed_columns", None) or {}).get(col)
     if declared is None or declared[0].name.lower() != "sorted" or declared[1] is None:

@@ -219,7 +219,7 @@ def _infra_by_name(node: A.Expr, scope: Any) -> Any:
 
 def _infra_name(name: str, scope: Any) -> Any:
     engine = getattr(scope.services, "engine", None)
-    svc = engine.services.get("named_windows") if engine is not None else None
+    svc = engine.services.named_windows if engine is not None else None
     return name if svc is not None and svc.get(name) is not None else None
 
 
@@ -234,7 +234,7 @@ def _table_column(node: A.Expr, scope: Any) -> Optional[A.TableAccess]:
             any(s.event_type.property_type(first.name) is not None for s in scope.streams):
         return None
     engine = getattr(scope.services, "engine", None)
-    svc = engine.services.get("named_windows") if engine is not None else None
+    svc = engine.services.named_windows if engine is not None else None
     table = svc.get(first.name) if svc is not None else None
     if table is None or not getattr(table, "is_table", False) or table.primary_keys:
         return None

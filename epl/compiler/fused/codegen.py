@@ -230,7 +230,7 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             "    empty = None if engine.none_for_empty else ()",
             # evaluation faults name the current statement: only a where clause evaluates
             # compiled expressions here (per event, since listeners may send events)
-            "    engine._current_statement = stmt",
+            "    engine.current_statement = stmt",
             "    for j in range(i, n):",
             "        u = events[j]",
             "        if type(u) is not dict:",
@@ -248,7 +248,7 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             "        bean = _new_bean(_Bean)",
             "        bean.event_type = _et",
             "        bean.underlying = u",
-] + (["        engine._current_statement = stmt"] if shape.where else []) + [
+] + (["        engine.current_statement = stmt"] if shape.where else []) + [
             "        try:"]
     src += ["            " + line for line in b]
     src += ["        except Exception as exc:   # the statement skips the event (engine/faults.py)",

@@ -1,0 +1,146 @@
+"""The runtime contract: what statement plans and feature packages may ask of the engine.
+
+Plans (`Plan.instantiate(runtime, statement)`) and features receive a `Runtime`: the Engine
+itself, or an isolated service's view of it (its own filter index and scheduler, everything
+else the engine's). They use these members and nothing private of the engine. The module
+imports only typing; the types it names are imported for type checkers alone."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence, TypeVar
+
+if TYPE_CHECKING:
+    import epl.ast as A
+    import threading
+    from datetime import tzinfo
+
+    from filterindex.tree import FilterIndex
+
+    from engine.contracts.bean import EventBean
+    from engine.contracts.event_types import EventTypeRegistry
+    from engine.contracts.plans import InsertIntoPlan
+
+    from .features import Features, Services
+    from engine.contracts.scheduler import Scheduler
+    from engine.contracts.signals import EngineSignals
+    from .statement import Statement
+
+T = TypeVar("T")
+
+
+class Runtime(Protocol):
+    """What plans and features need from the engine while statements run (and, for the
+    compiler, what it looks up while a statement compiles)."""
+
+    # -- registries and settings (compile time and run time) ----------------------------------
+    types: "EventTypeRegistry"            # event types by name and by class
+    signals: "EngineSignals"              # statement lifecycle, faults, limits
+    services: "Services"                  # feature services: named windows, variables, contexts, ...
+    features: "Features"                  # statement compilers by AST class, compile hooks
+    functions: dict[str, Callable[..., Any]]   # user functions callable from EPL
+    aggregations: dict[str, Any]          # aggregation functions: built-ins plus registered
+    time_mode: str                        # 'system' | 'simulated'
+    time_zone: "tzinfo"                   # date-time methods' wall-time zone
+    none_for_empty: bool                  # listeners get None (not ()) for an empty stream
+    check_events: bool                    # map events are checked against their types
+    prioritized_execution: bool           # @priority / @drop in effect
+
+    # -- filters, time, lock -------------------------------------------------------------------
+    filters: "FilterIndex"                # add(spec, handle) -> token; remove(token); match(bean)
+    scheduler: "Scheduler"                # schedule(at, slot, callback); cancel(handle); now
+    lock: "threading.RLock"               # held while an event or a time step is processed
+    # the statement processing the current event: faults are reported for it
+    current_statement: Optional["Statement"]
+
+    @property
+    def now(self) -> int: ...
+
+    @property
+    def processing(self) -> bool:
+        """True while an event or a time step is being processed (a send from a listener or
+        a callback is queued, not processed at once)."""
+        ...
+
+    # -- statements ----------------------------------------------------------------------------
+    @property
+    def statements(self) -> list["Statement"]: ...
+
+    def statement(self, name: str) -> "Statement": ...
+
+    def create_statement(self, node: A.Statement, text: str, name: Optional[str] = None) -> "Statement":
+        """Compile, register and start a parsed statement (prepared statements)."""
+        ...
+
+    def start_instances(self, statement: "Statement") -> None:
+        """Instantiate the statement's plan in the runtime it lives in."""
+        ...
+
+    def stop_instances(self, statement: "Statement") -> None: ...
+
+    def forget_statement(self, statement: "Statement") -> None:
+        """Undo the statement's registrations and drop it from the engine."""
+        ...
+
+    # -- the way of an event -------------------------------------------------------------------
+    def to_bean(self, event: object, type_name: Optional[str]) -> "EventBean":
+        """An event (dict with type name, object of a registered class, or bean) as a bean."""
+        ...
+
+    def feed(self, bean: "EventBean", handles: Sequence[object]) -> None:
+        """The streams whose filters `bean` matched take it (creation order, @priority first,
+        @drop stops lower priorities); a statement that raises skips that event alone."""
+        ...
+
+    def process(self, bean: "EventBean") -> None:
+        """One routed event through this runtime's filters to its statements."""
+        ...
+
+    def route(self, event: Any, type_name: Optional[str] = None) -> None:
+        """Queue an event (or a bean) to be processed after the current one."""
+        ...
+
+    def insert_rows(self, ins: "InsertIntoPlan", new_rows: Optional[list],
+                    old_rows: Optional[list]) -> None:
+        """Queue the rows an `insert into` produced as events of its target stream."""
+        ...
+
+    def derive(self, ins: "InsertIntoPlan", row: "EventBean") -> "EventBean":
+        """The event of the `insert into` target stream that `row` becomes."""
+        ...
+
+    def queue_results(self, statement: "Statement", new_rows: Optional[list],
+                      old_rows: Optional[list]) -> None:
+        """Rows for the statement's listeners, merged per statement until the current event
+        is processed (copies: the caller may reuse its lists)."""
+        ...
+
+    def window_changed(self, consumers: tuple, new: Optional[list], old: Optional[list]) -> None:
+        """A named window changed: its consumers see the change once the event is processed."""
+        ...
+
+    def after_event(self, action: Callable[[], None]) -> None:
+        """Run `action` once every statement has processed the current event."""
+        ...
+
+    def run(self, action: Callable[[], T],
+            process: Optional[Callable[["EventBean"], None]] = None) -> T:
+        """`action` as one processing step under the lock, as a send is: what it produces is
+        dispatched and what it routes is processed (through `process`, default the engine's
+        own routing) before this returns."""
+        ...
+
+    def send(self, event: Any, type_name: Optional[str] = None) -> None: ...
+
+
+class Instance(Protocol):
+    """A running instance of a plan (a select, a named window, a context's partitions, ...)."""
+
+    def stop(self) -> None: ...
+
+
+class Plan(Protocol):
+    """The one interface of every statement kind's plan: `instantiate` builds and starts the
+    statement's running instances in `runtime` (the engine, or an isolated service) when the
+    statement starts; the engine stops them when it stops. Statements that only declare
+    (schemas, variables, contexts, expressions, indexes) have no plan."""
+
+    def instantiate(self, runtime: "Runtime", statement: "Statement") -> list[Instance]: ...
