@@ -20,6 +20,7 @@ FACADE = {
     "engine.cli_progress", "engine.replay", "engine.replay_clock", "engine.testing",
     "engine.pytest_plugin", "engine.prepared", "engine.checkpoint", "engine.state",
     "engine.isolation",   # `engine.isolated(name)`: a second routing front over the Engine's own
+    "engine.module_order",   # `engine.deploy_modules`: parses modules and deploys them in order
 }
 
 # What each layer may import besides itself; anything else is an upward (or sideways) edge.
