@@ -137,6 +137,10 @@ class Engine:
     def _aggregations(self) -> dict[str, Any]:
         return self.aggregations
 
+    @property
+    def _filters(self) -> FilterIndex:
+        return self.filters
+
     # -- event types and functions ---------------------------------------------------------
     def register_type(self, type_: Union[type, str], properties: Optional[Mapping[str, TypeSpec]] = None, *,
                       name: Optional[str] = None, inherits: Iterable[str] = (),
