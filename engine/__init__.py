@@ -8,8 +8,9 @@ docs/architecture.md. The names below are imported on first use, so `import engi
 importing `engine.contracts`) does not load the whole runtime.
 
 May import: everything (it is the facade's face); nothing inside our packages imports it."""
-import importlib as _importlib
 import typing as _typing
+
+from engine.contracts.lazy import lazy_exports as _lazy_exports
 
 __version__ = "0.2.0"   # the package's only version number (pyproject reads it)
 
@@ -53,15 +54,4 @@ _ORIGIN = {
 }
 
 
-def __getattr__(name: str) -> object:
-    try:
-        module, attr = _ORIGIN[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(_importlib.import_module(module), attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_exports(__name__, _ORIGIN, __all__)

@@ -4,8 +4,9 @@ printer back to text, and the compiler (epl/compiler) from AST to statement plan
 May import: engine.contracts, views (factories), filterindex (specs), and the runtime's plan
 and service classes the compiler builds (allowlisted, see tests/architecture); never the
 Engine facade."""
-import importlib as _importlib
 import typing as _typing
+
+from engine.contracts.lazy import lazy_exports as _lazy_exports
 
 if _typing.TYPE_CHECKING:
     import epl.ast as ast
@@ -38,17 +39,4 @@ _ORIGIN = {
 }
 
 
-def __getattr__(name: str) -> object:
-    try:
-        module, attr = _ORIGIN[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = _importlib.import_module(module)
-    if attr is not None:
-        value = getattr(value, attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_exports(__name__, _ORIGIN, __all__)

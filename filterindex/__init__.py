@@ -3,8 +3,9 @@ pattern sub-expressions and context partitions whose filters it satisfies; the f
 and templates the compiler plans into (the planner itself is epl/compiler/filter_planner.py).
 
 May import: engine.contracts only."""
-import importlib as _importlib
 import typing as _typing
+
+from engine.contracts.lazy import lazy_exports as _lazy_exports
 
 if _typing.TYPE_CHECKING:
     from filterindex.codegen import STALE as STALE
@@ -39,15 +40,4 @@ _ORIGIN = {
 }
 
 
-def __getattr__(name: str) -> object:
-    try:
-        module, attr = _ORIGIN[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(_importlib.import_module(module), attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_exports(__name__, _ORIGIN, __all__)

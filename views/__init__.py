@@ -2,8 +2,9 @@
 view names (views/registry.py), and one module per view.
 
 May import: engine.contracts only (events, types, the view-context protocol)."""
-import importlib as _importlib
 import typing as _typing
+
+from engine.contracts.lazy import lazy_exports as _lazy_exports
 
 if _typing.TYPE_CHECKING:
     from views.base import Events as Events
@@ -169,15 +170,4 @@ _ORIGIN = {
 }
 
 
-def __getattr__(name: str) -> object:
-    try:
-        module, attr = _ORIGIN[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(_importlib.import_module(module), attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_exports(__name__, _ORIGIN, __all__)

@@ -6,8 +6,9 @@ view-context protocol, application-time event shapes and the engine's signals.
 May import: nothing of ours (the standard library and blinker only). Everything else imports
 its names from the defining modules here (`engine.contracts.bean`, ...), never from this
 package's `__init__`."""
-import importlib as _importlib
 import typing as _typing
+
+from engine.contracts.lazy import lazy_exports as _lazy_exports
 
 if _typing.TYPE_CHECKING:
     from engine.contracts.bean import EventBean as EventBean
@@ -64,15 +65,4 @@ _ORIGIN = {
 }
 
 
-def __getattr__(name: str) -> object:
-    try:
-        module, attr = _ORIGIN[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(_importlib.import_module(module), attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_exports(__name__, _ORIGIN, __all__)

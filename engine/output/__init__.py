@@ -13,8 +13,9 @@ over a result-kind part (kinds.py, every.py, and the per-kind helpers). Crontab 
 The modules here are runtime: they import the contracts and epl.ast, never the compiler. This
 `__init__` is the package's public face (names load on first use); nothing inside our packages
 imports it."""
-import importlib as _importlib
 import typing as _typing
+
+from engine.contracts.lazy import lazy_exports as _lazy_exports
 
 if _typing.TYPE_CHECKING:
     from engine.output.crontab import CrontabError as CrontabError
@@ -53,15 +54,4 @@ _ORIGIN = {
 }
 
 
-def __getattr__(name: str) -> object:
-    try:
-        module, attr = _ORIGIN[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(_importlib.import_module(module), attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = _lazy_exports(__name__, _ORIGIN, __all__)
