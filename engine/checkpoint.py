@@ -39,7 +39,7 @@ from .statement import Statement
 from .time_service import TimerThread
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 MAGIC = b"EPLCKPT\x00"
 FORMAT_VERSION = 1

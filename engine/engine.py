@@ -90,7 +90,7 @@ class Engine:
             self.time_zone = ZoneInfo(time_zone)
         except (ZoneInfoNotFoundError, ValueError):
             raise ValueError(f"Unknown time zone '{time_zone}'") from None
-        # -- the runtime contract (engine/runtime.py): what plans and features use ----------
+        # -- the runtime contract (engine/contracts/runtime.py): what plans and features use ----------
         self.types = EventTypeRegistry()
         self._find_type = self.types.finder()
         self.signals = EngineSignals()

@@ -17,7 +17,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
     from .statement import Statement
 
 log = logging.getLogger("epl.engine")

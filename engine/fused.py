@@ -21,7 +21,7 @@ from .faults import statement_failed
 from .instance import StreamHandle
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 ENV = "EPL_FUSION"
 _BASIC = "engine.aggregation.basic"

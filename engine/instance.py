@@ -9,7 +9,7 @@ from views.registry import make_chain
 from engine.contracts.bean import EventBean
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
     from .statement import Statement
 
 

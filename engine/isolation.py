@@ -43,12 +43,12 @@ from engine.contracts.scheduler import Scheduler
 from .statement import Statement
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class _Runtime:
     """The engine as statements inside the isolated service see it (the runtime contract,
-    engine/runtime.py): the service's filter index and scheduler, everything else the
+    engine/contracts/runtime.py): the service's filter index and scheduler, everything else the
     engine's."""
 
     def __init__(self, engine: "Runtime", service: "IsolatedService") -> None:

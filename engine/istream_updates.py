@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from engine.contracts.bean import EventBean
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 @dataclass(frozen=True)

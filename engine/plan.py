@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence
 
 from engine.contracts.event_types import EventType
 # the plan data the compiler builds lives in the contracts; the one plan interface in
-# engine/runtime.py (both names stay importable from here)
+# engine/contracts/runtime.py (both names stay importable from here)
 from engine.contracts.plans import InsertIntoPlan, StreamPlan  # noqa: F401
-from engine.runtime import Instance, Plan  # noqa: F401
+from engine.contracts.runtime import Instance, Plan  # noqa: F401
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
     from .statement import Statement
 
 

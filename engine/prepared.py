@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 from epl.compiler.params import bind_values, parameter_names, substitutions
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class PreparedStatement:

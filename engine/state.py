@@ -37,7 +37,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
 from engine.contracts.errors import EngineError
 from engine.contracts.event_types import EventType
 from engine.contracts.signals import EngineSignals

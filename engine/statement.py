@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from .aio import DeliveryStream
     from engine.contracts.event_types import EventType
-    from .runtime import Plan, Runtime
+    from engine.contracts.runtime import Plan, Runtime
 
 log = logging.getLogger("epl.engine")
 

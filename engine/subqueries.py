@@ -29,7 +29,7 @@ from .resultset.aggregation_rows import AggregationRows
 
 if TYPE_CHECKING:
     from .instance import SelectInstance
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class SubqueryHolder:

@@ -16,7 +16,7 @@ from engine.contracts.epl_types import EPLType, PropertyType
 from engine.contracts.errors import EngineError
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class VariableError(EngineError):

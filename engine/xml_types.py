@@ -1,7 +1,7 @@
 """XML DOM event types (Esper's XML events, without an XSD): events are
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
 `xml.etree.ElementTree.Element`s (or XML text, parsed once per distinct text) whose root
 element has the type's root element name.
 

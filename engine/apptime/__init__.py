@@ -35,7 +35,7 @@ from .snapshot import Snapshot as Snapshot, SnapshotRow as SnapshotRow, snapshot
 from .violations import ViolationCounts as ViolationCounts, ViolationPolicy as ViolationPolicy
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def clock(engine: "Runtime") -> ApplicationClock:

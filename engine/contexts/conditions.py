@@ -16,7 +16,7 @@ from engine.instance import StatementContext
 from .partition import first_order, last_order
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 Fire = Callable[[dict, list], None]
 

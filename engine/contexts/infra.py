@@ -19,7 +19,7 @@ from .statements import ContextStatement
 
 if TYPE_CHECKING:
     from engine.statement import Statement
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class PartitionRouted(EventBean):

@@ -17,7 +17,7 @@ from .statements import ContextStatement, PartitionContext
 
 if TYPE_CHECKING:
     from engine.statement import Statement
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class _PartitionTrigger:

@@ -18,7 +18,7 @@ from filterindex.spec import FilterSpec
 
 if TYPE_CHECKING:
     from engine.statement import Statement
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 Narrow = Callable[[FilterSpec], FilterSpec]
 

@@ -10,7 +10,7 @@ from engine.contracts.event_types import EventType
 from .partition import ContextRuntime
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 @dataclass(frozen=True, eq=False)

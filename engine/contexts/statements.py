@@ -15,7 +15,7 @@ from .partition import Holder, Partition
 
 if TYPE_CHECKING:
     from engine.statement import Statement
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class NarrowedFilter:

@@ -1,7 +1,8 @@
 """The contracts layer: what every package may rely on. Events and event types (EventBean,
 EventType and its registry, property types), the types of EPL values and their datetime
 helpers, the errors of engine and EPL, the time service (scheduler and its protocol), the
-view-context protocol, application-time event shapes and the engine's signals.
+view-context protocol, the runtime protocol (engine.contracts.runtime), application-time event
+shapes and the engine's signals.
 
 May import: nothing of ours (the standard library and blinker only). Everything else imports
 its names from the defining modules here (`engine.contracts.bean`, ...), never from this

@@ -23,7 +23,7 @@ from .plan import OuterPlan as OuterPlan
 from .plan import Step as Step
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def install(engine: "Runtime") -> None:

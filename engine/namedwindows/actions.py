@@ -13,7 +13,7 @@ from engine.contracts.bean import EventBean
 
 if TYPE_CHECKING:
     from engine.statement import Statement
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 Eps = tuple
 Fn = Callable[[Eps], Any]

@@ -8,7 +8,7 @@ from engine.contracts.bean import EventBean
 from filterindex.spec import FilterSpec
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class InsertHandle:

@@ -15,7 +15,7 @@ from .table import Table
 from .window import NamedWindow
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class PartitionedInfra:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from engine.contracts.event_types import EventType
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from .feed import move_inserts, register_inserts, unregister_inserts
 from .rows import row_maker
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 log = logging.getLogger("epl.engine")
 

@@ -17,7 +17,7 @@ from .rows import row_maker
 
 if TYPE_CHECKING:
     from engine.statement import Statement
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 log = logging.getLogger(__name__)
 

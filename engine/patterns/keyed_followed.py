@@ -1,7 +1,7 @@
 """The keyed followed-by fast path: `every a=A(...) -> b=B(x = a.y, ...)`, optionally with
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 `where timer:within(t)` on the B side, run as per-key waiting lists and a deadline heap
 instead of a live filter (a filter-index insert and remove) per A event.
 

@@ -20,7 +20,7 @@ from .limits import PatternLimit, pattern_limit
 from .match import event_ids, without_overlaps
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class PatternRun:

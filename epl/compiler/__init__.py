@@ -13,7 +13,7 @@ from engine.contracts.errors import EPLValidationError
 from .result import CompiledStatement as CompiledStatement
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def compile_statement(node: A.Statement, engine: "Runtime", text: str) -> CompiledStatement:

@@ -18,7 +18,7 @@ from .compiled import Compiled
 from .scope import Scope
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 NAMES = ("prev", "prevtail", "prevwindow", "prevcount", "prior", "istream",
          "current_evaluation_context")

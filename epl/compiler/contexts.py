@@ -32,7 +32,7 @@ from .select import base_scope, compile_select, resolve_stream_type
 from .windows import check_insert_into, insert_target
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 DEFAULT_GRANULARITY = 512
 

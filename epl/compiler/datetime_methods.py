@@ -17,7 +17,7 @@ from .compiled import Compiled
 from .scope import Scope
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 DATETIME = PropertyType(EPLType.OBJECT, pyclass=datetime)
 

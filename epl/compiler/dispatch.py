@@ -9,7 +9,7 @@ import epl.ast as A
 from ..ast.walk import walk
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 # phase 0: statements processed as the filter index hands them the event;
 # phase 1: statements that may see one event through several of their filters (patterns,

@@ -16,7 +16,7 @@ from .rewrite import rewrite
 from .scope import _path_text
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 _MAX_DEPTH = 50   # declared expressions using each other, never recursion
 

@@ -17,7 +17,7 @@ import epl.compiler.variables as variables
 import epl.compiler.windows as windows
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def install(engine: "Runtime") -> None:

@@ -17,7 +17,7 @@ from .expressions import compile_expr, expr_text
 from .scope import Scope, StreamInfo
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 log = logging.getLogger("epl.regex")
 

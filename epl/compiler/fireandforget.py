@@ -25,7 +25,7 @@ from .scope import Scope, StreamInfo
 from .select import _constant_int, base_scope
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 _NOTHING = EventType("fire_and_forget_none", Representation.MAP, {})
 

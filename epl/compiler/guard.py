@@ -14,7 +14,7 @@ import epl.ast as A
 from ..ast.walk import walk
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def runs_user_aggregations(node: Any, engine: Optional["Runtime"]) -> bool:

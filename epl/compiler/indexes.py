@@ -13,7 +13,7 @@ from .annotations import statement_name
 from .result import CompiledStatement
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def compile_create_index(node: A.CreateIndex, engine: "Runtime", text: str) -> CompiledStatement:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from engine.apptime.algebra import RELATIONS, event_interval, interval_of
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def install(engine: "Runtime") -> None:

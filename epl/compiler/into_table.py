@@ -11,7 +11,7 @@ from epl.compiler.context_use import check_context_use
 from epl.compiler.core import expr_text
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def compile_into_table(plan: Any, node: A.SelectStatement, engine: "Runtime", text: str) -> Any:

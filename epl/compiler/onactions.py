@@ -29,7 +29,7 @@ from .select import _Services, _insert_into, base_scope, resolve_stream_type
 from .windows import check_context_use, insert_target
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 # the services of the on-statement being compiled: every scope of it shares them, so the

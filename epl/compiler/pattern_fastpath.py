@@ -11,7 +11,7 @@ from engine.patterns.keyed_followed import _EXACT_KINDS, KeyedFollowedPlan
 from epl.ast.walk import walk
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def _strip(node: Any) -> Any:

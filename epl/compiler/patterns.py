@@ -36,7 +36,7 @@ from engine.patterns.plan import PatternPlan
 from engine.patterns.repeat_until import RepeatPlan
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 SUPPRESS = "suppressoverlappingmatches"
 DISCARD = "discardpartialsonmatch"

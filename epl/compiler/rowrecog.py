@@ -25,7 +25,7 @@ from .rowrecog_exprs import (
 from .scope import Scope, StreamInfo
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 _SKIP = {None: PAST_LAST_ROW, A.SkipMode.PAST_LAST_ROW: PAST_LAST_ROW,
          A.SkipMode.TO_NEXT_ROW: "to next row", A.SkipMode.TO_CURRENT_ROW: "to current row"}

@@ -18,7 +18,7 @@ from .expressions import compile_expr, compile_predicate, expr_text
 from .scope import Scope, StreamInfo
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 @dataclass(frozen=True)

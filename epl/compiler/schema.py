@@ -14,7 +14,7 @@ from .annotations import annotation, statement_name
 from .result import CompiledStatement
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def compile_create_schema(node: A.CreateSchema, engine: "Runtime", text: str) -> CompiledStatement:

@@ -25,7 +25,7 @@ from .scope import Scope, StreamInfo
 from .views import compile_views, derived_stream
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 _SELECTORS = {None: "istream", A.StreamSelector.ISTREAM: "istream",
               A.StreamSelector.IRSTREAM: "irstream", A.StreamSelector.RSTREAM: "rstream"}

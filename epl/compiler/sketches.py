@@ -17,7 +17,7 @@ from engine.contracts.errors import EPLValidationError
 from .compiled import Compiled
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def sketch_column(col: A.ColumnDef, text: str) -> Any:

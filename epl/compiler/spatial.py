@@ -20,7 +20,7 @@ from .compiled import Compiled
 from .result import CompiledStatement
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 _DEFAULT_CAPACITY, _DEFAULT_HEIGHT = 4, 20
 

@@ -35,7 +35,7 @@ from .scope import Scope, StreamInfo, _path_text
 from .views import compile_views, derived_stream
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 _CMP = {A.BinOp.LT: "<", A.BinOp.LE: "<=", A.BinOp.GT: ">", A.BinOp.GE: ">="}
 

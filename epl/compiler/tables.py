@@ -17,7 +17,7 @@ from .result import CompiledStatement
 from .windows import check_new_name, context_infra
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def compile_create_table(node: A.CreateTable, engine: "Runtime", text: str) -> CompiledStatement:

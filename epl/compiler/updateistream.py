@@ -19,7 +19,7 @@ from .scope import StreamInfo
 from .select import base_scope
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def compile_update_istream(node: A.UpdateStatement, engine: "Runtime", text: str) -> CompiledStatement:

@@ -15,7 +15,7 @@ from .result import CompiledStatement
 from .select import base_scope
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def compile_create_variable(node: A.CreateVariable, engine: "Runtime", text: str) -> CompiledStatement:

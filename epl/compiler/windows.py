@@ -22,7 +22,7 @@ from .select import base_scope
 from .views import compile_views
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def column_types(columns: tuple[A.ColumnDef, ...], engine: "Runtime", text: str, what: str) -> dict[str, PropertyType]:

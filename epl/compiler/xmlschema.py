@@ -13,7 +13,7 @@ import epl.ast as A
 from engine.contracts.errors import EPLValidationError
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def _attrs(a: A.Annotation) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from .sources import compile_source
 from .windowmethods import compile_window_method, is_window_method
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 __all__ = ["METHODS", "compile_enum_method", "install", "is_enum_method"]
 
