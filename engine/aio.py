@@ -8,10 +8,27 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import TYPE_CHECKING, Any, AsyncIterator, Optional
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Optional, Protocol
 
 if TYPE_CHECKING:
-    from .statement import Statement
+    from engine.contracts.signals import EngineSignals
+
+
+class _Engine(Protocol):
+    @property
+    def signals(self) -> "EngineSignals": ...
+
+
+class DeliverySource(Protocol):
+    """What a delivery stream asks of its statement (engine.statement.Statement; a protocol
+    so that this module, which the statement imports, does not import it back)."""
+
+    @property
+    def engine(self) -> _Engine: ...
+
+    def add_listener(self, listener: Callable[..., object]) -> object: ...
+
+    def remove_listener(self, listener: Callable[..., object]) -> None: ...
 
 _END = object()
 
@@ -20,7 +37,7 @@ class DeliveryStream(AsyncIterator[tuple]):
     """An async iterator of `(new, old)`; ends when closed or when its statement is destroyed.
     Also an async context manager that closes it."""
 
-    def __init__(self, statement: "Statement", maxsize: int = 1024) -> None:
+    def __init__(self, statement: DeliverySource, maxsize: int = 1024) -> None:
         if maxsize < 1:
             raise ValueError("maxsize must be at least 1")
         self.statement = statement

@@ -1,45 +1,6 @@
-"""EventBean: the engine's handle on one event, whatever its Python representation."""
-from __future__ import annotations
+"""Moved to engine.contracts.bean (the contracts layer); this name keeps existing imports working."""
+import sys
 
-from typing import TYPE_CHECKING, Any, Iterator
+import engine.contracts.bean as _moved
 
-if TYPE_CHECKING:
-    from .event_types import EventType
-
-
-class EventBean:
-    """An event as statements see it: its type and the underlying object (a dict, a
-    dataclass instance, any registered object). Properties are read through getters the
-    event type compiles once per property path."""
-
-    __slots__ = ("event_type", "underlying")
-
-    def __init__(self, event_type: "EventType", underlying: Any) -> None:
-        self.event_type = event_type
-        self.underlying = underlying
-
-    def get(self, path: str, default: Any = None) -> Any:
-        """The value of a property path (`amount`, `a.b`, `items[0]`, `m('k')`)."""
-        try:
-            return self.event_type.getter(path)(self.underlying)
-        except KeyError:
-            return default
-
-    def __getitem__(self, path: str) -> Any:
-        return self.event_type.getter(path)(self.underlying)
-
-    def __contains__(self, path: str) -> bool:
-        return self.event_type.has_property(path)
-
-    def keys(self) -> list[str]:
-        return list(self.event_type.property_names)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The event's properties as a plain dict (what `epl replay` prints)."""
-        return self.event_type.to_dict(self.underlying)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.event_type.property_names)
-
-    def __repr__(self) -> str:
-        return f"EventBean({self.event_type.name}, {self.underlying!r})"
+sys.modules[__name__] = _moved

@@ -32,14 +32,14 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Union
 
-from . import state as _state
-from .errors import EngineError
+import engine.state as _state
+from engine.contracts.errors import EngineError
 from .listeners import SubscriberAdapter
 from .statement import Statement
 from .time_service import TimerThread
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from engine.contracts.runtime import Runtime
 
 MAGIC = b"EPLCKPT\x00"
 FORMAT_VERSION = 1
@@ -148,7 +148,7 @@ def _checkpoint_pickler(cp: Any) -> type:
 
 # -- taking a checkpoint ---------------------------------------------------------------------------
 
-def dumps(engine: "Engine", meta: Optional[Mapping[str, Any]] = None) -> bytes:
+def dumps(engine: "Runtime", meta: Optional[Mapping[str, Any]] = None) -> bytes:
     """The engine's state as checkpoint bytes. Call it between events (not from a listener)."""
     if meta is not None:
         try:
@@ -255,11 +255,10 @@ Receivers = Mapping[str, Union[Callable[..., Any], list, tuple]]
 
 
 def loads(source: Union[bytes, PathLike], *, listeners: Optional[Receivers] = None,
-          subscribers: Optional[Mapping[str, Any]] = None) -> "Engine":
+          subscribers: Optional[Mapping[str, Any]] = None) -> "Runtime":
     """An engine rebuilt from a checkpoint, continuing where the checkpointed one stopped.
     `listeners` maps statement names to a listener or a list of them, `subscribers` maps
     statement names to a subscriber object."""
-    from .engine import Engine
     data = _read(source)
     header, offset = _split(data)
     if header["engine_version"] != engine_version():
@@ -275,7 +274,7 @@ def loads(source: Union[bytes, PathLike], *, listeners: Optional[Receivers] = No
         fixups = u.load()
     except Exception as exc:   # whatever unpickling raised is the checkpoint's typed error
         raise CheckpointError(f"Corrupt checkpoint: {exc}") from exc
-    if not isinstance(engine, Engine):
+    if not _state.is_engine(engine):
         raise CheckpointError(f"Not an engine checkpoint (got {type(engine).__name__})")
     _state._IdKeys.apply(fixups)
     engine.checkpoint_info = _info(header)

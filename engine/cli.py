@@ -109,7 +109,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from .cli_output import make_writer
     from .cli_progress import Progress
     from .engine import Engine
-    from .errors import EngineError
+    from engine.contracts.errors import EngineError
     from .replay_clock import LateEventError, ReplayClock
 
     read_text(args.statements)   # a missing statements file is reported before the events

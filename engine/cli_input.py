@@ -30,8 +30,8 @@ def _offset_line(text: str, offset: int) -> int:
 def deploy_file(engine: "Engine", path: str) -> list[Any]:
     """Every statement of an EPL module file, created in order; an error names the file, the
     line (and column) in it."""
-    from epl import parse_module
-    from epl.errors import EPLError
+    from epl.parser import parse_module
+    from engine.contracts.errors import EPLError
     text = read_text(path)
     try:
         module = parse_module(text)

@@ -7,7 +7,7 @@ import csv
 import json
 from typing import Any, Optional, Sequence, TextIO
 
-from .bean import EventBean
+from engine.contracts.bean import EventBean
 from .replay import _row
 
 FORMATS = ("jsonl", "csv", "table")

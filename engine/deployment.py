@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence, overload
 
-from epl.errors import EPLError
+from engine.contracts.errors import EPLError
 
 if TYPE_CHECKING:
     from .statement import Statement

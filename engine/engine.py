@@ -17,23 +17,40 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Mapping
-from typing import Any, Callable, Iterable, Optional, Sequence, TypeVar, Union
+import os
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, TypeVar, Union
 
-from filterindex import STALE, FilterIndex
+from filterindex.codegen import STALE
+from filterindex.tree import FilterIndex
 
-from .bean import EventBean
+from engine.contracts.bean import EventBean
 from .deployment import Deployment
-from .errors import EventTypeError, TimeError
-from .event_types import EventType, EventTypeRegistry, Representation
+from engine.contracts.errors import EventTypeError, TimeError
+from engine.contracts.event_types import EventType, EventTypeRegistry, Representation
 from .faults import evaluation_failed, statement_failed, statement_of_slot
 from .features import Features, Services
 from .instance import RowHandle
-from .plan import InsertIntoPlan
-from .scheduler import Scheduler
+from engine.contracts.plans import InsertIntoPlan
+from engine.contracts.scheduler import Scheduler
 from .frames import dataframe_records, is_dataframe
-from .signals import EngineSignals
+from engine.contracts.signals import EngineSignals
 from .statement import Statement, StatementState  # noqa: F401 (StatementState: older import path)
 from .time_service import TimerThread, wall_clock_ms
+
+if TYPE_CHECKING:
+    import epl.ast as A
+    from engine.apptime.input import ApplicationInput
+    from engine.contracts.epl_types import PropertyType
+    from engine.isolation import IsolatedService
+    from engine.prepared import PreparedStatement
+    from engine.variables import VariableService
+
+# What the public methods take (precise types instead of Any): an event is any object (a dict
+# with its type name, a dataclass, a registered class); a file is a path; a type spec is an EPL
+# type name, a Python class or a PropertyType.
+PathArg = Union[str, "os.PathLike[str]"]
+TypeSpec = Union[str, type, "PropertyType"]
+Receivers = Mapping[str, Union[Callable[..., object], Sequence[Callable[..., object]]]]
 
 _log = logging.getLogger("epl.engine")
 T = TypeVar("T")
@@ -73,7 +90,7 @@ class Engine:
             self.time_zone = ZoneInfo(time_zone)
         except (ZoneInfoNotFoundError, ValueError):
             raise ValueError(f"Unknown time zone '{time_zone}'") from None
-        # -- the runtime contract (engine/runtime.py): what plans and features use ----------
+        # -- the runtime contract (engine/contracts/runtime.py): what plans and features use ----------
         self.types = EventTypeRegistry()
         self._find_type = self.types.finder()
         self.signals = EngineSignals()
@@ -86,7 +103,7 @@ class Engine:
         self.scheduler = Scheduler(start)
         self.lock = threading.RLock()
         self.functions: dict[str, Callable[..., Any]] = {}
-        from .aggregation import AGGREGATIONS
+        from engine.aggregation.registry import AGGREGATIONS
         self.aggregations: dict[str, Any] = dict(AGGREGATIONS)   # built-ins plus registered ones
         self.features = Features()           # statement compilers by AST class, compile hooks
         # -- the engine's own state ----------------------------------------------------------
@@ -105,7 +122,7 @@ class Engine:
         self.none_for_empty = none_for_empty
         _install_features(self)
         if pattern_limit is not None:
-            from .patterns import set_pattern_limit
+            from engine.patterns.limits import set_pattern_limit
             set_pattern_limit(self, pattern_limit)
         self._timer: Optional[TimerThread] = None
         if time == "system":
@@ -125,7 +142,7 @@ class Engine:
         return self.filters
 
     # -- event types and functions ---------------------------------------------------------
-    def register_type(self, type_: Union[type, str], properties: Optional[Mapping[str, Any]] = None, *,
+    def register_type(self, type_: Union[type, str], properties: Optional[Mapping[str, TypeSpec]] = None, *,
                       name: Optional[str] = None, inherits: Iterable[str] = (),
                       start_timestamp: Optional[str] = None,
                       end_timestamp: Optional[str] = None) -> EventType:
@@ -142,7 +159,8 @@ class Engine:
     def event_type(self, name: str) -> EventType:
         return self.types.get(name)
 
-    def register_function(self, name: str, fn: Callable[..., Any], result_type: Any = None) -> None:
+    def register_function(self, name: str, fn: Callable[..., object],
+                          result_type: Optional[TypeSpec] = None) -> None:
         """Make a Python function callable from EPL as `name(...)`. Only registered
         functions are callable."""
         if result_type is not None:
@@ -154,30 +172,30 @@ class Engine:
                 fn.epl_result_type = self.types.resolve_type(result_type)  # type: ignore[attr-defined]
         self.functions[name] = fn
 
-    def register_aggregation(self, name: str, factory: Any) -> None:
+    def register_aggregation(self, name: str, factory: Callable[..., object]) -> None:
         """Make a Python aggregation (a class with enter/leave/value/clear) usable as
         `name(...)` in EPL."""
-        from .aggregation import register_aggregation
+        from engine.aggregation.user import register_aggregation
         register_aggregation(self.aggregations, name, factory)
 
     # -- statements ---------------------------------------------------------------------------
     def epl(self, text: str, name: Optional[str] = None) -> Statement:
         """Compile, register and start one statement. On any error nothing stays registered."""
-        from epl import parse
+        from epl.parser import parse
         return self.create_statement(parse(text), text, name)
 
-    def create_statement(self, node: Any, text: str, name: Optional[str] = None) -> Statement:
+    def create_statement(self, node: A.Statement, text: str, name: Optional[str] = None) -> Statement:
         """Compile, register and start a parsed statement (`epl`, prepared statements)."""
         with self.lock:
             return self._create(node, text, name)
 
-    def prepare(self, text: str) -> Any:
+    def prepare(self, text: str) -> PreparedStatement:
         """A statement with substitution parameters (`?`, `?:name`, `?:name:type`) to deploy
         with values: `engine.prepare(text).deploy([1, 'a'])` or `.deploy(name=1)`."""
         from .prepared import PreparedStatement
         return PreparedStatement(self, text)
 
-    def deploy(self, text: Any) -> Deployment:
+    def deploy(self, text: PathArg) -> Deployment:
         """Register a module, all statements or none: `;`-separated statements after
         Esper's optional `module name;`, `uses other;` and `import ...;` headers. Takes the
         text, or a path (`pathlib.Path`) of an `.epl` file. Returns a Deployment: the
@@ -187,7 +205,7 @@ class Engine:
             return self.deploy_file(text)
         return self._deploy_text(text, None)
 
-    def deploy_modules(self, modules: Sequence[Any]) -> list[Deployment]:
+    def deploy_modules(self, modules: Sequence[PathArg]) -> list[Deployment]:
         """Deploy several modules (texts or `.epl` paths) in Esper's deployment order: a module
         after the modules it `uses`; a cycle of uses, or a use of a module neither given nor
         deployed, is an EPLValidationError. All or none. Returns the deployments in the order
@@ -195,7 +213,7 @@ class Engine:
         from .module_order import deploy_in_order
         return deploy_in_order(self, modules)
 
-    def deployment_order(self, modules: Sequence[Any]) -> list[Any]:
+    def deployment_order(self, modules: Sequence[PathArg]) -> list[PathArg]:
         """The given modules (texts or paths) in the order `deploy_modules` deploys them."""
         from .module_order import order_sources
         return order_sources(self, modules)
@@ -205,15 +223,15 @@ class Engine:
         """The deployments of named modules, in the order deployed (undeployed ones too)."""
         return list(self.__dict__.get("_module_deployments", ()))
 
-    def deploy_file(self, path: Any) -> Any:
+    def deploy_file(self, path: PathArg) -> Deployment:
         """Deploy the module in an `.epl` file (UTF-8); errors name the file and line."""
         from .deployment import read_module
         text, p = read_module(path)
         return self._deploy_text(text, p)
 
     def _deploy_text(self, text: str, path: Optional[str]) -> Any:
-        from epl import parse_module
-        from epl.errors import EPLError
+        from epl.parser import parse_module
+        from engine.contracts.errors import EPLError
         from .deployment import located
         module = parse_module(text)
         created: list[Statement] = []
@@ -255,7 +273,7 @@ class Engine:
                          annotations=compiled.annotations, phase=dispatch_phase(node, self))
         clause = getattr(node, "for_clause", None)
         if clause is not None:
-            from .delivery import delivery_splitter
+            from epl.compiler.delivery import delivery_splitter
             stmt._set_delivery(delivery_splitter(clause, stmt, self, text))
         registered: list[Callable[[], None]] = []
         try:
@@ -279,7 +297,7 @@ class Engine:
         the new statement is registered."""
         for s in self._statements:
             if s.name == name:
-                from epl.errors import EPLValidationError
+                from engine.contracts.errors import EPLValidationError
                 raise EPLValidationError(
                     f"Statement by name '{name}' already exists (existing statement: "
                     f"{s.text.strip()!r})", text)
@@ -331,7 +349,7 @@ class Engine:
     # it (`feed`), then `_drain` calls the listeners of what it produced and processes the
     # events it routed (`process`: match and `feed` again) until none remain. Time steps fire
     # their callbacks and drain the same way (`_step`).
-    def to_bean(self, event: Any, type_name: Optional[str]) -> EventBean:
+    def to_bean(self, event: object, type_name: Optional[str]) -> EventBean:
         """An event (a dict with its type name, an object of a registered class, or a bean)
         as a bean of its type; EventTypeError when it does not fit."""
         if isinstance(event, EventBean):
@@ -360,7 +378,7 @@ class Engine:
             raise EventTypeError("A dict event needs its type name: engine.send(event, 'TypeName')")
         return EventBean(self.types.for_object(event), event)
 
-    def send(self, event: Any, type_name: Optional[str] = None) -> None:
+    def send(self, event: object, type_name: Optional[str] = None) -> None:
         """Process one event: a dict with its type name, or an object of a registered class."""
         if type(event) is dict and type_name is not None:
             # the common case, kept to a few steps before the generated routing code: a dict
@@ -430,7 +448,7 @@ class Engine:
         if et.checked and self.check_events:
             et.check(bean.underlying)
 
-    def send_many(self, events: Iterable[Any], type_name: Optional[str] = None) -> None:
+    def send_many(self, events: Iterable[object], type_name: Optional[str] = None) -> None:
         """Process events in order; the same as calling send for each, with less overhead.
         A pandas DataFrame is taken row by row (`engine.send_many(df, "T")`)."""
         if is_dataframe(events):
@@ -512,7 +530,7 @@ class Engine:
         order (variables set by `on ... set` take effect this way)."""
         self._dispatch_queue.append((_AfterEvent(action), None, None))
 
-    def route(self, event: Any, type_name: Optional[str] = None) -> None:
+    def route(self, event: object, type_name: Optional[str] = None) -> None:
         """Queue an event to be processed after the current one (from listeners)."""
         self._route_queue.append(self.to_bean(event, type_name))
 
@@ -523,7 +541,7 @@ class Engine:
         if handles:
             self.feed(bean, handles)
 
-    def feed(self, bean: EventBean, handles: Sequence[Any]) -> None:
+    def feed(self, bean: EventBean, handles: Sequence[object]) -> None:
         """The streams whose filters the event matched take it (creation order, @priority
         first; @drop stops lower priorities). A statement that raises skips this event alone
         (faults.py); the others still take it."""
@@ -754,25 +772,25 @@ class Engine:
         from epl.compiler.fireandforget import execute
         return execute(self, epl)
 
-    def get_variable(self, name: str) -> Any:
+    def get_variable(self, name: str) -> object:
         return self.services.variables.get(name)
 
-    def set_variable(self, name: str, value: Any) -> None:
+    def set_variable(self, name: str, value: object) -> None:
         """Set a variable; when called from a listener it takes effect for the next event."""
         with self.lock:
             self.services.variables.set(name, value)
 
     @property
-    def variables(self) -> Any:
+    def variables(self) -> VariableService:
         """The variables: `engine.variables['x']`, `engine.variables['x'] = 1`."""
         return self.services.variables
 
-    def isolated(self, name: str) -> Any:
+    def isolated(self, name: str) -> IsolatedService:
         """The isolated service `name` (created on first use): its own time and events."""
         from .isolation import isolated
         return isolated(self, name)
 
-    def input(self, type_name: Union[str, type], **settings: Any) -> Any:
+    def input(self, type_name: Union[str, type], **settings: object) -> ApplicationInput:
         """An application-time input for one event type (StreamInsight's CTIs): events in any
         order, released in start-time order once a CTI commits them. Settings: name, shape
         ('point' | 'interval' | 'edge'), policy ('drop' | 'adjust'), generate
@@ -781,32 +799,33 @@ class Engine:
         return open_input(self, type_name, **settings)
 
     # -- checkpoint and recover ------------------------------------------------------------------------
-    def checkpoint(self, path: Optional[Any] = None, *, meta: Optional[Mapping[str, Any]] = None) -> bytes:
+    def checkpoint(self, path: Optional[PathArg] = None, *,
+                   meta: Optional[Mapping[str, object]] = None) -> bytes:
         """The engine's whole state as checkpoint bytes; with `path`, also written to that
         file atomically. `meta` (JSON data) travels in the header, e.g. how many input events
         the checkpoint covers. Listeners and subscribers are not part of it (docs/checkpoint.md)."""
-        from . import checkpoint as ck
+        import engine.checkpoint as ck
         data = ck.dumps(self, meta)
         if path is not None:
             ck.write_atomic(path, data)
         return data
 
-    def checkpoint_to(self, path: Any, *, meta: Optional[Mapping[str, Any]] = None) -> bytes:
+    def checkpoint_to(self, path: PathArg, *, meta: Optional[Mapping[str, object]] = None) -> bytes:
         """Write a checkpoint to `path` atomically (temporary file, fsync, rename)."""
         return self.checkpoint(path, meta=meta)
 
     @classmethod
-    def restore(cls, source: Any, *, listeners: Optional[Mapping[str, Any]] = None,
-                subscribers: Optional[Mapping[str, Any]] = None) -> "Engine":
+    def restore(cls, source: Union[bytes, PathArg], *, listeners: Optional[Receivers] = None,
+                subscribers: Optional[Mapping[str, object]] = None) -> "Engine":
         """An engine rebuilt from checkpoint bytes or a checkpoint file, continuing exactly
         where the checkpointed engine stopped. `listeners={"stmt name": fn or [fns]}` and
         `subscribers={"stmt name": obj}` re-attach receivers. A checkpoint is trusted data:
         restoring unpickles it, which runs code."""
-        from . import checkpoint as ck
+        import engine.checkpoint as ck
         return ck.loads(source, listeners=listeners, subscribers=subscribers)
 
     @property
-    def application_inputs(self) -> dict[str, Any]:
+    def application_inputs(self) -> dict[str, ApplicationInput]:
         """The application-time inputs by name (e.g. to go on feeding them after `restore`)."""
         c = self.services.apptime
         return {inp.name: inp for inp in c.inputs} if c is not None else {}
@@ -846,15 +865,37 @@ class _AfterEvent:
         self.action()
 
 
+def _install_fusion() -> None:
+    """Hand the fused-statement runtime (engine/fused.py) its compiler half."""
+    import engine.fused as fused
+    from epl.compiler.fused.codegen import generate
+    from epl.compiler.fused.shape import analyze
+    from epl.parser import parse
+    fused.use_compiler(lambda text: analyze(parse(text)), generate)
+
+
 def _install_features(engine: Engine) -> None:
     """Each feature package registers its services in `engine.services` and its statement
     compilers and compile hooks in `engine.features`."""
-    from . import apptime, contexts, joins, namedwindows, patterns, subqueries, variables
-    from epl.compiler import access, datetime_methods
-    for feature in (variables, namedwindows, contexts, joins, subqueries, apptime, patterns,
-                    datetime_methods, access):
+    import engine.apptime as apptime
+    import engine.contexts as contexts
+    import engine.joins as joins
+    import engine.namedwindows as namedwindows
+    import engine.patterns as patterns
+    import engine.subqueries as subqueries
+    import engine.variables as variables
+    import epl.compiler.access as access
+    import epl.compiler.datetime_methods as datetime_methods
+    import epl.compiler.sketches as sketches     # countMinSketch methods on table columns
+    import epl.compiler.spatial as spatial       # point(..).inside(rectangle(..)), ...
+    for feature in (variables, namedwindows, sketches, spatial, contexts, joins, subqueries,
+                    apptime, patterns, datetime_methods, access):
         feature.install(engine)
-    from epl.compiler import enummethods, exprdecl
+    import epl.compiler.features as compiler_features
+    compiler_features.install(engine)   # the statement compilers of the features above
+    _install_fusion()
+    import epl.compiler.enummethods as enummethods
+    import epl.compiler.exprdecl as exprdecl
     enummethods.install(engine)
     exprdecl.install(engine)
 

@@ -17,14 +17,13 @@ import logging
 from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
-    from .engine import Engine
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
     from .statement import Statement
 
 log = logging.getLogger("epl.engine")
 
 
-def evaluation_failed(engine: Optional["Engine"], expression: str, exc: BaseException) -> None:
+def evaluation_failed(engine: Optional["Runtime"], expression: str, exc: BaseException) -> None:
     """A user function or getter raised inside `expression`: report it; the caller uses null."""
     if engine is None:          # compiled without an engine at hand: the log line alone
         log.warning("Expression '%s' raised %s: %s; evaluated as null",

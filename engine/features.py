@@ -3,13 +3,12 @@ special functions, dot-methods and joins (Features), and the feature services wi
 accessors (Services), filled in by the feature packages when an engine is built."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Union
 
 if TYPE_CHECKING:
     from .apptime.release import ApplicationClock
     from .contexts.service import ContextService
     from .namedwindows.service import NamedWindowService
-    from .patterns.compile import PatternService
     from .patterns.limits import PatternLimit
     from .subqueries import SubqueryService
     from .variables import VariableService
@@ -18,6 +17,17 @@ if TYPE_CHECKING:
 StatementCompiler = Callable[[Any, Any, str], Any]
 # (node, scope) -> a compiled expression, or None when the hook does not apply
 CompileHook = Callable[[Any, Any], Any]
+
+
+class PatternStreams(Protocol):
+    """`engine.services.patterns`: what the select compiler asks for `pattern [...]` streams
+    (epl.compiler.patterns.PatternService; a protocol, as the runtime does not import the
+    compiler)."""
+
+    def stream_info(self, index: int, spec: Any, engine: object, text: str) -> Any: ...
+
+    def stream_plan(self, info: Any, spec: Any, views: tuple, scope: Any, engine: object,
+                    text: str) -> Any: ...
 
 
 class Features:
@@ -84,11 +94,11 @@ class Services(dict):
         self["subqueries"] = svc
 
     @property
-    def patterns(self) -> "PatternService":
+    def patterns(self) -> PatternStreams:
         return self["patterns"]
 
     @patterns.setter
-    def patterns(self, svc: "PatternService") -> None:
+    def patterns(self, svc: PatternStreams) -> None:
         self["patterns"] = svc
 
     @property

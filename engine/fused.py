@@ -10,18 +10,18 @@ the environment variable EPL_FUSION=0 (read when a statement starts)."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from views.groupwin import GroupWinView
 from views.length import LengthWindow, LengthWindowFactory
 
-from .bean import EventBean
-from .event_types import Representation
+from engine.contracts.bean import EventBean
+from engine.contracts.event_types import Representation
 from .faults import statement_failed
 from .instance import StreamHandle
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 ENV = "EPL_FUSION"
 _BASIC = "engine.aggregation.basic"
@@ -47,13 +47,26 @@ class FusedHandle(StreamHandle):
     __slots__ = ("on_event", "run", "namespace", "shape", "event_type")
 
 
+# The compiler's half (epl/compiler/fused: the shape analysis of a statement's text and the
+# code generator), handed over by the Engine facade (engine/engine.py) so that the runtime
+# does not import the compiler; without it no statement fuses.
+_ANALYZE: Optional[Callable[[str], Any]] = None      # statement text -> Shape or None
+_GENERATE: Optional[Callable[..., str]] = None       # epl.compiler.fused.codegen.generate
+
+
+def use_compiler(analyze: Callable[[str], Any], generate: Callable[..., str]) -> None:
+    """Set the shape analysis (statement text -> Shape or None) and the code generator."""
+    global _ANALYZE, _GENERATE
+    _ANALYZE, _GENERATE = analyze, generate
+
+
 def _shape_of(text: str) -> Any:
     shape = _SHAPES.get(text, False)
     if shape is False:
-        from epl.compiler.fused import analyze
-        from epl.parser import parse
+        if _ANALYZE is None:
+            return None
         try:
-            shape = analyze(parse(text))
+            shape = _ANALYZE(text)
         except Exception:       # anything the analysis does not understand keeps the chain
             shape = None
         if len(_SHAPES) >= _MAX_SHAPES:
@@ -86,7 +99,7 @@ def _classes(shape: Any, aggs: Any) -> Optional[list[str]]:
 def _type_checks(et: Any) -> list[tuple[str, tuple]]:
     """(property, the types send's check passes as they are) for each property the event
     type's check tests: the same list its generated check function is made from."""
-    from .event_types import _value_checks
+    from engine.contracts.event_types import _value_checks
     timestamps = {et.start_timestamp, et.end_timestamp} - {None}
     return [(name, tuple(allowed)) for name, allowed, _ in _value_checks(et.properties, timestamps)]
 
@@ -151,7 +164,9 @@ def fuse(inst: Any) -> None:
         ns["_gw"], ns["_gwgroups"], ns["_wins"] = gw, gw._groups, {}
     if handle.target is not (chain[0] if chain else handle.target):
         return
-    from epl.compiler.fused import generate
+    generate = _GENERATE
+    if generate is None:
+        return
     aggs = proc.aggs
     checked = _type_checks(et)
     src = generate(shape, classes, names, aggs.reclaim, stmt._listeners_only, [c[0] for c in checked])

@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from views.registry import make_chain
 
-from .bean import EventBean
+from engine.contracts.bean import EventBean
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
     from .statement import Statement
 
 

@@ -35,23 +35,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from filterindex import FilterIndex
+from filterindex.tree import FilterIndex
 
-from .bean import EventBean
-from .errors import EngineError
-from .scheduler import Scheduler
+from engine.contracts.bean import EventBean
+from engine.contracts.errors import EngineError
+from engine.contracts.scheduler import Scheduler
 from .statement import Statement
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from engine.contracts.runtime import Runtime
 
 
 class _Runtime:
     """The engine as statements inside the isolated service see it (the runtime contract,
-    engine/runtime.py): the service's filter index and scheduler, everything else the
+    engine/contracts/runtime.py): the service's filter index and scheduler, everything else the
     engine's."""
 
-    def __init__(self, engine: "Engine", service: "IsolatedService") -> None:
+    def __init__(self, engine: "Runtime", service: "IsolatedService") -> None:
         self.__dict__["_engine"] = engine
         self.__dict__["filters"] = service._filters
         self.__dict__["scheduler"] = service._scheduler
@@ -70,7 +70,7 @@ class _Runtime:
 
 
 class IsolatedService:
-    def __init__(self, engine: "Engine", name: str) -> None:
+    def __init__(self, engine: "Runtime", name: str) -> None:
         self.engine = engine
         self.name = name
         self._filters = FilterIndex()
@@ -204,11 +204,11 @@ def _names(names: list) -> str:
     return ", ".join(f"'{n}'" for n in names)
 
 
-def _services(engine: "Engine") -> dict:
+def _services(engine: "Runtime") -> dict:
     return engine.services.isolated
 
 
-def isolated(engine: "Engine", name: str) -> IsolatedService:
+def isolated(engine: "Runtime", name: str) -> IsolatedService:
     services = _services(engine)
     svc = services.get(name)
     if svc is None:

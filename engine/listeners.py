@@ -6,11 +6,11 @@ import inspect
 import logging
 from typing import Any, Callable, Literal, Optional, Sequence
 
-from .bean import EventBean
+from engine.contracts.bean import EventBean
 
 log = logging.getLogger("epl.engine")
 
-Listener = Callable[..., Any]
+Listener = Callable[..., object]
 # "new_old": fn(new, old); "esper": fn(new, old, statement, engine), Esper's UpdateListener
 ListenerSignature = Literal["new_old", "esper"]
 SIGNATURES: dict[str, int] = {"new_old": 2, "esper": 4}

@@ -7,7 +7,7 @@ import os
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from epl.ast import Module
-from epl.errors import EPLValidationError
+from engine.contracts.errors import EPLValidationError
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -78,7 +78,7 @@ def _first_cycle(depends: list[list[int]]) -> Optional[list[int]]:
 
 def read_modules(sources: Sequence[Any]) -> list[tuple[Module, str, Optional[str]]]:
     """Each source (EPL text, or a path of an `.epl` file) parsed: (module, text, path)."""
-    from epl import parse_module
+    from epl.parser import parse_module
 
     from .deployment import read_module
     out = []

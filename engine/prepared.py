@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 from epl.compiler.params import bind_values, parameter_names, substitutions
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class PreparedStatement:
@@ -18,7 +18,7 @@ class PreparedStatement:
     __slots__ = ("_engine", "text", "_node", "_params", "parameters")
 
     def __init__(self, engine: "Runtime", text: str) -> None:
-        from epl import parse
+        from epl.parser import parse
         self._engine = engine
         self.text = text
         self._node = parse(text)

@@ -12,7 +12,7 @@ import math
 import re
 from typing import Any, Iterable, Optional
 
-from .bean import EventBean
+from engine.contracts.bean import EventBean
 from .engine import Engine
 
 _NAME = re.compile(r"@name\s*\(\s*(?:value\s*=\s*)?['\"]([^'\"]*)['\"]\s*\)", re.IGNORECASE)

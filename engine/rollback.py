@@ -33,9 +33,9 @@ from typing import Any, Callable, Iterator, Optional
 
 from views.base import Events
 
-from .bean import EventBean
-from .event_types import EventType
-from .scheduler import ScheduleHandle, Scheduler
+from engine.contracts.bean import EventBean
+from engine.contracts.event_types import EventType
+from engine.contracts.scheduler import ScheduleHandle, Scheduler
 
 log = logging.getLogger("epl.engine")
 
@@ -48,12 +48,13 @@ _MISSING = object()
 MAX_OBJECTS = 200_000
 
 
-def _pinned_classes() -> tuple:
-    """Classes known only at run time: the engine, statements and their contexts."""
-    from .engine import Engine
+def _pinned_classes(ctx: Any) -> tuple:
+    """Classes known only at run time: the engine (the class of the statement's engine: the
+    runtime does not import the facade), statements and their contexts."""
     from .instance import StatementContext
     from .statement import Statement
-    return (Engine, Statement, StatementContext)
+    engine = getattr(getattr(ctx, "statement", None), "engine", None)
+    return ((type(engine),) if engine is not None else ()) + (Statement, StatementContext)
 
 
 _class_infos: dict[type, tuple[bool, tuple[str, ...]]] = {}
@@ -277,7 +278,7 @@ class GuardChain:
     def __init__(self, factories: tuple, ctx: Any) -> None:
         self.ctx = ctx
         self.enabled = True
-        self.pinned = _pinned_classes()
+        self.pinned = _pinned_classes(ctx)
         self._child: Any = None
         inner = GuardedContext(ctx, self)
         self.views = [f.make(inner) for f in factories]

@@ -34,12 +34,13 @@ import sys
 import threading
 from collections import ChainMap
 from types import ModuleType
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-from .engine import Engine
-from .errors import EngineError
-from .event_types import EventType
-from .signals import EngineSignals
+if TYPE_CHECKING:
+    from engine.contracts.runtime import Runtime
+from engine.contracts.errors import EngineError
+from engine.contracts.event_types import EventType
+from engine.contracts.signals import EngineSignals
 
 _LOCK_TYPE = type(threading.Lock())
 _RLOCK_TYPE = type(threading.RLock())
@@ -285,7 +286,7 @@ def catch_up_counters(counters: list) -> None:
             setattr(mod, attr, itertools.count(value))
 
 
-def snapshot(engine: Engine, *, pickler: Optional[ModuleType] = None) -> bytes:
+def snapshot(engine: "Runtime", *, pickler: Optional[ModuleType] = None) -> bytes:
     """The engine's whole state as bytes (`restore` turns them back into an engine).
     Only simulated-time engines: a system-time engine's clock is a running thread.
     `pickler` is a cloudpickle module (default: cloudpickle, else pyspark's copy)."""
@@ -304,7 +305,7 @@ def snapshot(engine: Engine, *, pickler: Optional[ModuleType] = None) -> bytes:
     return buf.getvalue()
 
 
-def restore(data: bytes) -> Engine:
+def restore(data: bytes) -> "Runtime":
     """An engine from `snapshot` bytes, ready to take events and time from where it was."""
     u = _Unpickler(io.BytesIO(data))
     counters = u.load()
@@ -312,13 +313,20 @@ def restore(data: bytes) -> Engine:
         raise EngineError(f"Not an engine snapshot (got {type(counters).__name__})")
     catch_up_counters(counters)
     engine = u.load()
-    if not isinstance(engine, Engine):
+    if not is_engine(engine):
         raise EngineError(f"Not an engine snapshot (got {type(engine).__name__})")
     _IdKeys.apply(u.load())
     return engine
 
 
-def next_schedule_time(engine: Engine) -> Optional[int]:
+def next_schedule_time(engine: "Runtime") -> Optional[int]:
     """When the engine's earliest pending callback is due (None: nothing scheduled): a
     driver on application time wakes the engine up then (a Spark timer, say)."""
     return engine.scheduler.next_time()
+
+
+def is_engine(obj: object) -> bool:
+    """Whether `obj` is an Engine. By class name and module: snapshots and checkpoints sit
+    beside the facade and do not import it (engine.engine imports them)."""
+    return any(c.__name__ == "Engine" and c.__module__ == "engine.engine"
+               for c in type(obj).__mro__)

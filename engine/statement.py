@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import enum
 import logging
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Union
 
-from .bean import EventBean
-from .errors import StatementStateError
+from engine.contracts.bean import EventBean
+from engine.contracts.errors import StatementStateError
 from .listeners import Listener, ListenerSignature, SubscriberAdapter, listener_arity
 
 if TYPE_CHECKING:
+    import pandas
+
     from .aio import DeliveryStream
-    from .engine import Engine
-    from .event_types import EventType
-    from .plan import Plan
+    from engine.contracts.event_types import EventType
+    from engine.contracts.runtime import Plan, Runtime
 
 log = logging.getLogger("epl.engine")
 
@@ -31,7 +32,7 @@ class Statement:
     nothing (None with `Engine(none_for_empty=True)`); added with `signature="esper"` a
     listener also gets the statement and the engine, like Esper's UpdateListener."""
 
-    def __init__(self, engine: "Engine", name: str, text: str, kind: str, order: int,
+    def __init__(self, engine: "Runtime", name: str, text: str, kind: str, order: int,
                  priority: int = 0, drop: bool = False, plan: Optional["Plan"] = None,
                  annotations: tuple = (), phase: int = 0) -> None:
         self.engine = engine
@@ -81,7 +82,8 @@ class Statement:
         return listener
 
     def on_update(self, listener: Optional[Listener] = None, *,
-                  signature: Optional[ListenerSignature] = None) -> Any:
+                  signature: Optional[ListenerSignature] = None
+                  ) -> Union[Listener, Callable[[Listener], Listener]]:
         """Decorator form of add_listener: `@stmt.on_update` or
         `@stmt.on_update(signature="esper")`."""
         if listener is None:
@@ -104,14 +106,14 @@ class Statement:
         return [fn for fn, _ in self._listeners]
 
     @property
-    def subscriber(self) -> Any:
+    def subscriber(self) -> Optional[object]:
         return self._subscriber.subscriber if self._subscriber else None
 
     @subscriber.setter
-    def subscriber(self, obj: Any) -> None:
+    def subscriber(self, obj: Optional[object]) -> None:
         self.set_subscriber(obj)
 
-    def set_subscriber(self, obj: Any) -> None:
+    def set_subscriber(self, obj: Optional[object]) -> None:
         if obj is None:
             self._subscriber = None
         else:
@@ -142,7 +144,7 @@ class Statement:
         """The current result as plain dicts."""
         return [r.to_dict() for r in self]
 
-    def to_dataframe(self) -> Any:
+    def to_dataframe(self) -> "pandas.DataFrame":
         """The current result (what iteration gives) as a pandas DataFrame, one column per
         selected column (pandas is imported here, not before)."""
         import pandas as pd
@@ -259,7 +261,7 @@ class Statement:
         return f"Statement({self.name!r}, {self.state.value})"
 
 
-def _empty(engine: "Engine") -> Any:
+def _empty(engine: "Runtime") -> Any:
     """What a listener gets for a stream with nothing: () or, for old code, None."""
     return None if getattr(engine, "none_for_empty", False) else ()
 

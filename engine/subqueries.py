@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from views.registry import make_chain
 
-from .bean import EventBean
+from engine.contracts.bean import EventBean
 from .joins.indexes import EventStore
 from .resultset.aggregation_rows import AggregationRows
 
 if TYPE_CHECKING:
     from .instance import SelectInstance
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class SubqueryHolder:
@@ -255,6 +255,5 @@ class SubqueryService:
 
 
 def install(engine: "Runtime") -> None:
-    """Enable subqueries (`(select ...)`, `exists`, `in`, `any`/`some`/`all`) in EPL."""
-    import epl.compiler.subqueries  # noqa: F401  (registers the expression compilers)
+    """The subquery service (epl/compiler/features.py loads the subquery compilers)."""
     engine.services.subqueries = SubqueryService()

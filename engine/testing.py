@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Sequence, Union
 
-from .bean import EventBean
+from engine.contracts.bean import EventBean
 
 if TYPE_CHECKING:
     from .engine import Engine

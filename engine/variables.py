@@ -11,12 +11,12 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
-from . import epl_types as T
-from .epl_types import EPLType, PropertyType
-from .errors import EngineError
+import engine.contracts.epl_types as T
+from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.errors import EngineError
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class VariableError(EngineError):
@@ -229,11 +229,8 @@ def assignable(target: PropertyType, source: PropertyType) -> bool:
 
 
 def install(engine: "Runtime") -> VariableService:
-    """Register the variable service and the `create variable` compiler."""
+    """Register the variable service (epl/compiler/features.py registers the compiler)."""
     if "variables" not in engine.services:      # installing twice keeps the service
         engine.services.variables = VariableService(engine)
     svc = engine.services.variables
-    from epl.compiler.variables import compile_create_variable
-    from epl.ast import CreateVariable
-    engine.features.add_statement(CreateVariable, compile_create_variable)
     return svc

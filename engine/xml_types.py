@@ -1,7 +1,7 @@
 """XML DOM event types (Esper's XML events, without an XSD): events are
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
 `xml.etree.ElementTree.Element`s (or XML text, parsed once per distinct text) whose root
 element has the type's root element name.
 
@@ -28,10 +28,10 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
 
-from . import epl_types as T
-from .epl_types import EPLType, PropertyType
-from .errors import EventTypeError
-from .event_types import EventType, Representation, parse_path
+import engine.contracts.epl_types as T
+from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.errors import EventTypeError
+from engine.contracts.event_types import EventType, Representation, parse_path
 
 
 class _XMLInputMeta(type):

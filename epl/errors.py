@@ -1,38 +1,6 @@
-"""EPL errors: syntax errors with line, column, the token near the error and what was
-expected; validation errors naming the unknown type, property, view or bad argument."""
-from __future__ import annotations
-
-from typing import Optional
-
-
-class EPLError(Exception):
-    """Base of the errors a statement text can raise; `epl` is the statement text."""
-
-    def __init__(self, message: str, epl: Optional[str] = None,
-                 line: Optional[int] = None, column: Optional[int] = None) -> None:
-        self.message = message
-        self.epl = epl
-        self.line = line
-        self.column = column
-        super().__init__(self._format())
-
-    def _format(self) -> str:
-        return f"{self.message} [{self.epl}]" if self.epl else self.message
-
-
-class EPLSyntaxError(EPLError):
-    """`Incorrect syntax near 'from' (a reserved keyword) at line 1 column 21, please check
-    the select clause [select case when 1>2 from A]`; `near` is the offending token's text
-    (None at end of input) and `expected` what the parser wanted there."""
-
-    def __init__(self, message: str, epl: Optional[str] = None, line: Optional[int] = None,
-                 column: Optional[int] = None, near: Optional[str] = None,
-                 expected: Optional[str] = None) -> None:
-        self.near = near
-        self.expected = expected
-        super().__init__(message, epl, line, column)
-
-
-class EPLValidationError(EPLError):
-    """A statement that parses but cannot be compiled: unknown event type, property, view,
-    function, or a bad argument."""
+"""EPL errors (syntax errors with line, column, the token near the error and what was
+expected; validation errors naming what is wrong); they live in engine.contracts.errors,
+re-exported here so existing imports keep working."""
+from engine.contracts.errors import EPLError as EPLError
+from engine.contracts.errors import EPLSyntaxError as EPLSyntaxError
+from engine.contracts.errors import EPLValidationError as EPLValidationError

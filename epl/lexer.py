@@ -9,7 +9,7 @@ from typing import Optional
 
 from ply import lex
 
-from .errors import EPLSyntaxError
+from engine.contracts.errors import EPLSyntaxError
 
 # Every keyword, lower-case word -> token type. Keywords are case-insensitive; identifiers keep
 # their case. The words are Esper's reserved keywords; those in SOFT_KEYWORDS are the ones

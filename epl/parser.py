@@ -23,7 +23,7 @@ from ply.lex import LexToken
 
 from .ast import Expr, Module, Span, Statement
 from .ast.walk import MAX_NESTING, too_deep
-from .errors import EPLSyntaxError
+from engine.contracts.errors import EPLSyntaxError
 from .grammar import GRAMMAR_MODULES, precedence, start
 from .grammar._support import STATE, with_span
 from .lexer import RESERVED, SOFT_KEYWORDS, position, tokenize, tokens

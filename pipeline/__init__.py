@@ -2,7 +2,10 @@
 one engine per partition or key, with the local single-engine run as the reference.
 
 Needs the `spark` extra (`pip install 'epl-engine[spark]'`): importing the package without
-it says so."""
+it says so.
+
+Part of the facade: may import everything; nothing in engine, epl, views or filterindex
+imports pipeline (or pyspark)."""
 from importlib.util import find_spec as _find_spec
 
 EXTRA_HINT = "pip install 'epl-engine[spark]'"

@@ -11,8 +11,8 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 
 import pyarrow as pa
 
-from engine.bean import EventBean
-from engine.epl_types import EPLType, PropertyType
+from engine.contracts.bean import EventBean
+from engine.contracts.epl_types import EPLType, PropertyType
 
 # The columns every output row starts with.
 BASE_FIELDS: tuple[pa.Field, ...] = (

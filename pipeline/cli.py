@@ -130,7 +130,7 @@ def java_available() -> bool:
 
 def _preflight(args: argparse.Namespace) -> str:
     """Everything that can be checked without Spark; returns the module text."""
-    from engine import Engine
+    from engine.engine import Engine
     from engine.cli_input import InputError, deploy_file, read_text
 
     module = read_text(args.statements)

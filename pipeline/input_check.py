@@ -11,8 +11,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
-from engine.epl_types import EPLType
-from engine.errors import EventTypeError
+from engine.contracts.epl_types import EPLType
+from engine.contracts.errors import EventTypeError
 
 _EXTENSIONS = {".csv": "csv", ".json": "json", ".jsonl": "json", ".ndjson": "json", ".parquet": "parquet"}
 

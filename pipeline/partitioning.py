@@ -30,9 +30,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Optional, Sequence, Union
 
-from engine.aggregation import AGGREGATIONS
-from epl import ast as A
-from epl import parse_module, to_epl
+from engine.aggregation.registry import AGGREGATIONS
+import epl.ast as A
+from epl.parser import parse_module
+from epl.printer import to_epl
 
 # Views whose keep/leave decisions depend only on time and on the event itself.
 _TIME_ONLY_VIEWS = {"time", "firsttime", "keepall"}

@@ -16,8 +16,8 @@ from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
 import pyarrow as pa
 
-from epl import ast as A
-from epl import parse_module
+import epl.ast as A
+from epl.parser import parse_module
 
 from .arrow import batch_events, declared_properties
 from .partitioning import Analysis, analyse, statement_texts

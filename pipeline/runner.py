@@ -24,7 +24,8 @@ from typing import Any, Iterable, Optional, Sequence
 
 import pyarrow as pa
 
-from engine import Engine, Statement
+from engine.engine import Engine
+from engine.statement import Statement
 from engine.replay_clock import DEFAULT_FLUSH_MS as DEFAULT_FLUSH_MS, check_stepping
 
 from .arrow import RowBuffer, arrow_type, output_schema

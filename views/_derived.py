@@ -7,10 +7,10 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any, Callable, ClassVar, Iterator, Optional, Sequence
 
-from engine import epl_types as T
-from engine.bean import EventBean
-from engine.epl_types import PropertyType
-from engine.event_types import EventType, Representation
+import engine.contracts.epl_types as T
+from engine.contracts.bean import EventBean
+from engine.contracts.epl_types import PropertyType
+from engine.contracts.event_types import EventType, Representation
 
 from ._util import check_count, fail
 from .base import Events, View, ViewArg, ViewContext

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from ._util import without
 from .base import View, ViewContext

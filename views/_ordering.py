@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from .base import ViewArg
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from ._held import BatchHeld
 from .base import ViewContext

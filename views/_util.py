@@ -6,7 +6,7 @@ import math
 import re
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from .base import ViewArg, ViewContext, ViewParameterError
 

@@ -25,7 +25,7 @@ from collections import deque
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Iterator, Optional, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from .base import Events, View, ViewContext
 

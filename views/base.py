@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Optional, Protocol, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
+from engine.contracts.view_context import ViewContext as ViewContext
 
 Events = Optional[list]
 
@@ -29,21 +30,6 @@ class UpdateSink(Protocol):
 class ViewParameterError(ValueError):
     """A view got a wrong number or kind of parameters; the compiler reports it as an
     EPLValidationError naming the view."""
-
-
-class ViewContext(Protocol):
-    """What a view may ask of its statement: time, a schedule slot, and the scheduler."""
-
-    def now(self) -> int: ...
-
-    def schedule(self, at: int, callback: Callable[[], None]) -> Any: ...
-
-    def cancel(self, handle: Any) -> None: ...
-
-    @property
-    def msec_per_unit(self) -> float:
-        """1.0 when engine time is in milliseconds, 1000.0 when in microseconds."""
-        ...
 
 
 class _NotConstant:

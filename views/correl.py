@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engine import epl_types as T
+import engine.contracts.epl_types as T
 
 from ._derived import PairFactory, PairView
 

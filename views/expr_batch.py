@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Optional, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from ._held import BatchHeld
 from ._util import check_count, fail, remove_identical

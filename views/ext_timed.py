@@ -6,7 +6,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable, ClassVar, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from ._held import Stamped
 from ._util import check_count, check_numeric, period_msec, to_units

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from ._factories import PeriodFactory
 from ._held import Held, cancel_timer

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterator, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from ._util import check_count, fail, key_function
 from .base import Events, View, ViewArg, ViewContext

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Iterator, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from .base import Events, View, ViewContext
 

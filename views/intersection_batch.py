@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Iterator, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from .base import Events, View, ViewContext
 from .intersection import MemberTap

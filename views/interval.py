@@ -13,8 +13,8 @@ import heapq
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterator, Optional, Sequence
 
-from engine.apptime.shapes import INFINITY, TICK, TimedBean, lifetime_of, to_ms
-from engine.bean import EventBean
+from engine.contracts.timed import INFINITY, TICK, TimedBean, lifetime_of, to_ms
+from engine.contracts.bean import EventBean
 
 from ._util import check_count
 from .base import Events, View, ViewArg, ViewContext

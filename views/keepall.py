@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from ._factories import NoParameterFactory
 from ._held import KeyedHeld

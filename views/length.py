@@ -5,7 +5,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from ._factories import SizeFactory
 from ._held import Held

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from ._factories import SizeFactory
 from ._held import BatchHeld

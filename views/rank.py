@@ -8,7 +8,7 @@ from typing import Any, Callable, ClassVar, Iterator, Sequence
 
 from sortedcontainers import SortedList
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from ._ordering import sort_key
 from ._util import check_count, fail, key_function

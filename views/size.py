@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from engine import epl_types as T
-from engine.bean import EventBean
+import engine.contracts.epl_types as T
+from engine.contracts.bean import EventBean
 
 from ._derived import DerivedFactory, DerivedView, derived_type, extras
 from .base import ViewArg, ViewContext

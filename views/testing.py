@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from engine.scheduler import ScheduleHandle, Scheduler, Slot
+from engine.contracts.scheduler import ScheduleHandle, Scheduler, Slot
 
 
 class SimulatedViewContext:

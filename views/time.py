@@ -6,7 +6,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, ClassVar, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from ._factories import PeriodFactory
 from ._held import Stamped, cancel_timer

@@ -9,7 +9,7 @@ from typing import Any, Callable, ClassVar, Iterator, Optional, Sequence
 
 from sortedcontainers import SortedList
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from ._util import check_count, fail, period_msec, to_units
 from .base import Events, View, ViewArg, ViewContext

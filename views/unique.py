@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from ._factories import UniqueKeyFactory
 from ._held import UniqueKeyed

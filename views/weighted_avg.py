@@ -6,8 +6,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from engine import epl_types as T
-from engine.bean import EventBean
+import engine.contracts.epl_types as T
+from engine.contracts.bean import EventBean
 
 from ._derived import DerivedFactory, DerivedView, check_number, derived_type, extras, number
 from ._util import check_count

@@ -1,4 +1,7 @@
-"""Aggregation functions: Esper's built-ins, the registry the compiler asks, user functions."""
+"""Aggregation functions: Esper's built-ins, the registry the compiler asks, user functions.
+
+Runtime: may import engine.contracts and the runtime; never the compiler. This `__init__`
+is the package's public face: inside our packages, import the defining modules."""
 from .base import NOT_CONSTANT as NOT_CONSTANT
 from .base import AggCall as AggCall
 from .base import AggregationError as AggregationError

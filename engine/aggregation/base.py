@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, Protocol, runtime_checkable
 
-from engine.epl_types import EPLType, PropertyType
+from engine.contracts.epl_types import EPLType, PropertyType
 
 
 class AggregationError(ValueError):

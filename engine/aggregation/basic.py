@@ -17,7 +17,8 @@ from typing import Any, Callable
 
 from sortedcontainers import SortedList
 
-from engine.epl_types import BIGINT, DECIMAL, DOUBLE, EPLType, FLOAT, INT, LONG, PropertyType
+from engine.contracts.epl_types import (BIGINT, DECIMAL, DOUBLE, EPLType, FLOAT, INT, LONG,
+                                        PropertyType)
 
 from .base import AggCall, AggregationError, AggregationFactory, Aggregator
 from .checks import expect_args, finish, numeric_arg, ordered_arg

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from engine.epl_types import EPLType, PropertyType
+from engine.contracts.epl_types import EPLType, PropertyType
 
 from .base import AggCall, AggregationError, AggregationFactory, Aggregator, type_name
 from .distinct import distinct_maker

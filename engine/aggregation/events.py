@@ -22,7 +22,7 @@ from typing import Any, Callable, Sequence
 
 from sortedcontainers import SortedList
 
-from engine.epl_types import EPLType, OBJECT, PropertyType, array_of
+from engine.contracts.epl_types import EPLType, OBJECT, PropertyType, array_of
 
 from .base import AggCall, AggregationError, AggregationFactory
 from .checks import expect_args, finish, int_constant, no_distinct, ordered_arg

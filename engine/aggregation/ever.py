@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Callable
 
-from engine.epl_types import LONG, OBJECT
+from engine.contracts.epl_types import LONG, OBJECT
 
 from .base import AggCall, AggregationFactory
 from .checks import expect_args, finish, no_distinct

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine.epl_types import BOOLEAN
+from engine.contracts.epl_types import BOOLEAN
 
 from .base import AggCall, AggregationFactory
 from .checks import expect_args, finish, no_distinct

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Callable
 
-from engine.epl_types import DOUBLE
+from engine.contracts.epl_types import DOUBLE
 
 from .base import AggCall, AggregationError, AggregationFactory
 from .basic import FloatSum

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping, Optional, Sequence
 
-from engine.epl_types import PropertyType
+from engine.contracts.epl_types import PropertyType
 
-from . import basic, events, ever, leaving, rate, sketch, stats
+import engine.aggregation.basic as basic
+import engine.aggregation.events as events
+import engine.aggregation.ever as ever
+import engine.aggregation.leaving as leaving
+import engine.aggregation.rate as rate
+import engine.aggregation.sketch as sketch
+import engine.aggregation.stats as stats
 from .base import _EMPTY, AggCall, AggregationError, AggregatorFactory
 
 Builder = Callable[[AggCall], AggregatorFactory]

@@ -19,7 +19,7 @@ from array import array
 from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
-from engine.epl_types import EPLType, PropertyType
+from engine.contracts.epl_types import EPLType, PropertyType
 
 from .base import AggCall, AggregationError, AggregationFactory
 

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from sortedcontainers import SortedList
 
-from engine.epl_types import DOUBLE
+from engine.contracts.epl_types import DOUBLE
 
 from .base import AggCall, AggregationFactory
 from .checks import expect_args, finish, numeric_arg

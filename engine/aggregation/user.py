@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, MutableMapping
 
-from engine.epl_types import OBJECT, PropertyType
+from engine.contracts.epl_types import OBJECT, PropertyType
 
 from .base import AggCall, AggregationError, AggregatorFactory
 from .checks import finish

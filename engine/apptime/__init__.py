@@ -1,7 +1,11 @@
 """Application time (StreamInsight, Odysseus): point, interval and edge events, CTIs and
 their inputs, violation policies, lifetime modifications, snapshot rows and interval
 algebra. `engine.input(type_name, ...)` opens an input; `#interval()` is the window that
-keeps events for their lifetime."""
+keeps events for their lifetime.
+
+The modules here are runtime; `install` (the interval-algebra methods' compile hook) is the
+compiler's, epl/compiler/interval_methods.py, loaded on first use. This `__init__` is the
+package's public face: nothing inside our packages imports it."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
@@ -15,26 +19,23 @@ from .algebra import (
 )
 from .cti import CtiGeneration as CtiGeneration
 from .input import ApplicationInput as ApplicationInput
-from .install import install as install
 from .lifetime import (
     AlterEventDuration as AlterEventDuration,
     Clip as Clip,
     ShiftEventTime as ShiftEventTime,
 )
 from .release import ApplicationClock as ApplicationClock
-from .shapes import (
-    INFINITY as INFINITY,
-    TICK as TICK,
-    Shape as Shape,
-    TimedBean as TimedBean,
-    lifetime_of as lifetime_of,
-    to_ms as to_ms,
-)
+from engine.contracts.timed import INFINITY as INFINITY
+from engine.contracts.timed import TICK as TICK
+from engine.contracts.timed import Shape as Shape
+from engine.contracts.timed import TimedBean as TimedBean
+from engine.contracts.timed import lifetime_of as lifetime_of
+from engine.contracts.timed import to_ms as to_ms
 from .snapshot import Snapshot as Snapshot, SnapshotRow as SnapshotRow, snapshot_rows as snapshot_rows
 from .violations import ViolationCounts as ViolationCounts, ViolationPolicy as ViolationPolicy
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def clock(engine: "Runtime") -> ApplicationClock:
@@ -75,3 +76,14 @@ __all__ = [
     "intersection", "lifetime_of", "open_input", "relate", "row_lifetime", "snapshot_rows",
     "to_ms",
 ]
+
+if TYPE_CHECKING:
+    from epl.compiler.interval_methods import install as install
+
+
+def __getattr__(name: str) -> Any:
+    if name == "install":
+        from epl.compiler.interval_methods import install
+        globals()["install"] = install
+        return install
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

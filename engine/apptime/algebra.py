@@ -31,9 +31,9 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any, Callable, Optional, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
-from .shapes import INFINITY, Shape, TimedBean, to_ms
+from engine.contracts.timed import INFINITY, Shape, TimedBean, to_ms
 
 Interval = tuple[int, int]
 _MAX = INFINITY
@@ -268,6 +268,6 @@ def row_lifetime(row: Sequence[Optional[EventBean]]) -> Optional[Interval]:
     of the lifetimes of its events (`shapes.lifetime_of`: input lifetimes, else declared
     timestamps, a point being [t, t + 1)). Events without a lifetime (and outer-join
     nulls) do not constrain the row; None when no event has one or they do not overlap."""
-    from .shapes import lifetime_of
+    from engine.contracts.timed import lifetime_of
     lts = [lt for lt in (lifetime_of(b) for b in row if b is not None) if lt is not None]
     return intersection(*lts) if lts else None

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Optional, Union
 
-from .shapes import to_span
+from engine.contracts.timed import to_span
 
 Span = Union[int, timedelta]
 

@@ -27,12 +27,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Union
 
-from engine.event_types import EventType
+from engine.contracts.event_types import EventType
 
 from .cti import CtiGeneration, CtiGenerator
 from .lifetime import Modification, check_modifications
 from .release import END, INSERT, ApplicationClock
-from .shapes import INFINITY, TICK, Shape, TimedBean, declared_shape, to_ms
+from engine.contracts.timed import INFINITY, TICK, Shape, TimedBean, declared_shape, to_ms
 from .violations import ADJUSTED, DROPPED, ViolationCounts, ViolationPolicy, judge
 
 
@@ -251,7 +251,7 @@ class ApplicationInput:
             raise ValueError(f"Input '{self.name}' takes {self.shape.value} events: use enqueue")
 
     def _underlying(self, event: Any) -> tuple[EventType, Any]:
-        from engine.bean import EventBean
+        from engine.contracts.bean import EventBean
         if isinstance(event, EventBean):
             bean = event
         elif isinstance(event, Mapping) or self.event_type.pyclass is None:

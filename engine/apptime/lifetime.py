@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Callable, Optional, Union
 
-from .shapes import INFINITY, to_span
+from engine.contracts.timed import INFINITY, to_span
 
 Duration = Union[int, timedelta, Callable[[Any], Union[int, timedelta]]]
 

@@ -25,10 +25,10 @@ import heapq
 import itertools
 from typing import TYPE_CHECKING
 
-from .shapes import INFINITY, TimedBean
+from engine.contracts.timed import INFINITY, TimedBean
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
     from .input import ApplicationInput
 
 # schedule slot for end changes: before any statement's slot at the same instant

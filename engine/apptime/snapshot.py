@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence
 
-from .shapes import INFINITY
+from engine.contracts.timed import INFINITY
 
 Update = tuple[int, Optional[Sequence[Any]], Optional[Sequence[Any]]]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 from filterindex.spec import FilterOp, FilterParam, FilterSpec
 
 from .partition import Partition

@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 from engine.instance import StatementContext
 
 from .partition import first_order, last_order
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 Fire = Callable[[dict, list], None]
 

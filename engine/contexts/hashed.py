@@ -8,7 +8,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 from filterindex.spec import FilterOp, FilterParam, FilterSpec
 
 from .partition import CreateHandle, Partition, PartitioningController, narrow_by_parent

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 from engine.instance import move_filter
 from filterindex.spec import FilterSpec
 
@@ -19,7 +19,7 @@ from .statements import ContextStatement
 
 if TYPE_CHECKING:
     from engine.statement import Statement
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class PartitionRouted(EventBean):

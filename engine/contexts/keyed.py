@@ -12,7 +12,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 from engine.fastpath_switch import fast_paths
 from filterindex.semantics import param_matches
 from filterindex.spec import FilterOp, FilterParam, FilterSpec

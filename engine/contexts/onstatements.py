@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 from engine.namedwindows.actions import OnInstance, bind_target
 from filterindex.spec import FilterSpec
 
@@ -17,7 +17,7 @@ from .statements import ContextStatement, PartitionContext
 
 if TYPE_CHECKING:
     from engine.statement import Statement
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class _PartitionTrigger:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 from engine.instance import move_filter
 from filterindex.spec import FilterSpec
 
 if TYPE_CHECKING:
     from engine.statement import Statement
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 Narrow = Callable[[FilterSpec], FilterSpec]
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.event_types import EventType
+from engine.contracts.event_types import EventType
 
 from .partition import ContextRuntime
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,14 +49,6 @@ class ContextService:
         if self.definitions.get(definition.name) is definition:
             del self.definitions[definition.name]
 
-    def compile_select(self, node: Any, engine: "Runtime", text: str) -> Any:
-        from epl.compiler.contexts import compile_context_select
-        return compile_context_select(node, engine, text)
-
-    def compile_on(self, node: Any, engine: "Runtime", text: str) -> Any:
-        from epl.compiler.contexts import compile_context_on
-        return compile_context_on(node, engine, text)
-
     def runtime_for(self, definition: ContextDefinition, engine: "Runtime") -> ContextRuntime:
         """The runtime a statement starting in `engine` joins (the oldest one there)."""
         for rt in self.runtimes:
@@ -88,7 +80,4 @@ def install(engine: "Runtime") -> ContextService:
     if "contexts" not in engine.services:      # installing twice keeps the service
         engine.services.contexts = ContextService()
     svc = engine.services.contexts
-    from epl.compiler.contexts import compile_create_context
-    from epl.ast import CreateContext
-    engine.features.add_statement(CreateContext, compile_create_context)
     return svc

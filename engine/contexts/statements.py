@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 from engine.instance import SelectInstance, StatementContext
 from engine.joins.executor import JoinExecutor
 from filterindex.spec import FilterSpec
@@ -15,7 +15,7 @@ from .partition import Holder, Partition
 
 if TYPE_CHECKING:
     from engine.statement import Statement
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class NarrowedFilter:

@@ -1,6 +1,10 @@
 """Joins of several streams: event indexes, lookup plans, inner/outer/unidirectional
 execution with Esper's insert and remove streams. `install(engine)` registers the planner
-as `engine.features.join_compiler`."""
+as `engine.features.join_compiler`.
+
+Runtime modules here may import engine.contracts, epl.ast and the runtime, never the compiler;
+this `__init__` is the package's public face (its `install` joins the compiler's planner,
+epl/compiler/joins.py, to the engine) and nothing inside our packages imports it."""
 from typing import TYPE_CHECKING, Any
 
 from .executor import JoinExecutor as JoinExecutor
@@ -19,7 +23,7 @@ from .plan import OuterPlan as OuterPlan
 from .plan import Step as Step
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def install(engine: "Runtime") -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from .indexes import EventStore, TableRows
 from .inner import InnerJoin

@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional
 
 from sortedcontainers import SortedKeyList
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 KeyOf = Callable[[EventBean], Any]
 

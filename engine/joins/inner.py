@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from .indexes import EventStore
 from .plan import InnerPlan, Row

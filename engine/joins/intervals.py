@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 
 def event_interval(bean: EventBean) -> Optional[tuple[Any, Any]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from .indexes import EventStore
 from .plan import OuterPlan, Row

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterator, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 from views.base import Events, View
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 from filterindex.spec import FilterSpec
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class InsertHandle:

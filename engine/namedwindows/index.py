@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Iterable, Optional, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 log = logging.getLogger(__name__)
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from .table import Table
 from .window import NamedWindow
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class PartitionedInfra:

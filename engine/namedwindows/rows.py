@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from engine.bean import EventBean
-from engine.event_types import EventType
+from engine.contracts.bean import EventBean
+from engine.contracts.event_types import EventType
 
 
 def row_maker(event_type: EventType,

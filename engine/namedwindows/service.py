@@ -1,17 +1,14 @@
-"""`engine.services.named_windows`: the named windows and tables of an engine by name,
-and the stream plans of statements that consume a named window."""
+"""`engine.services.named_windows`: the named windows and tables of an engine by name (the
+stream plans of statements that consume one: epl/compiler/window_streams.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from engine.event_types import EventType
-from engine.plan import StreamPlan
-
-from .consumer import ConsumerViewFactory
+from engine.contracts.event_types import EventType
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 @dataclass(frozen=True)
@@ -70,64 +67,9 @@ class NamedWindowService:
         if self.windows.get(window.name) is window:
             del self.windows[window.name]
 
-    def into_table(self, plan: Any, node: Any, engine: "Runtime", text: str) -> Any:
-        """The select plan of `into table T select ...`, aggregating into T's rows."""
-        from epl.compiler.tables import compile_into_table
-        return compile_into_table(plan, node, engine, text)
-
-    def consumer_stream(self, info: Any, spec: Any, views: tuple, scope: Any) -> StreamPlan:
-        """The stream plan of `select ... from W(filter)#views as w`."""
-        from epl.compiler.expressions import compile_predicate
-        from epl.compiler.filters import UnfilteredTemplate
-        from epl.compiler.scope import Scope, StreamInfo
-        window = self.windows[info.type_name]
-        if window.is_table:
-            return _table_stream(window, info, spec, views, scope)
-        accept = None
-        if spec.event_filter.filter is not None:
-            own = Scope(streams=[StreamInfo(0, info.event_type, info.alias, info.type_name)],
-                        functions=scope.functions, variables=scope.variables, epl=scope.epl,
-                        services=scope.services, context_type=scope.context_type,
-                        context_holder=scope.context_holder)
-            pred = compile_predicate(spec.event_filter.filter, own)
-            accept = lambda bean, _p=pred: _p((bean,))  # noqa: E731
-        return StreamPlan(info.index, info.event_type, info.alias, UnfilteredTemplate(info.event_type),
-                          (ConsumerViewFactory(window, accept),) + tuple(views), spec.unidirectional,
-                          named_window=window)
-
-
-def _table_stream(table: Any, info: Any, spec: Any, views: tuple, scope: Any) -> StreamPlan:
-    """A table in the from-clause of a join: its rows are looked up, never a trigger (the
-    join reads the table's rows as they are when another stream's event arrives)."""
-    from epl.compiler.filters import UnfilteredTemplate
-    if len(scope.streams) < 2:
-        raise scope.fail(f"Table '{table.name}' cannot be used as a stream in the from-clause "
-                         f"except in a join; read it with {table.name}[key] or a fire-and-forget query")
-    if views or spec.event_filter.filter is not None or spec.unidirectional:
-        raise scope.fail(f"Table '{table.name}' in the from-clause of a join takes no filter, "
-                         f"view or unidirectional keyword")
-    if getattr(table, "context", None) is not None:
-        raise scope.fail(f"Table by name '{table.name}' has been declared for context "
-                         f"'{table.context}' and cannot be joined")
-    return StreamPlan(info.index, info.event_type, info.alias, UnfilteredTemplate(info.event_type),
-                      (), False, named_window=table)
-
 
 def install(engine: "Runtime") -> NamedWindowService:
     if "named_windows" not in engine.services:      # installing twice keeps the service
         engine.services.named_windows = NamedWindowService()
     svc = engine.services.named_windows
-    from epl.compiler import fireandforget, indexes, onactions, tables, windows  # noqa: F401 (tables: T[key])
-    from epl import ast as A
-    features = engine.features
-    features.add_statement(A.CreateWindow, windows.compile_create_window)
-    features.add_statement(A.CreateTable, windows.compile_create_table)
-    features.add_statement(A.OnStatement, onactions.compile_on)
-    features.add_statement(A.CreateIndex, indexes.compile_create_index)
-    # fire-and-forget forms given to `epl`: refused with Esper's message
-    for form in (A.InsertValues, A.DeleteStatement, A.UpdateStatement):
-        features.add_statement(form, fireandforget.refuse_as_statement)
-    from epl.compiler import sketches, spatial
-    sketches.install(engine)        # countMinSketch methods on table columns
-    spatial.install(engine)         # point(..).inside(rectangle(..)), rectangle(..).intersects(..)
     return svc

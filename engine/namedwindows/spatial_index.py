@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 
 from .quadtree import MXCIFQuadTree, PointRegionQuadTree
 

@@ -9,15 +9,15 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
-from engine.bean import EventBean
-from engine.event_types import EventType
+from engine.contracts.bean import EventBean
+from engine.contracts.event_types import EventType
 
 from .feed import move_inserts, register_inserts, unregister_inserts
 from .rows import row_maker
 
 if TYPE_CHECKING:
     from engine.statement import Statement
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 log = logging.getLogger(__name__)
 

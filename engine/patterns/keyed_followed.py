@@ -1,11 +1,11 @@
 """The keyed followed-by fast path: `every a=A(...) -> b=B(x = a.y, ...)`, optionally with
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 `where timer:within(t)` on the B side, run as per-key waiting lists and a deadline heap
 instead of a live filter (a filter-index insert and remove) per A event.
 
-The shape (found by `detect` at compile time; anything else keeps the state machines):
+The shape (found at compile time by `detect`, epl/compiler/pattern_fastpath.py; anything else keeps the state machines):
 - a followed-by of two children without `-[N]>` limits;
 - the first is `every` over a tagged filter of type A (its filter any constant condition);
 - the second is a filter of type B (tag optional) or that filter `where timer:within(t)`;
@@ -23,18 +23,15 @@ do context conditions and `on pattern` triggers (only pattern streams of selects
 """
 from __future__ import annotations
 
-import dataclasses
 import heapq
 import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from engine.bean import EventBean
-from engine.epl_types import EPLType
+from engine.contracts.bean import EventBean
+from engine.contracts.epl_types import EPLType
 from engine.faults import statement_failed
 from engine.fastpath_switch import fast_paths
-from epl import ast as A
-from epl.ast.walk import walk
 from filterindex.spec import FilterOp, FilterParam, FilterSpec
 
 from .limits import PatternLimit, pattern_limit
@@ -72,181 +69,6 @@ class KeyedFollowedPlan:
         if "suppressoverlappingmatches" in names or "discardpartialsonmatch" in names:
             return None
         return KeyedFollowedRun(self, instance, handle).start()
-
-
-def _strip(node: Any) -> Any:
-    while isinstance(node, A.PatternParens):
-        node = node.inner
-    return node
-
-
-def _only_known_fields(node: Any, known: set) -> bool:
-    """False when the node carries a field this module does not know set to a non-default
-    value (an attribute such as `@consume` added later): such patterns take the general path."""
-    for f in dataclasses.fields(node):
-        if f.name in known or f.name == "span":
-            continue
-        default = f.default if f.default is not dataclasses.MISSING else (
-            f.default_factory() if f.default_factory is not dataclasses.MISSING else dataclasses.MISSING)
-        if default is dataclasses.MISSING or getattr(node, f.name) != default:
-            return False
-    return True
-
-
-def _conjuncts(e: Any, out: list) -> None:
-    while isinstance(e, A.Parens):
-        e = e.inner
-    if isinstance(e, A.BinaryOp) and e.op is A.BinOp.AND:
-        _conjuncts(e.left, out)
-        _conjuncts(e.right, out)
-    else:
-        out.append(e)
-
-
-def _plain_path(e: Any) -> Optional[tuple[str, ...]]:
-    while isinstance(e, A.Parens):
-        e = e.inner
-    if not isinstance(e, A.Property):
-        return None
-    if any(s.index is not None or s.key is not None or s.dynamic for s in e.path):
-        return None
-    return tuple(s.name for s in e.path)
-
-
-def _mentions(e: Any, names: set) -> bool:
-    """Whether an expression may read a tag (a property path or a bare name starting with
-    one); anything else naming it (a method on it) is caught by compiling without tags."""
-    for n in walk(e):
-        if isinstance(n, A.Property) and n.path and n.path[0].name in names:
-            return True
-    return False
-
-
-_PLAIN_NODES = (A.Literal, A.BinaryOp, A.UnaryOp, A.Parens, A.Between, A.InRange, A.InList, A.Like,
-                A.Regexp, A.IsNull)
-
-
-def _reads_only_b(e: Any, b_type: Any, b_tag: Optional[str]) -> bool:
-    """Whether a condition reads only B's own properties and literals. The state machines
-    bind anything else (variables, functions) when each A arrives, the fast path's single
-    registration could not: such conditions take the general path."""
-    for n in walk(e):
-        if isinstance(n, A.Property):
-            path = _plain_path(n)
-            if path is None:
-                return False
-            if len(path) == 2 and b_tag is not None and path[0] == b_tag:
-                path = path[1:]
-            if len(path) != 1 or path[0] not in b_type.properties:
-                return False
-        elif not isinstance(n, _PLAIN_NODES):
-            return False
-    return True
-
-
-def detect(pattern: Any, plan: Any, engine: "Runtime", scope: Any, text: str) -> Optional[KeyedFollowedPlan]:
-    """The fast plan for a pattern of the keyed followed-by shape, or None."""
-    try:
-        return _detect(pattern, plan, scope)
-    except Exception:      # anything unusual in the shape: the general path handles it
-        return None
-
-
-def _detect(pattern: Any, plan: Any, scope: Any) -> Optional[KeyedFollowedPlan]:
-    from epl.compiler.filters import compile_filter
-    from epl.compiler.scope import StreamInfo
-
-    from .followed_by import FollowedByPlan
-    from .guards import GuardPlan, WithinGuard
-
-    node = _strip(pattern)
-    root = plan.root
-    if not isinstance(node, A.PatternFollowedBy) or len(node.children) != 2:
-        return None
-    if any(x is not None for x in node.limits) or not isinstance(root, FollowedByPlan) or root.maxes:
-        return None
-    every = _strip(node.children[0])
-    if not isinstance(every, A.PatternEvery) or not _only_known_fields(every, {"child"}):
-        return None
-    a_node = _strip(every.child)
-    second = _strip(node.children[1])
-    within = None
-    if isinstance(second, A.PatternGuard):
-        if f"{second.namespace}:{second.name}".lower() != "timer:within":
-            return None
-        if not _only_known_fields(second, {"namespace", "name", "args", "child"}):
-            return None
-        guard_plan = root.children[1]
-        if not isinstance(guard_plan, GuardPlan) or not isinstance(guard_plan.guard, WithinGuard) \
-                or guard_plan.guard.max_count is not None:
-            return None
-        within = guard_plan.guard.delta_of
-        b_node = _strip(second.child)
-    else:
-        b_node = second
-    for f in (a_node, b_node):
-        if not isinstance(f, A.PatternFilter) or not _only_known_fields(f, {"event_filter", "tag"}) \
-                or not _only_known_fields(f.event_filter, {"type_name", "filter"}):
-            return None
-    a_tag, b_tag = a_node.tag, b_node.tag
-    if a_tag is None or a_tag == b_tag:
-        return None
-    a_plan = root.children[0].child
-    b_plan = root.children[1].child if within is not None else root.children[1]
-    a_type, b_type = a_plan.event_type, b_plan.event_type
-    if a_type is b_type or a_type.is_subtype_of(b_type) or b_type.is_subtype_of(a_type):
-        return None
-    if a_type.representation.name == "VARIANT" or b_type.representation.name == "VARIANT":
-        return None
-    tags = {a_tag} | ({b_tag} if b_tag else set())
-    if any(t in b_type.properties for t in tags) or any(t in a_type.properties for t in tags):
-        return None             # a property named like a tag: leave name resolution alone
-    terms: list = []
-    if b_node.event_filter.filter is not None:
-        _conjuncts(b_node.event_filter.filter, terms)
-    a_props: list[str] = []
-    b_props: list[str] = []
-    rest: list = []
-    for t in terms:
-        key = _key_term(t, a_tag, b_tag, a_type, b_type)
-        if key is not None:
-            a_props.append(key[0])
-            b_props.append(key[1])
-        elif _mentions(t, tags) or not _reads_only_b(t, b_type, b_tag):
-            return None
-        else:
-            rest.append(t)
-    if not a_props:
-        return None
-    cond = None
-    for t in rest:
-        cond = t if cond is None else A.BinaryOp(A.BinOp.AND, cond, t)
-    own = StreamInfo(0, b_type, b_tag, b_node.event_filter.type_name)
-    b_template = compile_filter(cond, own, scope)     # fails on anything reading a tag
-    return KeyedFollowedPlan(a_plan.template, a_type, a_tag, tuple(a_props), b_template, b_type,
-                             b_tag, tuple(b_props), within, plan.match_type)
-
-
-def _key_term(t: Any, a_tag: str, b_tag: Optional[str], a_type: Any, b_type: Any) -> Optional[tuple[str, str]]:
-    """(A property, B property) for `B.x = a.y` (either side first), else None."""
-    if not isinstance(t, A.BinaryOp) or t.op is not A.BinOp.EQ:
-        return None
-    left, right = _plain_path(t.left), _plain_path(t.right)
-    if left is None or right is None:
-        return None
-    for mine, theirs in ((left, right), (right, left)):
-        if len(theirs) != 2 or theirs[0] != a_tag:
-            continue
-        if len(mine) == 2 and b_tag is not None and mine[0] == b_tag:
-            mine = mine[1:]
-        if len(mine) != 1:
-            continue
-        a_prop, b_prop = theirs[1], mine[0]
-        pa, pb = a_type.properties.get(a_prop), b_type.properties.get(b_prop)
-        if pa is None or pb is None or pa.kind is not pb.kind or pa.kind not in _EXACT_KINDS:
-            return None
-        return a_prop, b_prop
-    return None
 
 
 class _Handle:

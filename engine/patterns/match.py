@@ -6,10 +6,10 @@ from __future__ import annotations
 import itertools
 from typing import Iterable, Mapping
 
-from engine import epl_types as T
-from engine.bean import EventBean
-from engine.epl_types import EPLType, PropertyType
-from engine.event_types import EventType, Representation
+import engine.contracts.epl_types as T
+from engine.contracts.bean import EventBean
+from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.event_types import EventType, Representation
 
 _names = itertools.count()
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from engine.bean import EventBean
+from engine.contracts.bean import EventBean
 from filterindex.spec import FilterSpec
 
 from .base import Match, StateNode
@@ -20,7 +20,7 @@ from .limits import PatternLimit, pattern_limit
 from .match import event_ids, without_overlaps
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 class PatternRun:

@@ -6,7 +6,7 @@ import math
 import struct
 from typing import Any, Iterable, Sequence
 
-from engine.epl_types import EPLType, PropertyType
+from engine.contracts.epl_types import EPLType, PropertyType
 
 
 def _i32(v: int) -> int:

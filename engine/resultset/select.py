@@ -4,8 +4,8 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any, Callable, Optional, Sequence
 
-from engine.bean import EventBean
-from engine.event_types import EventType
+from engine.contracts.bean import EventBean
+from engine.contracts.event_types import EventType
 
 
 class SelectEvaluator:

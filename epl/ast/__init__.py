@@ -1,4 +1,6 @@
-"""The typed EPL syntax tree: frozen slotted dataclasses with source spans."""
+"""The typed EPL syntax tree: frozen slotted dataclasses with source spans.
+
+May import: engine.contracts only (the AST is data)."""
 from .common import (
     NO_SPAN as NO_SPAN,
     Node as Node,

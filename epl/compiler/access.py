@@ -7,18 +7,18 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from engine import epl_types as T
-from engine.epl_types import EPLType, PropertyType
+import engine.contracts.epl_types as T
+from engine.contracts.epl_types import EPLType, PropertyType
 from views.access import SINGLE_WINDOW, AccessHolder, PriorChainFactory, prev_refusal, track_prev
 
-from .. import ast as A
+import epl.ast as A
 from ..ast.walk import walk
-from ..errors import EPLValidationError
+from engine.contracts.errors import EPLValidationError
 from .compiled import Compiled
 from .scope import Scope
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 NAMES = ("prev", "prevtail", "prevwindow", "prevcount", "prior", "istream",
          "current_evaluation_context")
@@ -35,7 +35,9 @@ class StreamAccess:
 
 
 def install(engine: "Runtime") -> None:
-    from . import dynamic, newmap  # noqa: F401  (register the compilers of `name?` and `new {...}`)
+    import epl.compiler.dynamic as dynamic
+    # registers the compilers of `name?` and `new {...}`
+    import epl.compiler.newmap as newmap  # noqa: F401
     previous: Optional[Callable] = engine.features.function_hook
 
     def functions(node: Any, scope: Any) -> Any:

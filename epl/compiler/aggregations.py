@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import epl_types as T
-from engine.epl_types import EPLType, PropertyType
+import engine.contracts.epl_types as T
+from engine.contracts.epl_types import EPLType, PropertyType
 from engine.resultset.aggregation_rows import AggEntry, AggregationContext
 
-from .. import ast as A
+import epl.ast as A
 from .compiled import Compiled
 from .expressions import compile_expr, expr_text
 from .scope import Scope
@@ -29,7 +29,8 @@ class AggregationCollector:
         return bool(self.entries)
 
     def collect(self, node: A.Call, scope: Scope) -> Compiled:
-        from engine.aggregation import AggregationError, make_factory
+        from engine.aggregation.base import AggregationError
+        from engine.aggregation.registry import make_factory
         text = expr_text(node)
         known = self._by_text.get(text)
         if known is None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .. import ast as A
+import epl.ast as A
 
 
 def annotation(annotations: tuple[A.Annotation, ...], name: str) -> Optional[A.Annotation]:
@@ -89,7 +89,7 @@ def group_reclaim(annotations: tuple[A.Annotation, ...], text: str) -> tuple[Opt
     """The group-reclaim hints: (reclaim override or None, aged ms or None, frequency ms or
     None). `disable_reclaim_group` keeps empty groups of windowed group-by statements;
     `reclaim_group_aged=N` drops groups not updated for N seconds."""
-    from ..errors import EPLValidationError
+    from engine.contracts.errors import EPLValidationError
     h = hint_values(annotations)
     override = False if "disable_reclaim_group" in h else None
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from engine import epl_types as T
-from engine.epl_types import EPLType, PropertyType
+import engine.contracts.epl_types as T
+from engine.contracts.epl_types import EPLType, PropertyType
 from engine.faults import evaluation_failed
 
-from .. import ast as A
-from . import java_math as JM
-from . import operators as O
+import epl.ast as A
+import epl.compiler.java_math as JM
+import epl.compiler.operators as O
 from .compiled import Compiled, constant
-from .expressions import _fold, _str, compile_expr, compiles, expr_text
+from epl.compiler.core import _fold, _str, compile_expr, compiles, expr_text
 from .scope import Scope
 from .typechecks import not_error
 

@@ -9,9 +9,9 @@ from datetime import date, datetime, tzinfo
 from decimal import Decimal, InvalidOperation
 from typing import Any, Callable, Optional
 
-from engine import datetime_ops as D
-from engine.bean import EventBean
-from engine.epl_types import EPLType, PropertyType
+import engine.contracts.datetime_ops as D
+from engine.contracts.bean import EventBean
+from engine.contracts.epl_types import EPLType, PropertyType
 
 _BITS = {EPLType.BYTE: 8, EPLType.SHORT: 16, EPLType.INT: 32, EPLType.LONG: 64}
 
@@ -26,7 +26,7 @@ _JAVA_TYPES = {
 
 def cast_type(name: str) -> Optional[PropertyType]:
     """The type a cast names: an EPL type name or a Java class name."""
-    from engine import epl_types as T
+    import engine.contracts.epl_types as T
     t = T.type_from_name(name)
     if t is None:
         kind = _JAVA_TYPES.get(name.lower())
@@ -166,7 +166,7 @@ def converter(t: PropertyType, fmt: Optional[Callable[[Any], Any]], tz: tzinfo) 
 
 
 def _iso(text: str, tz: tzinfo) -> Optional[datetime]:
-    from engine.datetime_format import parse_iso
+    from engine.contracts.datetime_format import parse_iso
     return parse_iso(text, tz)
 
 

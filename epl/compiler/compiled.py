@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from engine.epl_types import PropertyType
+from engine.contracts.epl_types import PropertyType
 from views.base import NOT_CONSTANT
 
 Evaluator = Callable[[Sequence[Any]], Any]

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Callable
 
-from engine import epl_types as T
-from engine.bean import EventBean
-from engine.event_types import EventType
+import engine.contracts.epl_types as T
+from engine.contracts.bean import EventBean
+from engine.contracts.event_types import EventType
 
-from ..errors import EPLValidationError
+from engine.contracts.errors import EPLValidationError
 from .scope import StreamInfo
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
-from engine import epl_types as T
-from engine.bean import EventBean
+import engine.contracts.epl_types as T
+from engine.contracts.bean import EventBean
 from engine.contexts.category import CategorySpec
 from engine.contexts.conditions import (
     AfterCondition, CrontabCondition, FilterCondition, NowCondition, PatternCondition,
@@ -18,11 +18,11 @@ from engine.contexts.service import ContextDefinition, Level
 from engine.contexts.onstatements import ContextOnPlan
 from engine.contexts.statements import ContextSelectPlan
 from engine.contexts.temporal import TemporalSpec
-from engine.epl_types import EPLType, PropertyType
-from engine.event_types import EventType, Representation
+from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.event_types import EventType, Representation
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .annotations import statement_name
 from .expressions import compile_expr, compile_predicate, expr_text
 from .filters import compile_filter
@@ -32,7 +32,7 @@ from .select import base_scope, compile_select, resolve_stream_type
 from .windows import check_insert_into, insert_target
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 DEFAULT_GRANULARITY = 512
 
@@ -320,7 +320,7 @@ def _condition(cond: A.ContextCondition, engine: "Runtime", text: str, provided:
         return FilterCondition(compile_filter(cond.event_filter.filter, info, scope, tag_scope),
                                info.event_type, cond.alias)
     if cond.pattern is not None:
-        from engine.patterns.compile import compile_pattern, pattern_match_type
+        from epl.compiler.patterns import compile_pattern, pattern_match_type
         mt = pattern_match_type(cond.pattern, engine, text)
         if provided:
             # an end pattern may name what the start condition provided (`B(id = s0.id)`):
@@ -351,9 +351,7 @@ def _condition(cond: A.ContextCondition, engine: "Runtime", text: str, provided:
 
 
 def _crontab(params: tuple, engine: "Runtime", text: str) -> Any:
-    from engine.output.crontab import (
-        WILDCARD, CrontabError, Every, Keyword, Range, parse_crontab,
-    )
+    from engine.output.crontab import WILDCARD, CrontabError, Every, Keyword, Range, parse_crontab
     scope = base_scope(engine, [], text)
 
     def const(e: A.Expr) -> Any:

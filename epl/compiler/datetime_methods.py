@@ -7,17 +7,17 @@ from __future__ import annotations
 from datetime import date, datetime, timezone, tzinfo
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from engine import datetime_ops as D
-from engine import epl_types as T
-from engine.datetime_format import DEFAULT_PATTERN, PatternError, formatter
-from engine.epl_types import EPLType, PropertyType
+import engine.contracts.datetime_ops as D
+import engine.contracts.epl_types as T
+from engine.contracts.datetime_format import DEFAULT_PATTERN, PatternError, formatter
+from engine.contracts.epl_types import EPLType, PropertyType
 
-from .. import ast as A
+import epl.ast as A
 from .compiled import Compiled
 from .scope import Scope
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 DATETIME = PropertyType(EPLType.OBJECT, pyclass=datetime)
 
@@ -56,7 +56,7 @@ def install(engine: "Runtime") -> None:
 def compile_method(node: A.Dot, scope: Scope) -> Optional[Compiled]:
     """The method compiled, or None when the target is no date-time value (other methods of
     that name may apply)."""
-    from .expressions import compile_expr
+    from epl.compiler.core import compile_expr
     target = compile_expr(_start_timestamp(node.target, scope), scope)
     if not is_datetime_type(target.type):
         return None
@@ -184,14 +184,14 @@ def _field_arg(node: A.Expr, method: A.Dot, scope: Scope, allow_week_year: bool 
         text = node.path[0].name
     field = D.field_name(text)
     if field is None or (field == "weekyear" and not allow_week_year):
-        from .expressions import expr_text
+        from epl.compiler.core import expr_text
         raise scope.fail(f"Failed to validate date-time method '{method.name}': failed to resolve "
                          f"date-time field name '{text if text is not None else expr_text(node)}'")
     return field
 
 
 def _int_arg(node: A.Expr, scope: Scope) -> Callable[[Any], Optional[int]]:
-    from .expressions import compile_expr, expr_text
+    from epl.compiler.core import compile_expr, expr_text
     c = compile_expr(node, scope)
     if c.type.kind not in T.NUMERIC_RANK and c.type.kind is not EPLType.OBJECT:
         raise scope.fail(f"Failed to validate date-time method parameter '{expr_text(node)}': "
@@ -206,7 +206,7 @@ def _int_arg(node: A.Expr, scope: Scope) -> Callable[[Any], Optional[int]]:
 
 def _plus_minus(node: A.Dot, arg: A.Expr, scope: Scope, tf: Callable, tz: tzinfo,
                 rtype: PropertyType, agg: bool, sign: int) -> Compiled:
-    from .expressions import compile_expr, expr_text
+    from epl.compiler.core import compile_expr, expr_text
     while isinstance(arg, A.Parens):
         arg = arg.inner
     if isinstance(arg, A.TimePeriod):
@@ -280,7 +280,7 @@ _UNIT_FIELDS = {
 
 
 def _format(node: A.Dot, args: list, scope: Scope, tf: Callable, tz: tzinfo, agg: bool) -> Compiled:
-    from .expressions import compile_expr
+    from epl.compiler.core import compile_expr
     if not args:
         fmt = formatter(DEFAULT_PATTERN)
         return _value_method(tf, tz, lambda v, d: fmt(d), T.STRING, agg)
@@ -314,7 +314,7 @@ def _format(node: A.Dot, args: list, scope: Scope, tf: Callable, tz: tzinfo, agg
 
 
 def _between(args: list, scope: Scope, tf: Callable, tz: tzinfo, agg: bool) -> Compiled:
-    from .expressions import compile_expr
+    from epl.compiler.core import compile_expr
     cs = [compile_expr(a, scope) for a in args]
     lo, hi = cs[0].fn, cs[1].fn
     inc = [c.fn for c in cs[2:]]

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable
 
-from .. import ast as A
+import epl.ast as A
 from ..ast.walk import walk
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 # phase 0: statements processed as the filter index hands them the event;
 # phase 1: statements that may see one event through several of their filters (patterns,

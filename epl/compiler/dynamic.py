@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Callable, Optional
 
-from engine import epl_types as T
-from engine.bean import EventBean
+import engine.contracts.epl_types as T
+from engine.contracts.bean import EventBean
 
-from .. import ast as A
+import epl.ast as A
 from .compiled import Compiled
-from .expressions import _COMPILERS, compiles
+from .expressions import _COMPILERS, compiles  # the static Property compiler must be registered first
 from .scope import Scope
 
 _MISSING = object()
@@ -90,7 +90,7 @@ def compile_exists(node: A.Call, scope: Scope) -> Optional[Compiled]:
         raise scope.fail("Exists function expects a property value expression as input")
     prop = node.args[0]
     if not any(s.dynamic for s in prop.path):
-        from .expressions import compile_expr
+        from epl.compiler.core import compile_expr
         compile_expr(prop, scope)          # a declared property always exists
         return Compiled(lambda eps: True, T.BOOLEAN)
     k, walk = walker(prop, scope)

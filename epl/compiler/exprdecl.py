@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import fields, replace
 from typing import TYPE_CHECKING, Any, Optional
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .result import CompiledStatement
 from .rewrite import rewrite
 from .scope import _path_text
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 _MAX_DEPTH = 50   # declared expressions using each other, never recursion
 

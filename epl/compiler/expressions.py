@@ -5,54 +5,31 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Callable
 
-from engine import datetime_ops as D
-from engine import epl_types as T
-from engine.bean import EventBean
-from engine.epl_types import EPLType, PropertyType
-from engine.event_types import _LEAF_KINDS, Representation, _step
+import engine.contracts.datetime_ops as D
+import engine.contracts.epl_types as T
+from engine.contracts.bean import EventBean
+from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.event_types import _LEAF_KINDS, Representation, _step
 from engine.faults import evaluation_failed
-from engine.sandbox import allowed_name
+from engine.contracts.sandbox import allowed_name
 
-from .. import ast as A
-from . import operators as O
-from . import regexes as RX
+import epl.ast as A
+import epl.compiler.operators as O
+import epl.compiler.regexes as RX
 from .compiled import Compiled, constant
-from . import java_math as JM
+import epl.compiler.java_math as JM
 from .functions import METHODS, SINGLE_ROW, method_applies
 from .scope import Scope
 from .typechecks import (between_error, common_type_error, in_list_error, numeric_error,
                          regexp_error, relational_error)
 
-_COMPILERS: dict[type, Callable[[Any, Scope], Compiled]] = {}
+# the dispatch core lives in core.py (feature compilers import it, not this module); these
+# names stay importable from here
+from epl.compiler.core import _COMPILERS, _fold, _str, compile_expr, compiles, expr_text  # noqa: E402,F401
 
-
-def compiles(node_type: type):
-    def register(fn):
-        _COMPILERS[node_type] = fn
-        return fn
-    return register
-
-
-def compile_expr(node: A.Expr, scope: Scope) -> Compiled:
-    """Compile an expression node; constant sub-trees are folded."""
-    if scope.null_texts and not isinstance(node, A.Literal) and expr_text(node) in scope.null_texts:
-        return constant(None, T.OBJECT)   # a group-by expression this rollup level leaves out
-    fn = _COMPILERS.get(type(node))
-    if fn is None:
-        raise scope.fail(f"Expression of kind '{type(node).__name__}' is not supported here")
-    return fn(node, scope)
-
-
-def _fold(fn: Callable, type_: PropertyType, parts: list[Compiled]) -> Compiled:
-    """Evaluate at compile time when every part is constant."""
-    if parts and all(p.is_constant for p in parts):
-        return constant(fn(()), type_)
-    return Compiled(fn, type_, has_aggregation=any(p.has_aggregation for p in parts))
-
-
-def expr_text(node: A.Expr) -> str:
-    from .. import expr_text as _text  # the printer's column-name form
-    return _text(node)
+# `T.column` of a table without primary key: epl.compiler.tables adds its resolver when it
+# loads (it imports this module, so this module does not import it)
+TABLE_COLUMN: list[Callable[[A.Property, Scope], Any]] = []
 
 
 # -- leaves ---------------------------------------------------------------------------
@@ -126,10 +103,10 @@ def _property(node: A.Property, scope: Scope) -> Compiled:
             and scope.stream_by_alias("Math") is None:
         return constant(JM.CONSTANTS[node.path[1].name], T.DOUBLE)     # Math.PI, Math.E
     if len(node.path) == 2:
-        from .tables import unkeyed_table_column
-        t = unkeyed_table_column(node, scope)
-        if t is not None:
-            return t
+        for resolve in TABLE_COLUMN:
+            t = resolve(node, scope)
+            if t is not None:
+                return t
     r = scope.resolve(node)
     if r.kind == "stream":
         stream = scope.streams[r.index]
@@ -369,12 +346,6 @@ def _binary_step(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> Co
     return AR.compile_bitwise(node, scope, l, r)
 
 
-def _str(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
-
-
 @compiles(A.Between)
 def _between(node: A.Between, scope: Scope) -> Compiled:
     x, lo, hi = (compile_expr(n, scope) for n in (node.operand, node.low, node.high))
@@ -597,7 +568,7 @@ def _cast(node: A.Cast, scope: Scope) -> Compiled:
         fc = compile_expr(node.date_format, scope)
         if not fc.is_constant or not isinstance(fc.constant, str):
             raise scope.fail("The 'dateformat' named parameter requires a constant string pattern")
-        from engine.datetime_format import PatternError, parse_iso, parser
+        from engine.contracts.datetime_format import PatternError, parse_iso, parser
         if fc.constant.lower() == "iso":
             fmt = lambda text, _tz=tz: parse_iso(text, _tz)  # noqa: E731
         else:
@@ -606,7 +577,7 @@ def _cast(node: A.Cast, scope: Scope) -> Compiled:
             except PatternError as e:
                 raise scope.fail(f"Invalid date format '{fc.constant}': {e}") from None
         if t.kind is EPLType.STRING:   # cast(date, string, dateformat: p): format
-            from engine.datetime_format import formatter
+            from engine.contracts.datetime_format import formatter
             out = formatter(fc.constant)
             xf0 = x.fn
 
@@ -676,7 +647,7 @@ def _array(node: A.ArrayLiteral, scope: Scope) -> Compiled:
 def _call(node: A.Call, scope: Scope) -> Compiled:
     name = node.name
     lname = name.lower()
-    from engine.aggregation import is_aggregation
+    from engine.aggregation.registry import is_aggregation
     plain_args = [a for a in node.args if not isinstance(a, A.NamedArg)]
     single_row_minmax = lname in ("max", "min") and len(plain_args) >= 2
     registry = getattr(scope.aggregations, "user_registry", None) or _engine_aggregations(scope)
@@ -829,4 +800,4 @@ def compile_predicate(node: A.Expr, scope: Scope) -> Callable[[Any], bool]:
     return lambda eps: f(eps) is True
 
 
-from . import arithmetic as AR  # noqa: E402  (its compilers import this module's helpers)
+import epl.compiler.arithmetic as AR  # noqa: E402  (its compilers import this module's helpers)

@@ -6,18 +6,18 @@ import itertools
 import logging
 from typing import TYPE_CHECKING, Any, Optional
 
-from engine.errors import EvaluationTimeout
+from engine.contracts.errors import EvaluationTimeout
 
 from filterindex.spec import FilterSpec
 
-from .. import ast as A
-from ..errors import EPLError
+import epl.ast as A
+from engine.contracts.errors import EPLError
 from ..ast.walk import walk
 from .expressions import compile_expr, expr_text
 from .scope import Scope, StreamInfo
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 log = logging.getLogger("epl.regex")
 
@@ -40,7 +40,8 @@ def compile_filter(expr: Optional[A.Expr], stream: StreamInfo, scope: Scope,
     resolves names of earlier pattern tags (their values are bound at activation)."""
     if expr is None:
         return UnfilteredTemplate(stream.event_type)
-    from filterindex.planner import Bound, Constant, plan_filter
+    from epl.compiler.filter_planner import plan_filter
+    from filterindex.planner import Bound, Constant
     own = Scope(streams=[StreamInfo(0, stream.event_type, stream.alias, stream.type_name)],
                 functions=scope.functions, variables=scope.variables, epl=scope.epl,
                 services=scope.services, context_type=scope.context_type,

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.bean import EventBean
-from engine.event_types import EventType, Representation
+from engine.contracts.bean import EventBean
+from engine.contracts.event_types import EventType, Representation
 from engine.namedwindows.actions import Matcher, OnDeleteAction, OnUpdateAction, bind_target
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .expressions import compile_expr, compile_predicate, expr_text
 from .onactions import _key_lookup, compile_assignments
 from .result import CompiledStatement
@@ -25,7 +25,7 @@ from .scope import Scope, StreamInfo
 from .select import _constant_int, base_scope
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 _NOTHING = EventType("fire_and_forget_none", Representation.MAP, {})
 
@@ -40,7 +40,7 @@ def refuse_as_statement(node: Any, engine: "Runtime", text: str) -> CompiledStat
 
 def execute(engine: "Runtime", text: str) -> list[EventBean]:
     """Parse, compile and run one fire-and-forget query; returns the rows."""
-    from epl import parse
+    from epl.parser import parse
     node = parse(text)
     from .exprdecl import expand_declarations       # `expression f {...} select f() from W`
     node = expand_declarations(node, engine, text)

@@ -4,8 +4,8 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Optional
 
-from engine import epl_types as T
-from engine.epl_types import PropertyType
+import engine.contracts.epl_types as T
+from engine.contracts.epl_types import PropertyType
 
 
 def _coalesce(*values: Any) -> Any:
@@ -30,7 +30,7 @@ def _min(*values: Any) -> Any:
 def _typeof(value: Any) -> Optional[str]:
     if value is None:
         return None
-    from engine.bean import EventBean
+    from engine.contracts.bean import EventBean
     if isinstance(value, EventBean):
         return value.event_type.name
     return {str: "String", int: "Long", float: "Double", bool: "Boolean"}.get(type(value), type(value).__name__)

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any, Optional
 from engine.aggregation.registry import AGGREGATIONS
 from engine.rollback import GuardChainFactory
 
-from .. import ast as A
+import epl.ast as A
 from ..ast.walk import walk
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def runs_user_aggregations(node: Any, engine: Optional["Runtime"]) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 Hook = Callable[[Any, Any], Any]
 _ATTR = {"dot": "dot_hook", "functions": "function_hook"}

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from engine.namedwindows.index import UniqueIndexViolation, WindowIndex
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .annotations import statement_name
 from .result import CompiledStatement
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def compile_create_index(node: A.CreateIndex, engine: "Runtime", text: str) -> CompiledStatement:

@@ -14,8 +14,8 @@ import random as _random
 from fractions import Fraction
 from typing import Any, Callable, Optional
 
-from engine import epl_types as T
-from engine.epl_types import EPLType, PropertyType
+import engine.contracts.epl_types as T
+from engine.contracts.epl_types import EPLType, PropertyType
 
 INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
 LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1

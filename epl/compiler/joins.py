@@ -7,13 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from engine.epl_types import EPLType
+from engine.contracts.epl_types import EPLType
 from engine.joins.plan import (Access, IndexSpec, InnerPlan, JoinPlan, OuterPlan, Predicate,
                                Step)
 
-from .. import ast as A
+import epl.ast as A
 from ..ast.walk import children
-from ..errors import EPLValidationError
+from engine.contracts.errors import EPLValidationError
 from .expressions import compile_expr, compile_predicate, expr_text
 from .scope import Scope, StreamInfo
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .expressions import compile_expr
 from .scope import Scope
 

@@ -2,9 +2,9 @@
 map (a dict, nested for nested `new`) of the named values."""
 from __future__ import annotations
 
-from engine import epl_types as T
+import engine.contracts.epl_types as T
 
-from .. import ast as A
+import epl.ast as A
 from .compiled import Compiled
 from .expressions import _fold, compile_expr, compiles
 from .scope import Scope

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from engine.bean import EventBean
-from engine.epl_types import EPLType, PropertyType
-from engine.event_types import EventType, Representation
+from engine.contracts.bean import EventBean
+from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.event_types import EventType, Representation
 from engine.namedwindows.actions import (
     Matcher, MergeClause, MergeStep, OnDeleteAction, OnMergeAction, OnPlan, OnSelectAction,
     OnSetAction, OnUpdateAction,
 )
 from engine.variables import assignable, check_value
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .annotations import has, priority, statement_name
 from .expressions import compile_expr, compile_predicate, expr_text
 from .filters import compile_filter
@@ -29,7 +29,7 @@ from .select import _Services, _insert_into, base_scope, resolve_stream_type
 from .windows import check_context_use, insert_target
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 # the services of the on-statement being compiled: every scope of it shares them, so the
@@ -48,7 +48,8 @@ def compile_on(node: A.OnStatement, engine: "Runtime", text: str, context: Any =
     """`context` (contexts service, compiling `context X on ...`): an object with `type` and
     `holder` for `context.x`."""
     if node.context is not None and context is None:
-        return engine.services.contexts.compile_on(node, engine, text)
+        from .contexts import compile_context_on
+        return compile_context_on(node, engine, text)
     services = _Services(engine)
     _COMPILING.append(services)
     try:
@@ -145,7 +146,7 @@ def _trigger(node: A.OnStatement, engine: "Runtime", text: str, context: Any = N
         info = StreamInfo(0, et, node.trigger_alias, trig.type_name)
         scope = _with_context(_base(engine, [info], text), context)
         return info, compile_filter(trig.filter, info, scope), None
-    from engine.patterns.compile import compile_pattern, pattern_match_type
+    from epl.compiler.patterns import compile_pattern, pattern_match_type
     mt = pattern_match_type(trig, engine, text)
     info = StreamInfo(0, mt, node.trigger_alias, None)
     scope = _with_context(_base(engine, [info], text), context)

@@ -6,11 +6,11 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence
 
-from engine import epl_types as T
+import engine.contracts.epl_types as T
 
-from .. import ast as A
+import epl.ast as A
 from ..ast.common import NO_SPAN, Node, Span
-from ..errors import EPLValidationError
+from engine.contracts.errors import EPLValidationError
 from .compiled import Compiled, constant
 from .expressions import compiles
 from .scope import Scope

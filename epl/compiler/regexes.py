@@ -26,7 +26,7 @@ from typing import Any, Callable, Optional
 import re2
 import regex
 
-from engine.errors import EvaluationTimeout
+from engine.contracts.errors import EvaluationTimeout
 
 log = logging.getLogger("epl.regex")
 

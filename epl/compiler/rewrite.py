@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Optional
 
-from .. import ast as A
+import epl.ast as A
 
 # `fn(node)` returns a replacement, or None to keep the node and rewrite its children.
 Replacer = Callable[[Any], Optional[Any]]

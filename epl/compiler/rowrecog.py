@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from engine import epl_types as T
-from engine.bean import EventBean
-from engine.epl_types import EPLType, PropertyType
-from engine.event_types import EventType, Representation
-from engine.rowrecog import MatchRecognizeFactory, PrevHolder, RowRecogPlan
-from engine.rowrecog import nfa as N
+import engine.contracts.epl_types as T
+from engine.contracts.bean import EventBean
+from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.event_types import EventType, Representation
+from engine.rowrecog.view import MatchRecognizeFactory
+from engine.rowrecog.plan import PrevHolder, RowRecogPlan
+import engine.rowrecog.nfa as N
 from engine.rowrecog.plan import PAST_LAST_ROW
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .expressions import compile_expr, compile_predicate, expr_text
 from .rowrecog_exprs import (
     _contains_aggregation, _fail, _first_wins, _hashable, _MeasureAggregations, _properties,
@@ -24,7 +25,7 @@ from .rowrecog_exprs import (
 from .scope import Scope, StreamInfo
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 _SKIP = {None: PAST_LAST_ROW, A.SkipMode.PAST_LAST_ROW: PAST_LAST_ROW,
          A.SkipMode.TO_NEXT_ROW: "to next row", A.SkipMode.TO_CURRENT_ROW: "to current row"}

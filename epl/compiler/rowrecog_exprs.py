@@ -7,14 +7,14 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Optional
 
-from engine import epl_types as T
-from engine.aggregation import AGGREGATIONS
-from engine.epl_types import EPLType, PropertyType
-from engine.rowrecog import PrevHolder
+import engine.contracts.epl_types as T
+from engine.aggregation.registry import AGGREGATIONS
+from engine.contracts.epl_types import EPLType, PropertyType
+from engine.rowrecog.plan import PrevHolder
 
-from .. import ast as A
+import epl.ast as A
 from ..ast.walk import children
-from ..errors import EPLValidationError
+from engine.contracts.errors import EPLValidationError
 from .compiled import Compiled
 from .expressions import compile_expr
 from .scope import Scope
@@ -31,7 +31,7 @@ def _fail(scope: Scope, message: str, node: Any = None) -> EPLValidationError:
 def _properties(node: Any, inside_aggregation: bool = False, params: frozenset = frozenset()):
     """(Property, inside an aggregation call) pairs of an expression (a lambda's parameters,
     `A.anyOf(v => v.x = B.x)`, are no properties)."""
-    from engine.aggregation import is_aggregation
+    from engine.aggregation.registry import is_aggregation
     if isinstance(node, A.Property):
         if node.path[0].name not in params:
             yield node, inside_aggregation
@@ -274,7 +274,7 @@ def _referenced(nodes: Any, variables: set[str]) -> set[str]:
 
 
 def _contains_aggregation(e: Any) -> bool:
-    from engine.aggregation import is_aggregation
+    from engine.aggregation.registry import is_aggregation
     stack = [e]
     while stack:
         n = stack.pop()

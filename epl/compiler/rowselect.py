@@ -6,19 +6,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
-from engine.epl_types import EPLType, PropertyType
-from engine.event_types import EventType, Representation
-from engine.resultset import processors as P
+from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.event_types import EventType, Representation
+import engine.resultset.processors as P
 from engine.resultset.select import SelectEvaluator
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .aggregations import AggregationCollector
 from .expressions import compile_expr, compile_predicate, expr_text
 from .scope import Scope, StreamInfo
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 @dataclass(frozen=True)

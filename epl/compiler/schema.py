@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import EventTypeError
-from engine.event_types import EventType, Representation
-from engine.schema_types import make_json, make_objectarray, make_variant
+from engine.contracts.errors import EventTypeError
+from engine.contracts.event_types import EventType, Representation
+from engine.contracts.schema_types import make_json, make_objectarray, make_variant
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .annotations import annotation, statement_name
 from .result import CompiledStatement
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def compile_create_schema(node: A.CreateSchema, engine: "Runtime", text: str) -> CompiledStatement:

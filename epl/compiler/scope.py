@@ -6,11 +6,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from engine.epl_types import PropertyType
-from engine.event_types import EventType
+from engine.contracts.epl_types import PropertyType
+from engine.contracts.event_types import EventType
 
 from ..ast import Property, PropSeg
-from ..errors import EPLValidationError
+from engine.contracts.errors import EPLValidationError
 
 
 @dataclass

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from engine import epl_types as T
-from engine.epl_types import EPLType, PropertyType
-from engine.event_types import EventType, Representation
-from engine.plan import InsertIntoPlan, SelectPlan, StreamPlan
-from engine.resultset import processors as P
+import engine.contracts.epl_types as T
+from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.event_types import EventType, Representation
+from engine.contracts.plans import InsertIntoPlan, StreamPlan
+from engine.plan import SelectPlan
+import engine.resultset.processors as P
 from engine.resultset.aggregation_rows import AggregationRows
 from engine.resultset.select import SelectEvaluator
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .aggregations import AggregationCollector
 from .annotations import has, hints, priority, statement_name
 from .compiled import Compiled
@@ -24,7 +25,7 @@ from .scope import Scope, StreamInfo
 from .views import compile_views, derived_stream
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 _SELECTORS = {None: "istream", A.StreamSelector.ISTREAM: "istream",
               A.StreamSelector.IRSTREAM: "irstream", A.StreamSelector.RSTREAM: "rstream"}
@@ -107,7 +108,8 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
             views = tuple(views) + (mr_factory,)
         nw = engine.services.named_windows
         if isinstance(spec, A.FilterStream) and nw is not None and nw.get(info.type_name) is not None:
-            stream_plans.append(nw.consumer_stream(info, spec, views, scope))
+            from .window_streams import consumer_stream
+            stream_plans.append(consumer_stream(nw, info, spec, views, scope))
         elif isinstance(spec, A.FilterStream) and info.index in containers:
             container, split = containers[info.index]
             filt = compile_filter(spec.event_filter.filter, container, scope)
@@ -239,7 +241,7 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
 
     make_output = None
     if node.output is not None:
-        from engine.output import output_factory
+        from epl.compiler.output import output_factory
         make_output = output_factory(node.output, node, scope, collector, text)
 
     from .access import attach, check_not_in_filters, prev_holders
@@ -260,7 +262,8 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
     if holders:
         plan.extra["prev_holders"] = holders
     if node.into_table is not None:      # `into table T select ...`: aggregate into T's rows
-        plan = engine.services.named_windows.into_table(plan, node, engine, text)
+        from .into_table import compile_into_table
+        plan = compile_into_table(plan, node, engine, text)
     on_create = []
     for nt in new_types:
         on_create.append((lambda _t=nt: engine.types.add(_t), lambda _t=nt: engine.types.remove(_t.name)))
@@ -289,7 +292,7 @@ def _constant_int(e: A.Expr, scope: Scope, what: str) -> int:
 
 def _uses_ungrouped_property(e: Any, group_texts: set[str], in_agg: bool = False) -> bool:
     """Whether an expression reads a stream property outside aggregations and group keys."""
-    from engine.aggregation import is_aggregation
+    from engine.aggregation.registry import is_aggregation
     from ..ast.walk import walk
 
     def stop(n: Any) -> bool:   # below these nothing counts

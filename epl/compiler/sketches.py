@@ -6,18 +6,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from engine import epl_types as T
-from engine.aggregation import AggregationError
+import engine.contracts.epl_types as T
+from engine.aggregation.base import AggregationError
 from engine.aggregation.sketch import (
     FREQUENCY, TOPK, TOPK_TYPE, CountMinSketchState, column_factory, sketch_params,
 )
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .compiled import Compiled
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def sketch_column(col: A.ColumnDef, text: str) -> Any:

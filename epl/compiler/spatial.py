@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from engine import epl_types as T
+import engine.contracts.epl_types as T
 from engine.namedwindows.spatial_index import KINDS, SpatialIndex
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .compiled import Compiled
 from .result import CompiledStatement
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 _DEFAULT_CAPACITY, _DEFAULT_HEIGHT = 4, 20
 

@@ -18,13 +18,13 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
-from engine import epl_types as T
-from engine.epl_types import EPLType, PropertyType
+import engine.contracts.epl_types as T
+from engine.contracts.epl_types import EPLType, PropertyType
 from engine.resultset.aggregation_rows import AggregationRows
 from engine.subqueries import SubqueryPlan
 
-from .. import ast as A
-from . import operators as O
+import epl.ast as A
+import epl.compiler.operators as O
 from .aggregations import AggregationCollector
 from .compiled import Compiled
 from .expressions import compile_expr, compile_predicate, compiles, expr_text
@@ -35,7 +35,7 @@ from .scope import Scope, StreamInfo, _path_text
 from .views import compile_views, derived_stream
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 _CMP = {A.BinOp.LT: "<", A.BinOp.LE: "<=", A.BinOp.GT: ">", A.BinOp.GE: ">="}
 
@@ -372,7 +372,7 @@ def _infra(name: str, scope: Scope, engine: "Runtime", number: int) -> Any:
 
 def _aggregates_outer(items: Sequence[A.SelectItem], inner: Scope) -> bool:
     """Whether an aggregation of the select clause reads an outer stream."""
-    from engine.aggregation import is_aggregation
+    from engine.aggregation.registry import is_aggregation
     from .joins import stream_refs
 
     from ..ast.walk import walk

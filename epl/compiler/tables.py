@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.epl_types import PropertyType
-from engine.errors import EventTypeError
-from engine.event_types import EventType, Representation
+from engine.contracts.epl_types import PropertyType
+from engine.contracts.errors import EventTypeError
+from engine.contracts.event_types import EventType, Representation
 from engine.namedwindows.service import TablePlan
 from engine.namedwindows.table import Table
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .annotations import statement_name
 from .result import CompiledStatement
-from .windows import check_context_use, check_new_name, context_infra
+from .windows import check_new_name, context_infra
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def compile_create_table(node: A.CreateTable, engine: "Runtime", text: str) -> CompiledStatement:
@@ -72,7 +72,8 @@ def compile_create_table(node: A.CreateTable, engine: "Runtime", text: str) -> C
 
 def _aggregation(col: A.ColumnDef, engine: "Runtime", text: str) -> Any:
     """`sum(int)`, `count(*)`, `avg(double)`, `window(*) @type(T)`: the arguments name types."""
-    from engine.aggregation import AggregationError, make_factory
+    from engine.aggregation.base import AggregationError
+    from engine.aggregation.registry import make_factory
     call = col.aggregation
     if not isinstance(call, A.Call):
         raise EPLValidationError(f"Column '{col.name}' must declare an aggregation function", text)
@@ -139,96 +140,14 @@ def complete_into_table(node: A.Statement, engine: "Runtime") -> A.Statement:
 
 
 # -- into table ---------------------------------------------------------------------------------
-def compile_into_table(plan: Any, node: A.SelectStatement, engine: "Runtime", text: str) -> Any:
-    """Point the plan's aggregations named like the table's aggregation columns at the table's
-    rows; the group-by keys are the table's primary key."""
-    import dataclasses
-
-    from engine.aggregation import is_aggregation
-    from engine.namedwindows.table import TableAggregationRows
-
-    from .expressions import expr_text
-    table = engine.services.named_windows.get(node.into_table)
-    if table is None or not table.is_table:
-        raise EPLValidationError(f"A table by name '{node.into_table}' has not been declared", text)
-    check_context_use(table, node.context, text)
-    if any(isinstance(g, A.GroupingSet) for g in node.group_by):
-        raise EPLValidationError("Grouping sets cannot aggregate into a table", text)
-    if len(node.group_by) != len(table.primary_keys):
-        raise EPLValidationError(
-            f"Incompatible number of group-by expressions for use with table '{table.name}', the "
-            f"table expects {len(table.primary_keys)} primary key(s) and the statement groups by "
-            f"{len(node.group_by)}", text)
-    texts = _aggregation_texts([i.expr for i in node.select.items] + [node.having] +
-                               [o.expr for o in node.order_by], is_aggregation, expr_text)
-    columns: list = [None] * len(texts)
-    targeted = 0
-    for item in node.select.items:
-        e = item.expr
-        if not (isinstance(e, A.Call) and is_aggregation(e.name.lower())):
-            continue
-        col = item.alias or expr_text(e)
-        if col not in table.aggregation_columns:
-            continue
-        ci = table.aggregation_columns.index(col)
-        declared = _declared_function(table, col, engine)
-        if declared == "countminsketch" and e.name.lower() == "countminsketchadd":
-            declared = "countminsketchadd"      # the sketch column takes what is added to it
-        if declared is not None and declared != e.name.lower():
-            raise EPLValidationError(f"Incompatible aggregation function for table '{table.name}' "
-                                     f"column '{col}', expecting '{declared}' and received "
-                                     f"'{e.name.lower()}'", text)
-        columns[texts.index(expr_text(e))] = ci
-        targeted += 1
-    if not targeted:
-        raise EPLValidationError(f"The select clause does not aggregate into any aggregation column "
-                                 f"of table '{table.name}'", text)
-    make = plan.make_processor
-
-    def for_table(t: Any) -> Any:
-        def make_processor(_make=make, _t=t, _c=tuple(columns)) -> Any:
-            proc = _make()
-            aggs = getattr(proc, "aggs", None)
-            if aggs is not None:
-                proc.aggs = TableAggregationRows(_t, aggs.entries, _c)
-            return proc
-        # a context partition aggregates into its own table (engine.contexts binds it)
-        make_processor.context_table = table  # type: ignore[attr-defined]
-        make_processor.for_table = for_table  # type: ignore[attr-defined]
-        return make_processor
-    return dataclasses.replace(plan, make_processor=for_table(table))
-
-
-def _declared_function(table: Any, column: str, engine: "Runtime") -> Any:
-    return table.declarations.get(column)
-
-
-def _aggregation_texts(exprs: list, is_aggregation: Any, expr_text: Any) -> list[str]:
-    """Aggregation calls in the order the select compiler collects them (one per text)."""
-    out: list[str] = []
-
-    def is_agg(n: Any) -> bool:
-        return isinstance(n, A.Call) and is_aggregation(n.name.lower()) and not (
-            n.name.lower() in ("max", "min") and len(n.args) >= 2)
-    from ..ast.walk import walk
-    for e in exprs:
-        if e is not None:
-            for n in walk(e, prune=is_agg):      # pre-order, as the select compiler collects
-                if is_agg(n):
-                    t = expr_text(n)
-                    if t not in out:
-                        out.append(t)
-    return out
-
-
 # -- table access `T[key].column` ------------------------------------------------------------------
 from .compiled import Compiled  # noqa: E402
-from .expressions import compile_expr, compiles  # noqa: E402
+from .expressions import TABLE_COLUMN, compile_expr, compiles  # noqa: E402
 
 
 @compiles(A.TableAccess)
 def _table_access(node: A.TableAccess, scope: Any) -> Compiled:
-    from engine.epl_types import EPLType
+    from engine.contracts.epl_types import EPLType
     engine = getattr(scope.services, "engine", None)
     table = engine.services.named_windows.get(node.table) if engine is not None else None
     if table is None or not table.is_table:
@@ -289,3 +208,6 @@ def _partition_get(table: Any, declared: str, scope: Any, engine: "Runtime") -> 
         inst = for_props(holder.properties)
         return inst.get(key, column) if inst is not None else None
     return get
+
+
+TABLE_COLUMN.append(unkeyed_table_column)   # `T.column` in any expression

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from engine.epl_types import EPLType
-from engine.event_types import Representation
+from engine.contracts.epl_types import EPLType
+from engine.contracts.event_types import Representation
 from engine.istream_updates import UpdatePlan
 from engine.variables import assignable
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .annotations import has, priority, statement_name
 from .expressions import compile_expr, compile_predicate, expr_text
 from .onactions import _coercing
@@ -19,7 +19,7 @@ from .scope import StreamInfo
 from .select import base_scope
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def compile_update_istream(node: A.UpdateStatement, engine: "Runtime", text: str) -> CompiledStatement:

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.errors import EventTypeError
+from engine.contracts.errors import EventTypeError
 from engine.variables import VariableError, assignable, check_value
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .annotations import statement_name
 from .expressions import compile_expr
 from .result import CompiledStatement
 from .select import base_scope
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def compile_create_variable(node: A.CreateVariable, engine: "Runtime", text: str) -> CompiledStatement:

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.event_types import EventType, Representation
-from engine.plan import InsertIntoPlan
-from engine.schema_types import admits
+from engine.contracts.event_types import EventType, Representation
+from engine.contracts.plans import InsertIntoPlan
+from engine.contracts.schema_types import admits
 
-from ..errors import EPLValidationError
+from engine.contracts.errors import EPLValidationError
 
 
 def insert_into_variant(target: EventType, out_type: EventType, src: list, cols: list,

@@ -5,8 +5,8 @@ from typing import Any, Sequence
 
 from views.base import NOT_CONSTANT, ViewArg, ViewParameterError
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .expressions import compile_expr, expr_text
 from .scope import Scope, StreamInfo
 
@@ -28,7 +28,7 @@ def view_arg(node: A.Expr, scope: Scope) -> ViewArg:
 
     def compile_with(names: Sequence[str], _node=node, _scope=scope):
         holder = _Values()
-        from engine import epl_types as T
+        import engine.contracts.epl_types as T
         sub = Scope(streams=_scope.streams, functions=_scope.functions,
                     builtins={**_scope.builtins, **{n: T.OBJECT for n in names}}, variables=_scope.variables,
                     epl=_scope.epl, services=_scope.services, builtins_holder=holder)
@@ -87,8 +87,8 @@ def compile_views(specs: Sequence[A.ViewSpec], stream: StreamInfo, scope: Scope,
     single = Scope(streams=[StreamInfo(0, stream.event_type, stream.alias, stream.type_name)],
                    functions=scope.functions, variables=scope.variables, epl=scope.epl,
                    services=scope.services)
-    from views import EXPR_BUILTIN_NAMES
-    from engine import epl_types as T
+    from views.expr import BUILTIN_NAMES as EXPR_BUILTIN_NAMES
+    import engine.contracts.epl_types as T
     compiled = []
     for spec in specs:
         args = []

@@ -4,24 +4,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from engine.bean import EventBean
-from engine.epl_types import PropertyType
-from engine.errors import EventTypeError
-from engine.event_types import EventType, Representation
+from engine.contracts.bean import EventBean
+from engine.contracts.epl_types import PropertyType
+from engine.contracts.errors import EventTypeError
+from engine.contracts.event_types import EventType, Representation
 from engine.namedwindows.service import WindowPlan
 from engine.namedwindows.window import NamedWindow
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 from .annotations import statement_name
 from .expressions import compile_expr, compile_predicate, expr_text
 from .result import CompiledStatement
 from .scope import Scope, StreamInfo
+from .context_use import check_context_use  # noqa: F401  (importers use it from here)
 from .select import base_scope
 from .views import compile_views
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def column_types(columns: tuple[A.ColumnDef, ...], engine: "Runtime", text: str, what: str) -> dict[str, PropertyType]:
@@ -74,7 +75,7 @@ def compile_create_window(node: A.CreateWindow, engine: "Runtime", text: str) ->
     event_type = EventType(node.name, Representation.MAP, props)
     if source is not None and source.representation is Representation.VARIANT and not node.select:
         # a window of a variant stream holds the variant's events, every member type's
-        from engine.schema_types import make_variant
+        from engine.contracts.schema_types import make_variant
         event_type = make_variant(node.name, source.variant_members)
     stream = StreamInfo(0, event_type, None, node.name)
     scope = base_scope(engine, [stream], text)
@@ -150,16 +151,6 @@ def context_infra(prototype: Any, context: str, selector: str, engine: "Runtime"
         raise EPLValidationError(f"Context by name '{context}' has not been declared", text)
     infra = PartitionedInfra(prototype, context)
     return infra, ContextInfraPlan(infra, definition, ctx_svc, prototype.event_type, selector)
-
-
-def check_context_use(target: Any, context: Optional[str], text: str) -> None:
-    """Esper: a window or table declared with a context is used only by statements of that
-    context."""
-    declared = getattr(target, "context", None)
-    if declared is not None and context != declared:
-        raise EPLValidationError(
-            f"{target.kind} by name '{target.name}' has been declared for context '{declared}' "
-            f"and can only be used within the same context", text)
 
 
 def insert_target(engine: "Runtime", stream_name: Optional[str]) -> Any:

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import EventTypeError
+from engine.contracts.errors import EventTypeError
 from engine.xml_types import XMLEventType, XPathProperty
 
-from .. import ast as A
-from ..errors import EPLValidationError
+import epl.ast as A
+from engine.contracts.errors import EPLValidationError
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def _attrs(a: A.Annotation) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional
 from ply.lex import LexToken
 
 from ..ast import Literal, LiteralKind, Property, PropSeg, Span
-from ..errors import EPLSyntaxError
+from engine.contracts.errors import EPLSyntaxError
 from ..lexer import position, string_value
 
 

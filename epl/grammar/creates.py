@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..ast import (Call, ColumnDef, CreateIndex, CreateSchema, CreateTable, CreateVariable, CreateWindow,
                    IndexColumn, SpatialIndexColumn, TypeRef)
 from ..lexer import tokens  # noqa: F401
-from ..errors import EPLValidationError
+from engine.contracts.errors import EPLValidationError
 from ._support import STATE, fail, span
 
 _REPRESENTATIONS = {"map", "objectarray", "json", "avro", "xml", "bean", "variant"}

@@ -8,7 +8,7 @@ from ..ast import (
     RowQuantifier, RowQuantKind, RowVar, SkipMode,
 )
 from ..lexer import tokens  # noqa: F401
-from ..errors import EPLSyntaxError
+from engine.contracts.errors import EPLSyntaxError
 from ._support import STATE, fail, span
 
 

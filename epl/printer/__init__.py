@@ -3,12 +3,14 @@ uses to name unaliased select columns (`sum(price)`, `price*volume`).
 
 Parentheses: the tree keeps the ones written in the source (Parens, PatternParens); the
 printer adds only those the operator precedence requires, so parsing the printed text gives
-the same tree back."""
+the same tree back.
+
+May import: epl.ast only."""
 from __future__ import annotations
 
 from typing import Any
 
-from .. import ast as A
+import epl.ast as A
 from ._statements import StatementPrinter
 
 __all__ = ["to_epl", "expr_text"]

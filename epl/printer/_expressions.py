@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from .. import ast as A
+import epl.ast as A
 from ..lexer import RESERVED, SOFT_KEYWORDS
 
 # Binding levels, loosest first; they mirror the grammar's precedence table.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import ast as A
+import epl.ast as A
 from ._expressions import ExprPrinter, name
 
 P_FOLLOWED, P_OR, P_AND, P_UNTIL, P_UNARY, P_GUARD, P_ATOM = range(1, 8)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from .. import ast as A
+import epl.ast as A
 from ._expressions import name
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Optional
 
-from .. import ast as A
+import epl.ast as A
 from ._expressions import POSTFIX, _float, _quote, name
 from ._patterns import PatternPrinter
 from ._rowrecog import RowRecogPrinter

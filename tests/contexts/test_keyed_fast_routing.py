@@ -74,8 +74,8 @@ def test_existing_partitions_match_one_handle():
     engine.send({"k": "a", "k2": 1, "v": 1}, "T")
     bean_type = engine._find_type("T")
     from engine.bean import EventBean
-    handles = engine._filters.match(EventBean(bean_type, {"k": "a", "k2": 1, "v": 2}))
+    handles = engine.filters.match(EventBean(bean_type, {"k": "a", "k2": 1, "v": 2}))
     assert len(handles) == 1            # the partition's statement; not the creator
-    handles = engine._filters.match(EventBean(bean_type, {"k": "new", "k2": 1, "v": 2}))
+    handles = engine.filters.match(EventBean(bean_type, {"k": "new", "k2": 1, "v": 2}))
     assert len(handles) == 1            # the creator only
     engine.close()

@@ -1,6 +1,6 @@
-"""The runtime contract (engine/runtime.py): plans and features use the Runtime protocol, never
-the engine's private attributes; every plan has one interface; statement kinds are compiled
-through the typed feature registry keyed by AST class."""
+"""The runtime contract (engine/contracts/runtime.py): plans and features use the Runtime
+protocol, never the engine's private attributes; every plan has one interface; statement kinds
+are compiled through the typed feature registry keyed by AST class."""
 from __future__ import annotations
 
 import ast
@@ -14,7 +14,7 @@ import epl.ast as A
 from engine import Engine
 from engine.features import Features
 from engine.plan import Plan, SelectPlan
-from engine.runtime import Runtime
+from engine.contracts.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "epl", "views", "filterindex", "pipeline")
@@ -72,10 +72,19 @@ def test_no_plan_is_asked_what_it_can_do() -> None:
 
 
 def test_the_protocol_module_imports_only_typing() -> None:
-    tree = ast.parse((ROOT / "engine" / "runtime.py").read_text(encoding="utf-8"))
+    """engine/contracts/runtime.py imports only typing at run time, and, for type checkers,
+    only the standard library and other contracts modules: never the runtime (features,
+    statements, services) nor the compiler."""
+    tree = ast.parse((ROOT / "engine" / "contracts" / "runtime.py").read_text(encoding="utf-8"))
     top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
     assert {(n.module if isinstance(n, ast.ImportFrom) else n.names[0].name) for n in top} \
         <= {"__future__", "typing"}
+    every = {n.module if isinstance(n, ast.ImportFrom) else a.name
+             for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+             for a in n.names}
+    ours = {m for m in every if m.split(".")[0] in PACKAGES}
+    assert all(m.startswith("engine.contracts.") for m in ours), ours
+    assert not any(isinstance(n, ast.ImportFrom) and n.level for n in ast.walk(tree))
 
 
 def _members(protocol: type) -> set[str]:

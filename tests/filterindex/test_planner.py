@@ -11,8 +11,8 @@ from filterindex import (
     FilterIndex,
     FilterOp,
     FilterTemplate,
-    plan_filter,
 )
+from epl.compiler.filter_planner import plan_filter
 from filterindex.planner import MAX_PATHS
 
 

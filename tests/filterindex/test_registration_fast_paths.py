@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 
 from engine.bean import EventBean
 from epl import ast as A
-from filterindex import Bound, Constant, FilterIndex, FilterOp, FilterParam, FilterSpec, plan_filter
+from epl.compiler.filter_planner import plan_filter
+from filterindex import Bound, Constant, FilterIndex, FilterOp, FilterParam, FilterSpec
 from filterindex.tree import NO_MATCH
 
 

@@ -152,7 +152,7 @@ def test_join_with_aggregation(engine):
 
 
 def test_join_with_pattern_stream(engine):
-    from engine.patterns.compile import install
+    from epl.compiler.patterns import install
     install(engine)
     rec = Recorder(engine.epl("select p.a.x as x, b.y as y from pattern [every a=A] as p "
                               "unidirectional, B#keepall as b where p.a.id = b.id"))

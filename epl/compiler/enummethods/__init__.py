@@ -1,11 +1,13 @@
 """Enumeration methods (`coll.where(v => ...)`, `coll.sumOf(...)`, ...) with lambda
 expressions, compiled through the compiler's `dot` service: `install(engine)` chains the hook
-in front of any installed before it."""
+in front of any installed before it.
+
+May import: what epl/compiler may import."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from ... import ast as A
+import epl.ast as A
 from ..compiled import Compiled
 from ..expressions import expr_text
 from .methods import METHODS, build
@@ -14,7 +16,7 @@ from .sources import compile_source
 from .windowmethods import compile_window_method, is_window_method
 
 if TYPE_CHECKING:
-    from engine.runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 __all__ = ["METHODS", "compile_enum_method", "install", "is_enum_method"]
 

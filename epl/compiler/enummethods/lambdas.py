@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
-from engine import epl_types as T
-from engine.epl_types import EPLType, PropertyType
-from engine.event_types import _index, _key, _step
+import engine.contracts.epl_types as T
+from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.event_types import _index, _key, _step
 
-from ... import ast as A
+import epl.ast as A
 from ..compiled import Compiled
 from ..expressions import compile_expr, compiles
 from ..rewrite import rewrite

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from engine import epl_types as T
-from engine.bean import EventBean
+import engine.contracts.epl_types as T
+from engine.contracts.bean import EventBean
 
 from .sources import Source, compile_source
 from .values import hashable, identity, values

@@ -9,10 +9,10 @@ from __future__ import annotations
 import bisect
 from typing import Any, Callable, Optional
 
-from engine import epl_types as T
-from engine.epl_types import EPLType, PropertyType
+import engine.contracts.epl_types as T
+from engine.contracts.epl_types import EPLType, PropertyType
 
-from ... import ast as A
+import epl.ast as A
 from ..compiled import Compiled
 from ..expressions import compile_expr
 from ..scope import StreamInfo

@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
-from engine import epl_types as T
-from engine.bean import EventBean
-from engine.epl_types import EPLType, PropertyType
+import engine.contracts.epl_types as T
+from engine.contracts.bean import EventBean
+from engine.contracts.epl_types import EPLType, PropertyType
 
-from ... import ast as A
+import epl.ast as A
 from ..compiled import Compiled
 from ..expressions import compile_expr, compiles
 
@@ -191,7 +191,7 @@ def _subquery(node: A.Subquery, scope: Any) -> Source:
     typed = getattr(sq, "columns_typed", None)
     if not sq.star and typed and len(typed) > 1:
         # rows of several columns enumerate as events of their own type (`v => cnt > 1`)
-        from engine.event_types import EventType, Representation
+        from engine.contracts.event_types import EventType, Representation
         et = EventType(f"subquery_{id(node):x}", Representation.MAP, dict(typed))
         src.elem = PropertyType(EPLType.EVENT, event_type=et)
     if src.events:

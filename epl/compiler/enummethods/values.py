@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from engine import epl_types as T
+import engine.contracts.epl_types as T
 
-from ... import ast as A
+import epl.ast as A
 from .lambdas import arity, compile_lambda_parts
 from .sources import Source
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import epl_types as T
+import engine.contracts.epl_types as T
 
-from ... import ast as A
+import epl.ast as A
 from ..compiled import Compiled
 from .lambdas import compile_lambda
 from .sources import compile_source

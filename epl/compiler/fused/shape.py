@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from ... import ast as A
+import epl.ast as A
 
 # aggregations a fused statement updates: inlined (count, sum, avg) or through the
 # aggregator's own enter/leave/value methods (the rest); all take one property or count(*)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from .algebra import RELATIONS, event_interval, interval_of
+from engine.apptime.algebra import RELATIONS, event_interval, interval_of
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def install(engine: "Runtime") -> None:
@@ -25,8 +25,8 @@ def install(engine: "Runtime") -> None:
 def _operand(node: Any, scope: Any) -> tuple[Callable[[Any], Any], bool, Any]:
     """(evaluate to an interval, has_aggregation, compiled-or-None) for a method target or
     argument: a bare stream alias is that stream's event; anything else is compiled."""
-    from epl import ast as A
-    from epl.compiler.expressions import compile_expr
+    import epl.ast as A
+    from epl.compiler.core import compile_expr
     if isinstance(node, A.Property) and len(node.path) == 1 and node.path[0].index is None \
             and node.path[0].key is None:
         stream = scope.stream_by_alias(node.path[0].name)
@@ -41,7 +41,7 @@ def _operand(node: Any, scope: Any) -> tuple[Callable[[Any], Any], bool, Any]:
     fn = c.fn
     et = c.type.event_type if getattr(c.type, "event_type", None) is not None else None
     if et is not None:
-        from engine.bean import EventBean
+        from engine.contracts.bean import EventBean
 
         def of_event(eps, _f=fn, _et=et):
             v = _f(eps)
@@ -54,9 +54,9 @@ def _operand(node: Any, scope: Any) -> tuple[Callable[[Any], Any], bool, Any]:
 
 def compile_method(node: Any, scope: Any) -> Any:
     """Compile `target.method(other, thresholds...)` into a boolean expression."""
-    from engine import epl_types as T
+    import engine.contracts.epl_types as T
     from epl.compiler.compiled import Compiled
-    from epl.compiler.expressions import compile_expr, expr_text
+    from epl.compiler.core import compile_expr, expr_text
 
     name, relation, counts, non_negative = RELATIONS[node.name.lower()]
     args = list(node.args)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 if TYPE_CHECKING:
-    from .runtime import Runtime
+    from engine.contracts.runtime import Runtime
 
 
 def delivery_splitter(clause: Any, statement: Any, engine: "Runtime", text: str
@@ -45,9 +45,9 @@ def _discrete(new: Optional[list], old: Optional[list]) -> Iterator[tuple]:
 
 
 def _key_function(exprs: tuple, statement: Any, engine: "Runtime", text: str) -> Callable[[Any], Any]:
-    from epl.compiler.expressions import compile_expr
+    from epl.compiler.core import compile_expr
     from epl.compiler.scope import Scope, StreamInfo
-    from epl.errors import EPLValidationError
+    from engine.contracts.errors import EPLValidationError
     out_type = statement.event_type
     if out_type is None:
         raise EPLValidationError("The for-clause 'grouped_delivery' needs a statement with "

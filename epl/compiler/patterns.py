@@ -1,7 +1,4 @@
 """Pattern compiler: `pattern [...]` (epl.ast.patterns) to a PatternPlan of frozen operator
-
-if TYPE_CHECKING:
-    from ..runtime import Runtime
 plans, once per statement; the service the select compiler asks for pattern streams.
 
 Tags: every tagged filter names its event type (one type per tag); tags inside a repeat
@@ -13,59 +10,36 @@ they read the match built so far.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from engine.bean import EventBean
-from engine.epl_types import EPLType
-from engine.event_types import EventType
-from engine.output import crontab as C
-from engine.plan import StreamPlan
-from epl import ast as A
+from engine.contracts.bean import EventBean
+from engine.contracts.epl_types import EPLType
+from engine.contracts.event_types import EventType
+import engine.output.crontab as C
+from engine.contracts.plans import StreamPlan
+import epl.ast as A
 from epl.compiler.expressions import compile_expr, compile_predicate
 from epl.compiler.filters import UnfilteredTemplate, compile_filter
 from epl.compiler.scope import Scope, StreamInfo
-from epl.errors import EPLValidationError
+from engine.contracts.errors import EPLValidationError
 
-from . import keyed_followed
-from .and_or import AndPlan, OrPlan
-from .every import EveryDistinctPlan, EveryPlan
-from .filter import FilterPlan
-from .followed_by import FollowedByPlan
-from .guards import GuardPlan, WhileGuard, WithinGuard
-from .match import match_type
-from .not_ import NotPlan
-from .observers import AtPlan, IntervalPlan
-from .repeat_until import RepeatPlan
-from .run import PatternRun
+import epl.compiler.pattern_fastpath as keyed_followed
+from engine.patterns.and_or import AndPlan, OrPlan
+from engine.patterns.every import EveryDistinctPlan, EveryPlan
+from engine.patterns.filter import FilterPlan
+from engine.patterns.followed_by import FollowedByPlan
+from engine.patterns.guards import GuardPlan, WhileGuard, WithinGuard
+from engine.patterns.match import match_type
+from engine.patterns.not_ import NotPlan
+from engine.patterns.observers import AtPlan, IntervalPlan
+from engine.patterns.plan import PatternPlan
+from engine.patterns.repeat_until import RepeatPlan
+
+if TYPE_CHECKING:
+    from engine.contracts.runtime import Runtime
 
 SUPPRESS = "suppressoverlappingmatches"
 DISCARD = "discardpartialsonmatch"
-
-
-@dataclass(frozen=True)
-class PatternPlan:
-    """A compiled pattern. `start(instance, handle)` runs it for one statement instance
-    (`instance.engine`, `.ctx`, `.statement`; optional `.pattern_filter_addendum`) and feeds
-    each match (an EventBean of `match_type`) to `handle.on_event`; it returns the run,
-    whose `stop()` releases every filter and schedule."""
-
-    root: Any
-    match_type: EventType
-    event_types: tuple              # types the pattern's filters listen to
-    suppress_overlapping: bool = False
-    discard_partials: bool = False
-    # a fast path for the pattern's shape (engine/patterns/keyed_followed.py), or None
-    fast: Any = None
-
-    def start(self, instance: Any, handle: Any, initial: Optional[dict] = None) -> Any:
-        """`initial`: tags bound before the pattern starts (a context's end pattern reading
-        what its start condition provided). The run's `stop()` releases it."""
-        if self.fast is not None and initial is None:
-            run = self.fast.start(self, instance, handle)
-            if run is not None:
-                return run
-        return PatternRun(self, instance, handle).start(initial)
 
 
 class PatternService:

@@ -3,7 +3,9 @@
 Plans (`Plan.instantiate(runtime, statement)`) and features receive a `Runtime`: the Engine
 itself, or an isolated service's view of it (its own filter index and scheduler, everything
 else the engine's). They use these members and nothing private of the engine. The module
-imports only typing; the types it names are imported for type checkers alone."""
+imports only typing and other contracts modules (those for type checkers alone): the runtime's
+own classes (the feature registry and services, statements, the filter index) are named
+through the small protocols below, so the contract does not reach into the runtime."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence, TypeVar
@@ -12,17 +14,64 @@ if TYPE_CHECKING:
     import threading
     from datetime import tzinfo
 
-    from filterindex import FilterIndex
-
-    from .bean import EventBean
-    from .event_types import EventTypeRegistry
-    from .features import Features, Services
-    from .plan import InsertIntoPlan
-    from .scheduler import Scheduler
-    from .signals import EngineSignals
-    from .statement import Statement
+    from engine.contracts.bean import EventBean
+    from engine.contracts.event_types import EventTypeRegistry
+    from engine.contracts.plans import InsertIntoPlan
+    from engine.contracts.scheduler import Scheduler
+    from engine.contracts.signals import EngineSignals
 
 T = TypeVar("T")
+
+
+class StatementRef(Protocol):
+    """A statement as the contract names it (engine.statement.Statement)."""
+
+    name: str
+
+
+class FilterTarget(Protocol):
+    """This runtime's filter index (filterindex.tree.FilterIndex), as plans use it."""
+
+    def add(self, spec: Any, handle: object) -> object: ...
+
+    def remove(self, token: object) -> None: ...
+
+
+class FeatureRegistry(Protocol):
+    """The feature registry (engine.features.Features): statement compilers by AST class and
+    the compiler's hooks."""
+
+    function_hook: Optional[Callable[[Any, Any], Any]]
+    dot_hook: Optional[Callable[[Any, Any], Any]]
+    join_compiler: Callable[..., Any]
+
+    def add_statement(self, node_class: type, compiler: Callable[[Any, Any, str], Any]) -> None: ...
+
+    def statement_compiler(self, node: Any) -> Optional[Callable[[Any, Any, str], Any]]: ...
+
+
+class FeatureServices(Protocol):
+    """The feature services (engine.features.Services): a dict by name with typed accessors;
+    the services are `object` here, their classes live in the runtime."""
+
+    variables: object        # engine.variables.VariableService
+    named_windows: object    # engine.namedwindows.service.NamedWindowService
+    contexts: object         # engine.contexts.service.ContextService
+    subqueries: object       # engine.subqueries.SubqueryService
+    patterns: object         # engine.features.PatternStreams
+    apptime: object          # engine.apptime.release.ApplicationClock, or None
+    pattern_limit: object    # engine.patterns.limits.PatternLimit, an int, or None
+    istream_updates: object
+    expressions: dict
+    isolated: dict
+
+    def __getitem__(self, name: str) -> Any: ...
+
+    def __setitem__(self, name: str, value: Any) -> None: ...
+
+    def __contains__(self, name: object) -> bool: ...
+
+    def get(self, name: str, default: Any = None) -> Any: ...
 
 
 class Runtime(Protocol):
@@ -32,8 +81,8 @@ class Runtime(Protocol):
     # -- registries and settings (compile time and run time) ----------------------------------
     types: "EventTypeRegistry"            # event types by name and by class
     signals: "EngineSignals"              # statement lifecycle, faults, limits
-    services: "Services"                  # feature services: named windows, variables, contexts, ...
-    features: "Features"                  # statement compilers by AST class, compile hooks
+    services: "FeatureServices"   # feature services: named windows, variables, contexts, ...
+    features: "FeatureRegistry"   # statement compilers by AST class, compile hooks
     functions: dict[str, Callable[..., Any]]   # user functions callable from EPL
     aggregations: dict[str, Any]          # aggregation functions: built-ins plus registered
     time_mode: str                        # 'system' | 'simulated'
@@ -43,11 +92,11 @@ class Runtime(Protocol):
     prioritized_execution: bool           # @priority / @drop in effect
 
     # -- filters, time, lock -------------------------------------------------------------------
-    filters: "FilterIndex"                # add(spec, handle) -> token; remove(token); match(bean)
+    filters: "FilterTarget"       # add(spec, handle) -> token; remove(token)
     scheduler: "Scheduler"                # schedule(at, slot, callback); cancel(handle); now
     lock: "threading.RLock"               # held while an event or a time step is processed
     # the statement processing the current event: faults are reported for it
-    current_statement: Optional["Statement"]
+    current_statement: Optional["StatementRef"]
 
     @property
     def now(self) -> int: ...
@@ -60,30 +109,30 @@ class Runtime(Protocol):
 
     # -- statements ----------------------------------------------------------------------------
     @property
-    def statements(self) -> list["Statement"]: ...
+    def statements(self) -> list["StatementRef"]: ...
 
-    def statement(self, name: str) -> "Statement": ...
+    def statement(self, name: str) -> "StatementRef": ...
 
-    def create_statement(self, node: Any, text: str, name: Optional[str] = None) -> "Statement":
+    def create_statement(self, node: Any, text: str, name: Optional[str] = None) -> "StatementRef":
         """Compile, register and start a parsed statement (prepared statements)."""
         ...
 
-    def start_instances(self, statement: "Statement") -> None:
+    def start_instances(self, statement: "StatementRef") -> None:
         """Instantiate the statement's plan in the runtime it lives in."""
         ...
 
-    def stop_instances(self, statement: "Statement") -> None: ...
+    def stop_instances(self, statement: "StatementRef") -> None: ...
 
-    def forget_statement(self, statement: "Statement") -> None:
+    def forget_statement(self, statement: "StatementRef") -> None:
         """Undo the statement's registrations and drop it from the engine."""
         ...
 
     # -- the way of an event -------------------------------------------------------------------
-    def to_bean(self, event: Any, type_name: Optional[str]) -> "EventBean":
+    def to_bean(self, event: object, type_name: Optional[str]) -> "EventBean":
         """An event (dict with type name, object of a registered class, or bean) as a bean."""
         ...
 
-    def feed(self, bean: "EventBean", handles: Sequence[Any]) -> None:
+    def feed(self, bean: "EventBean", handles: Sequence[object]) -> None:
         """The streams whose filters `bean` matched take it (creation order, @priority first,
         @drop stops lower priorities); a statement that raises skips that event alone."""
         ...
@@ -105,7 +154,7 @@ class Runtime(Protocol):
         """The event of the `insert into` target stream that `row` becomes."""
         ...
 
-    def queue_results(self, statement: "Statement", new_rows: Optional[list],
+    def queue_results(self, statement: "StatementRef", new_rows: Optional[list],
                       old_rows: Optional[list]) -> None:
         """Rows for the statement's listeners, merged per statement until the current event
         is processed (copies: the caller may reuse its lists)."""
@@ -127,3 +176,18 @@ class Runtime(Protocol):
         ...
 
     def send(self, event: Any, type_name: Optional[str] = None) -> None: ...
+
+
+class Instance(Protocol):
+    """A running instance of a plan (a select, a named window, a context's partitions, ...)."""
+
+    def stop(self) -> None: ...
+
+
+class Plan(Protocol):
+    """The one interface of every statement kind's plan: `instantiate` builds and starts the
+    statement's running instances in `runtime` (the engine, or an isolated service) when the
+    statement starts; the engine stops them when it stops. Statements that only declare
+    (schemas, variables, contexts, expressions, indexes) have no plan."""
+
+    def instantiate(self, runtime: "Runtime", statement: "StatementRef") -> list[Instance]: ...
