@@ -128,19 +128,6 @@ class Engine:
         if time == "system":
             self.start_timer(resolution_ms)
 
-    # older names of runtime-contract members (tests and notebooks read them)
-    @property
-    def _scheduler(self) -> Scheduler:
-        return self.scheduler
-
-    @property
-    def _aggregations(self) -> dict[str, Any]:
-        return self.aggregations
-
-    @property
-    def _filters(self) -> FilterIndex:
-        return self.filters
-
     # -- event types and functions ---------------------------------------------------------
     def register_type(self, type_: Union[type, str], properties: Optional[Mapping[str, TypeSpec]] = None, *,
                       name: Optional[str] = None, inherits: Iterable[str] = (),

@@ -20,9 +20,9 @@ class Recorder:
 
 def make_engine() -> Engine:
     e = Engine(time="simulated")
-    if not e._aggregations:
+    if not e.aggregations:
         # the built-in aggregations are wired into the engine elsewhere; until then, use the
         # registry directly so these tests do not depend on that integration
         from engine.aggregation import AGGREGATIONS
-        e._aggregations.update(AGGREGATIONS)
+        e.aggregations.update(AGGREGATIONS)
     return e

@@ -134,13 +134,13 @@ def test_every_events_and_when_terminated(engine, rec) -> None:
 
 
 def test_stop_cancels_the_schedule(engine, rec) -> None:
-    before = engine._scheduler.pending_count()
+    before = engine.scheduler.pending_count()
     stmt = engine.epl("select a from T output every 1 sec")
     stmt.add_listener(rec)
     send(engine, 1)
-    assert engine._scheduler.pending_count() == before + 1
+    assert engine.scheduler.pending_count() == before + 1
     stmt.stop()
-    assert engine._scheduler.pending_count() == before
+    assert engine.scheduler.pending_count() == before
     engine.advance_time(5000)
     assert rec.take() == []
 

@@ -24,7 +24,7 @@ def _run_market(epl: str, join: bool = False) -> dict:
     e.epl("create schema SupportBean(theString string, intPrimitive int)")
     stmt = e.epl(epl)
     out: dict = {}
-    stmt.add_listener(lambda n, o: out.setdefault(e._scheduler.now, []).append((_rows(n), _rows(o))))
+    stmt.add_listener(lambda n, o: out.setdefault(e.scheduler.now, []).append((_rows(n), _rows(o))))
     if join:
         for s in ("IBM", "MSFT", "YAH"):
             e.send({"theString": s, "intPrimitive": 0}, "SupportBean")

@@ -169,7 +169,7 @@ def test_expiry_that_fails_is_retried_with_the_window_intact():
     eng.send({"v": 5, "g": "x"}, "S")
     eng.advance_time(6000)
     assert [r.to_dict() for r in stmt] == [{"f": 5, "c": 1}]
-    assert eng._scheduler.pending_count() == 1       # one expiry callback, no stale copies
+    assert eng.scheduler.pending_count() == 1       # one expiry callback, no stale copies
 
 
 def test_context_partitions_roll_back_alone_and_survive_a_checkpoint():
