@@ -1,13 +1,13 @@
 """`create xml schema Name (cols)` with `@XMLSchema(rootElementName='...')`,
 `@XMLSchemaField(name='p', xpath='/Root/a/b', type='number', castToType='double')` and
 `@XMLSchemaNamespacePrefix(prefix='p', namespace='urn:...')`: an XML DOM event type
-(engine/xml_types.py)."""
+(engine/contracts/xml_types.py)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from engine.contracts.errors import EventTypeError
-from engine.xml_types import XMLEventType, XPathProperty
+from engine.contracts.xml_types import XMLEventType, XPathProperty
 
 import epl.ast as A
 from engine.contracts.errors import EPLValidationError

@@ -88,7 +88,6 @@ ALLOWED: set[tuple[str, str]] = {
     ("epl.compiler.windows", "engine.namedwindows.partitioned"),
     ("epl.compiler.windows", "engine.namedwindows.service"),
     ("epl.compiler.windows", "engine.namedwindows.window"),
-    ("epl.compiler.xmlschema", "engine.xml_types"),
 }
 
 # Modules on an import cycle of more than two modules (counting the edges above): none since
