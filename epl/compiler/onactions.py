@@ -14,7 +14,7 @@ from engine.namedwindows.actions import (
     Matcher, MergeClause, MergeStep, OnDeleteAction, OnMergeAction, OnPlan, OnSelectAction,
     OnSetAction, OnUpdateAction,
 )
-from engine.variables import assignable, check_value
+from engine.contracts.variable_values import assignable, check_value
 
 import epl.ast as A
 from engine.contracts.errors import EPLValidationError

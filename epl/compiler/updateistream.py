@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from engine.contracts.epl_types import EPLType
 from engine.contracts.event_types import Representation
 from engine.istream_updates import UpdatePlan
-from engine.variables import assignable
+from engine.contracts.variable_values import assignable
 
 import epl.ast as A
 from engine.contracts.errors import EPLValidationError

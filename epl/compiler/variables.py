@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.contracts.errors import EventTypeError
-from engine.variables import VariableError, assignable, check_value
+from engine.contracts.variable_values import VariableError, assignable, check_value
 
 import epl.ast as A
 from engine.contracts.errors import EPLValidationError
