@@ -306,7 +306,7 @@ class Engine:
         if plan is None:
             return
         iso = getattr(stmt, "_isolated", None)
-        stmt._instances = plan.instantiate(self if iso is None else iso.runtime, stmt)
+        stmt._instances = self.features.instantiate(plan, self if iso is None else iso.runtime, stmt)
 
     def stop_instances(self, stmt: Statement) -> None:
         for inst in stmt._instances:
@@ -866,6 +866,7 @@ def _install_features(engine: Engine) -> None:
     compilers and compile hooks in `engine.features`."""
     import engine.apptime as apptime
     import engine.contexts as contexts
+    import engine.istream_updates as istream_updates
     import engine.joins as joins
     import engine.namedwindows as namedwindows
     import engine.patterns as patterns
@@ -876,7 +877,7 @@ def _install_features(engine: Engine) -> None:
     import epl.compiler.sketches as sketches     # countMinSketch methods on table columns
     import epl.compiler.spatial as spatial       # point(..).inside(rectangle(..)), ...
     for feature in (variables, namedwindows, sketches, spatial, contexts, joins, subqueries,
-                    apptime, patterns, datetime_methods, access):
+                    apptime, patterns, datetime_methods, access, istream_updates):
         feature.install(engine)
     import epl.compiler.features as compiler_features
     compiler_features.install(engine)   # the statement compilers of the features above

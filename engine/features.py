@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 StatementCompiler = Callable[[Any, Any, str], Any]
 # (node, scope) -> a compiled expression, or None when the hook does not apply
 CompileHook = Callable[[Any, Any], Any]
+# (plan, runtime, statement) -> the statement's started instances: how the runtime starts a
+# statement whose plan is data (epl/plans/), keyed by the plan's class
+PlanStarter = Callable[[Any, Any, Any], list]
 
 
 class PatternStreams(Protocol):
@@ -35,7 +38,7 @@ class Features:
     (engine.py, _install_features). A hook's install puts it in front of the hook installed
     before, which it calls for what it does not handle."""
 
-    __slots__ = ("statements", "function_hook", "dot_hook", "join_compiler")
+    __slots__ = ("statements", "function_hook", "dot_hook", "join_compiler", "starters")
 
     def __init__(self) -> None:
         # statement kinds other than select and create schema, by their AST class
@@ -44,9 +47,22 @@ class Features:
         self.dot_hook: Optional[CompileHook] = None        # `x.method(...)` beyond the built-ins
         # (node, streams, stream plans, where, scope, text) -> join factory: engine.joins
         self.join_compiler: Callable[..., Any] = _no_joins
+        # plan data (epl/plans/) by its class -> the runtime function that starts it
+        self.starters: dict[type, PlanStarter] = {}
 
     def add_statement(self, node_class: type, compiler: StatementCompiler) -> None:
         self.statements[node_class] = compiler
+
+    def add_starter(self, plan_class: type, starter: PlanStarter) -> None:
+        self.starters[plan_class] = starter
+
+    def instantiate(self, plan: Any, runtime: Any, statement: Any) -> list:
+        """Start a statement's plan: plan data by the starter registered for its class, a
+        plan the runtime built by its own `instantiate(runtime, statement)`."""
+        starter = self.starters.get(type(plan))
+        if starter is not None:
+            return starter(plan, runtime, statement)
+        return plan.instantiate(runtime, statement)
 
     def statement_compiler(self, node: Any) -> Optional[StatementCompiler]:
         return self.statements.get(type(node))

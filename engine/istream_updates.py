@@ -11,37 +11,25 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
+from epl.plans.istream_updates import UpdatePlan
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
 
 
-@dataclass(frozen=True)
-class UpdatePlan:
-    """A compiled update statement: its type, where-clause and assignments."""
-
-    out_type: Any                                   # the updated type (the statement's type)
-    where: Optional[Callable[[Any], bool]]
-    assignments: tuple[tuple[str, Callable[[Any], Any]], ...]
-    priority: int = 0
-    drop: bool = False
-    selector: str = "irstream"                      # listeners get new and old event
-    insert_into: Any = field(default=None)
-    subqueries: tuple = ()                          # subquery plans of where and set clauses
-
-    def instantiate(self, engine: "Runtime", stmt: Any) -> list:
-        service = updates_of(engine)
-        entry = _Entry(self, stmt)
-        group = None
-        if self.subqueries:
-            group = engine.services.subqueries.instantiate(_SubqueryHost(engine, stmt), self.subqueries)
-            group.start()
-        service.add(entry)
-        return [_Running(service, entry, group)]
+def start_update(plan: UpdatePlan, engine: "Runtime", stmt: Any) -> list:
+    """The statement's start: its update joins the engine's (the plan's starter)."""
+    service = updates_of(engine)
+    entry = _Entry(plan, stmt)
+    group = None
+    if plan.subqueries:
+        group = engine.services.subqueries.instantiate(_SubqueryHost(engine, stmt), plan.subqueries)
+        group.start()
+    service.add(entry)
+    return [_Running(service, entry, group)]
 
 
 class _SubqueryHost:
@@ -179,3 +167,8 @@ def _write(u: Any, values: list[tuple[str, Any]]) -> Any:
     for col, v in values:
         setattr(out, col, v)
     return out
+
+
+def install(engine: "Runtime") -> None:
+    """Register the starter of update plans (the service is made on first use)."""
+    engine.features.add_starter(UpdatePlan, start_update)

@@ -49,6 +49,10 @@ class FeatureRegistry(Protocol):
 
     def statement_compiler(self, node: Any) -> Optional[Callable[[Any, Any, str], Any]]: ...
 
+    def add_starter(self, plan_class: type, starter: Callable[[Any, Any, Any], list]) -> None: ...
+
+    def instantiate(self, plan: Any, runtime: Any, statement: Any) -> list: ...
+
 
 class FeatureServices(Protocol):
     """The feature services (engine.features.Services): a dict by name with typed accessors;

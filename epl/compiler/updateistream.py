@@ -1,15 +1,16 @@
 """Compiling `update istream Type [as alias] set prop = expr, ... [where cond]` (Esper's
-"Updating an Insert Stream") into an UpdatePlan (engine/istream_updates.py)."""
+"Updating an Insert Stream") into an UpdatePlan (epl/plans/istream_updates.py), which
+engine/istream_updates.py starts."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
 from engine.contracts.epl_types import EPLType
 from engine.contracts.event_types import Representation
-from engine.istream_updates import UpdatePlan
 from engine.contracts.variable_values import assignable
 
 import epl.ast as A
+from epl.plans.istream_updates import UpdatePlan
 from engine.contracts.errors import EPLValidationError
 from .annotations import has, priority, statement_name
 from .expressions import compile_expr, compile_predicate, expr_text

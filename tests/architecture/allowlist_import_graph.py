@@ -79,7 +79,6 @@ ALLOWED: set[tuple[str, str]] = {
     ("epl.compiler.tables", "engine.namedwindows.service"),
     ("epl.compiler.tables", "engine.namedwindows.table"),
     ("epl.compiler.typechecks", "engine.aggregation.base"),
-    ("epl.compiler.updateistream", "engine.istream_updates"),
     ("epl.compiler.window_streams", "engine.namedwindows.consumer"),
     ("epl.compiler.windows", "engine.contexts.infra"),
     ("epl.compiler.windows", "engine.namedwindows.partitioned"),
