@@ -7,6 +7,7 @@ import logging
 from typing import Any, Iterable, Optional, Sequence
 
 from engine.contracts.bean import EventBean
+from epl.plans.namedwindows import unique_violation
 
 log = logging.getLogger(__name__)
 
@@ -69,9 +70,7 @@ class WindowIndex:
             k = self.key(b)
             held = len(self._rows.get(k, ())) - leaving.get(k, 0)
             if held > 0 or k in seen:
-                raise UniqueIndexViolation(
-                    f"Unique index violation, index '{self.name}' is a unique index and key "
-                    f"'{k}' already exists")
+                raise UniqueIndexViolation(unique_violation(self.name, k))
             seen.add(k)
 
 
@@ -82,3 +81,11 @@ def covering(indexes: Iterable[WindowIndex], columns: Iterable[str]) -> Optional
         if set(idx.columns) <= cols:
             return idx
     return None
+
+
+def make_index(spec: Any) -> Any:
+    """A window's index from its `create index` plan (IndexSpec or SpatialIndexSpec)."""
+    if spec.spatial:
+        from .spatial_index import SpatialIndex
+        return SpatialIndex(spec.name, spec.kind, spec.texts, spec.coords, spec.params)
+    return WindowIndex(spec.name, spec.columns, spec.kinds, spec.unique)

@@ -33,7 +33,7 @@ class PartitionedInfra:
         self.shared_consumers: list[Any] = []      # consumers outside the context
         self.shared_stores: list[Any] = []         # subquery stores outside the context
         self.statement: Any = None                 # the create statement, once started
-        self.indexes: dict[str, Any] = {}          # `create index`: each instance gets its own
+        self.indexes: dict[str, Any] = {}          # `create index` plans: each instance makes its own
 
     # -- what compilers read of a window or table ------------------------------------------------
     @property
@@ -63,10 +63,10 @@ class PartitionedInfra:
         return None
 
     # -- explicit indexes: one per partition's instance, made from the declared one ------------------
-    def add_index(self, index: Any) -> None:
-        self.indexes[index.name] = index
+    def add_index(self, spec: Any) -> None:
+        self.indexes[spec.name] = spec
         for inst in self.instances.values():
-            inst.add_index(_fresh(index))
+            inst.add_index(spec)
 
     def remove_index(self, name: str) -> None:
         self.indexes.pop(name, None)
@@ -90,8 +90,8 @@ class PartitionedInfra:
                 inst.start(engine, statement, ctx, register=False)
                 inst.shared_consumers = self.shared_consumers
                 inst.shared_stores = self.shared_stores
-            for index in self.indexes.values():
-                inst.add_index(_fresh(index))
+            for spec in self.indexes.values():
+                inst.add_index(spec)
             self.instances[partition] = inst
             self._by_props[id(partition.props)] = inst
             partition.cleanup.append(lambda: self.release(partition))
@@ -159,11 +159,3 @@ class _SharedAttachment:
         except ValueError:
             pass
 
-
-def _fresh(index: Any) -> Any:
-    """An empty index like `index` (a partition's instance fills its own)."""
-    fresh = getattr(index, "fresh", None)
-    if fresh is not None:               # an index kind that makes its own (spatial)
-        return fresh()
-    from .index import WindowIndex
-    return WindowIndex(index.name, index.columns, index.kinds, index.unique)

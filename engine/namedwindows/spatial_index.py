@@ -11,7 +11,8 @@ from engine.contracts.bean import EventBean
 
 from .quadtree import MXCIFQuadTree, PointRegionQuadTree
 
-KINDS = {"pointregionquadtree": (2, PointRegionQuadTree), "mxcifquadtree": (4, MXCIFQuadTree)}
+# the tree of each kind (epl.plans.namedwindows.SPATIAL_ARITY: the expressions each takes)
+TREES = {"pointregionquadtree": PointRegionQuadTree, "mxcifquadtree": MXCIFQuadTree}
 
 
 class SpatialIndex:
@@ -37,13 +38,9 @@ class SpatialIndex:
         self._next = itertools.count()
         self.clear()
 
-    def fresh(self) -> "SpatialIndex":
-        """An empty index of the same kind and bounds (a context partition's own)."""
-        return SpatialIndex(self.name, self.kind, self.columns[1:], self.coords, self.params)
-
     def clear(self) -> None:
         x, y, w, h, *rest = self.params
-        self.tree = KINDS[self.kind][1](x, y, w, h, *[int(v) for v in rest])
+        self.tree = TREES[self.kind](x, y, w, h, *[int(v) for v in rest])
         self.seq = {}
 
     def _coords_of(self, bean: EventBean) -> tuple:

@@ -130,12 +130,13 @@ class Table:
         return [] if r is None else [self.bean(r)]
 
     # -- explicit indexes (`create index`): over plain and primary-key columns ----------------------
-    def add_index(self, index: Any) -> None:
+    def add_index(self, spec: Any) -> None:
+        """`create index`: a TableIndex made from its plan (IndexSpec), filled with the rows."""
         from .table_index import TableIndex
-        idx = TableIndex(index.name, index.columns, index.kinds, index.unique)
+        idx = TableIndex(spec.name, spec.columns, spec.kinds, spec.unique)
         for k, r in self.rows.items():
             idx.add(k, r.values)
-        self.indexes[index.name] = idx
+        self.indexes[spec.name] = idx
 
     def remove_index(self, name: str) -> None:
         self.indexes.pop(name, None)

@@ -105,7 +105,11 @@ class NamedWindow:
         return list(self)
 
     # -- indexes (`create index`) ------------------------------------------------------------
-    def add_index(self, index: Any) -> None:
+    def add_index(self, spec: Any) -> None:
+        """`create index`: an index made from its plan (IndexSpec, SpatialIndexSpec), filled
+        with the window's rows."""
+        from .index import make_index
+        index = make_index(spec)
         index.add(list(self))
         self.indexes[index.name] = index
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.namedwindows.index import UniqueIndexViolation, WindowIndex
-
 import epl.ast as A
+from epl.plans.namedwindows import IndexSpec, unique_violation
 from engine.contracts.errors import EPLValidationError
 from .annotations import statement_name
 from .result import CompiledStatement
@@ -46,18 +45,18 @@ def compile_create_index(node: A.CreateIndex, engine: "Runtime", text: str) -> C
     indexes = _indexes(target)
     if node.name in indexes:
         raise EPLValidationError(f"An index by name '{node.name}' already exists", text)
-    index = WindowIndex(node.name, [c.name for c in node.columns], [c.kind for c in node.columns],
-                        node.unique)
-    probe = WindowIndex(node.name, index.columns, index.kinds, node.unique)
-    for row in target:
-        try:
-            probe.check([row])
-        except UniqueIndexViolation as e:
-            raise EPLValidationError(str(e), text) from None
-        probe.add([row])
+    index = IndexSpec(node.name, tuple(c.name for c in node.columns),
+                      tuple(c.kind for c in node.columns), node.unique)
+    if node.unique:         # the rows held now must not repeat a key
+        seen: set = set()
+        for row in target:
+            k = index.key_of(row)
+            if k in seen:
+                raise EPLValidationError(unique_violation(node.name, k), text)
+            seen.add(k)
 
-    # a window keeps the index itself; a table its own kind of index over its rows; a
-    # context-partitioned window or table gives each partition's instance one
+    # the target makes the index from its plan: a window a WindowIndex, a table its own kind
+    # of index over its rows; a context-partitioned window or table one per partition
     def add() -> None:
         target.add_index(index)
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 import engine.contracts.epl_types as T
-from engine.namedwindows.spatial_index import KINDS, SpatialIndex
 
 import epl.ast as A
+from epl.plans.namedwindows import SPATIAL_ARITY, SpatialIndexSpec
 from engine.contracts.errors import EPLValidationError
 from .compiled import Compiled
 from .result import CompiledStatement
@@ -112,9 +112,9 @@ def compile_spatial_index(node: A.CreateIndex, target: Any, engine: "Runtime", t
                                  "column and cannot be unique", text)
     col = node.columns[0]
     kind = col.kind
-    if kind not in KINDS:
+    if kind not in SPATIAL_ARITY:
         raise EPLValidationError(f"Unrecognized advanced-type index '{kind}'", text)
-    arity = KINDS[kind][0]
+    arity = SPATIAL_ARITY[kind]
     if len(col.exprs) != arity:
         raise EPLValidationError(f"Index of type '{kind}' requires {arity} expressions but "
                                  f"received {len(col.exprs)}", text)
@@ -145,13 +145,13 @@ def compile_spatial_index(node: A.CreateIndex, target: Any, engine: "Runtime", t
     indexes = getattr(target, "indexes", None) or {}
     if node.name in indexes:
         raise EPLValidationError(f"An index by name '{node.name}' already exists", text)
-    index = SpatialIndex(node.name, kind, [expr_text(e) for e in col.exprs], coords, params)
+    index = SpatialIndexSpec(node.name, kind, tuple(expr_text(e) for e in col.exprs), tuple(coords),
+                             tuple(params))
 
-    # a window keeps the index (a context-partitioned one gives each partition's window a
-    # fresh one); a table's lookups scan, with the same results
+    # a window makes the index from its plan (a context-partitioned one gives each
+    # partition's window its own); a table's lookups scan, with the same results
     def add() -> None:
         if not target.is_table:
-            index.clear()
             target.add_index(index)
 
     def remove() -> None:
