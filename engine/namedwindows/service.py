@@ -3,46 +3,14 @@ stream plans of statements that consume one: epl/compiler/window_streams.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any
 
-from engine.contracts.event_types import EventType
+from epl.plans.namedwindows import CreatePlan, InfraSpec
+
+from .create import make_infra, start_create
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
-
-
-@dataclass(frozen=True)
-class WindowPlan:
-    """The plan of a `create window` statement: starting it starts the window."""
-
-    window: Any
-    out_type: EventType
-    columns: tuple[str, ...]
-    passthrough: bool = True
-    selector: str = "irstream"     # the statement's listeners see what enters and leaves
-    insert_into: Any = None
-    preload: Optional[Callable[[], list]] = None   # `insert` from another window
-
-    def instantiate(self, engine: "Runtime", statement: Any) -> list:
-        w = self.window.start(engine, statement)
-        if self.preload is not None:
-            w.insert(self.preload())
-        return [w]
-
-
-@dataclass(frozen=True)
-class TablePlan:
-    """The plan of a `create table` statement: the table lives as long as the statement."""
-
-    table: Any
-    out_type: EventType
-    columns: tuple[str, ...]
-    passthrough: bool = True
-    selector: str = "istream"
-    insert_into: Any = None
-
-    def instantiate(self, engine: "Runtime", statement: Any) -> list:
-        return [self.table.start(engine, statement)]
 
 
 @dataclass
@@ -63,6 +31,13 @@ class NamedWindowService:
     def add(self, window: Any) -> None:
         self.windows[window.name] = window
 
+    def declare(self, spec: InfraSpec) -> Any:
+        """Make and add the window or table a `create window|table` declares (when the
+        statement is created); returns it, for `remove` when the statement is destroyed."""
+        made = make_infra(spec)
+        self.add(made)
+        return made
+
     def remove(self, window: Any) -> None:
         if self.windows.get(window.name) is window:
             del self.windows[window.name]
@@ -72,4 +47,5 @@ def install(engine: "Runtime") -> NamedWindowService:
     if "named_windows" not in engine.services:      # installing twice keeps the service
         engine.services.named_windows = NamedWindowService()
     svc = engine.services.named_windows
+    engine.features.add_starter(CreatePlan, start_create)
     return svc

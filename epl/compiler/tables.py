@@ -7,21 +7,19 @@ from typing import TYPE_CHECKING, Any
 from engine.contracts.epl_types import PropertyType
 from engine.contracts.errors import EventTypeError
 from engine.contracts.event_types import EventType, Representation
-from engine.namedwindows.service import TablePlan
-from engine.namedwindows.table import Table
 
 import epl.ast as A
 from engine.contracts.errors import EPLValidationError
+from epl.plans.namedwindows import CreatePlan, TableSpec
 from .annotations import statement_name
 from .result import CompiledStatement
-from .windows import check_new_name, context_infra
+from .windows import check_context, check_new_name, declaration
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
 
 
 def compile_create_table(node: A.CreateTable, engine: "Runtime", text: str) -> CompiledStatement:
-    svc = engine.services.named_windows
     check_new_name(node.name, engine, text)
     props: dict[str, PropertyType] = {}
     keys: list[str] = []
@@ -45,29 +43,20 @@ def compile_create_table(node: A.CreateTable, engine: "Runtime", text: str) -> C
         if col.primary_key:
             keys.append(col.name)
     event_type = EventType(node.name, Representation.MAP, props)
-    table = Table(node.name, event_type, keys, plain, aggs)
-    table.declarations = {c.name: c.aggregation.name.lower() for c in node.columns
-                          if isinstance(c.aggregation, A.Call)}
+    declarations = {c.name: c.aggregation.name.lower() for c in node.columns
+                    if isinstance(c.aggregation, A.Call)}
     # `sorted(price) @type(E)`: the column's call and event type, for `into table ... sorted(*)`
     # and for the sorted methods on the column (`T.col.floorKey(x)`)
-    table.typed_columns = {c.name: (c.aggregation, engine.types.find(c.event_type))
-                           for c in node.columns if isinstance(c.aggregation, A.Call)
-                           and c.event_type is not None}
-    plan: Any = TablePlan(table, event_type, event_type.property_names)
+    typed_columns = {c.name: (c.aggregation, engine.types.find(c.event_type))
+                     for c in node.columns if isinstance(c.aggregation, A.Call)
+                     and c.event_type is not None}
     if node.context is not None:
-        table, plan = context_infra(table, node.context, "istream", engine, text)
-
-    def register() -> None:
-        engine.types.add(event_type)
-        svc.add(table)
-
-    def unregister() -> None:
-        svc.remove(table)
-        if engine.types.find(node.name) is event_type:
-            engine.types.remove(node.name)
-
+        check_context(node.context, engine, text)
+    spec = TableSpec(node.name, event_type, tuple(keys), tuple(plain), tuple(aggs), declarations,
+                     typed_columns, node.context)
+    plan = CreatePlan(spec, event_type, event_type.property_names, "istream")
     return CompiledStatement("create-table", plan, statement_name(node.annotations),
-                             annotations=node.annotations, on_create=[(register, unregister)])
+                             annotations=node.annotations, on_create=[declaration(spec, engine)])
 
 
 def _aggregation(col: A.ColumnDef, engine: "Runtime", text: str) -> Any:

@@ -8,10 +8,9 @@ from engine.contracts.bean import EventBean
 from engine.contracts.epl_types import PropertyType
 from engine.contracts.errors import EventTypeError
 from engine.contracts.event_types import EventType, Representation
-from engine.namedwindows.service import WindowPlan
-from engine.namedwindows.window import NamedWindow
 
 import epl.ast as A
+from epl.plans.namedwindows import CreatePlan, InfraSpec, Preload, WindowSpec
 from engine.contracts.errors import EPLValidationError
 from .annotations import statement_name
 from .expressions import compile_expr, compile_predicate, expr_text
@@ -83,7 +82,6 @@ def compile_create_window(node: A.CreateWindow, engine: "Runtime", text: str) ->
     if not views:
         from views.keepall import KeepAllWindowFactory
         views = (KeepAllWindowFactory(),)
-    window = NamedWindow(node.name, event_type, views)
 
     preload = None
     if node.insert:
@@ -97,30 +95,34 @@ def compile_create_window(node: A.CreateWindow, engine: "Runtime", text: str) ->
             src_scope = base_scope(engine, [StreamInfo(0, src_window.event_type, None, node.as_type)], text)
             pred = compile_predicate(node.insert_where, src_scope)
             accept = lambda b, _p=pred: _p((b,))  # noqa: E731
-
-        def preload(_w=src_window, _a=accept, _fns=tuple(row_fns), _t=event_type) -> list:
-            return [EventBean(_t, {n: (b.get(n) if f is None else f((b,))) for n, f in _fns})
-                    for b in _w if _a is None or _a(b)]
-
-    plan: Any = WindowPlan(window, event_type, event_type.property_names, preload=preload)
+        preload = Preload(node.as_type, accept, tuple(row_fns))
     if node.context is not None:
         if preload is not None:
             raise EPLValidationError(f"Named window '{node.name}' declared with context "
                                      f"'{node.context}' cannot be populated from another named "
                                      f"window (insert-keyword)", text)
-        window, plan = context_infra(window, node.context, "irstream", engine, text)
+        check_context(node.context, engine, text)
+    spec = WindowSpec(node.name, event_type, tuple(views), context=node.context)
+    plan = CreatePlan(spec, event_type, event_type.property_names, "irstream", preload)
+    return CompiledStatement("create-window", plan, statement_name(node.annotations),
+                             annotations=node.annotations, on_create=[declaration(spec, engine)])
+
+
+def declaration(spec: InfraSpec, engine: "Runtime") -> tuple:
+    """The (register, unregister) pair of a `create window|table` statement: its type and
+    the window or table the named-window service makes from `spec`."""
+    made: list = []
 
     def register() -> None:
-        engine.types.add(event_type)
-        svc.add(window)
+        engine.types.add(spec.event_type)
+        made.append(engine.services.named_windows.declare(spec))
 
     def unregister() -> None:
-        svc.remove(window)
-        if engine.types.find(node.name) is event_type:
-            engine.types.remove(node.name)
-
-    return CompiledStatement("create-window", plan, statement_name(node.annotations),
-                             annotations=node.annotations, on_create=[(register, unregister)])
+        if made:
+            engine.services.named_windows.remove(made.pop())
+        if engine.types.find(spec.name) is spec.event_type:
+            engine.types.remove(spec.name)
+    return register, unregister
 
 
 def _check_insert_where(where: A.Expr, engine: "Runtime", text: str) -> None:
@@ -140,17 +142,13 @@ def _check_insert_where(where: A.Expr, engine: "Runtime", text: str) -> None:
                                          "function", text)
 
 
-def context_infra(prototype: Any, context: str, selector: str, engine: "Runtime", text: str) -> tuple:
-    """`context X create window|table`: the partitioned stand-in for the window or table
-    and the create statement's plan, run per partition of the context."""
-    from engine.contexts.infra import ContextInfraPlan
-    from engine.namedwindows.partitioned import PartitionedInfra
+def check_context(context: str, engine: "Runtime", text: str) -> None:
+    """`context X create window|table`: X must be declared (the create statement then runs
+    per partition of X)."""
     ctx_svc = engine.services.contexts
     definition = ctx_svc.get(context) if ctx_svc is not None else None
     if definition is None:
         raise EPLValidationError(f"Context by name '{context}' has not been declared", text)
-    infra = PartitionedInfra(prototype, context)
-    return infra, ContextInfraPlan(infra, definition, ctx_svc, prototype.event_type, selector)
 
 
 def insert_target(engine: "Runtime", stream_name: Optional[str]) -> Any:

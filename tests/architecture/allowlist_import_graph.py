@@ -74,14 +74,8 @@ ALLOWED: set[tuple[str, str]] = {
     ("epl.compiler.subqueries", "engine.subqueries"),
     ("epl.compiler.tables", "engine.aggregation.base"),
     ("epl.compiler.tables", "engine.aggregation.registry"),
-    ("epl.compiler.tables", "engine.namedwindows.service"),
-    ("epl.compiler.tables", "engine.namedwindows.table"),
     ("epl.compiler.typechecks", "engine.aggregation.base"),
     ("epl.compiler.window_streams", "engine.namedwindows.consumer"),
-    ("epl.compiler.windows", "engine.contexts.infra"),
-    ("epl.compiler.windows", "engine.namedwindows.partitioned"),
-    ("epl.compiler.windows", "engine.namedwindows.service"),
-    ("epl.compiler.windows", "engine.namedwindows.window"),
 }
 
 # Modules on an import cycle of more than two modules (counting the edges above): none since
