@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.namedwindows.consumer import ConsumerViewFactory
 from engine.contracts.plans import StreamPlan
+from views.consumer import ConsumerViewFactory
 from epl.compiler.expressions import compile_predicate
 from epl.compiler.filters import UnfilteredTemplate
 from epl.compiler.scope import Scope, StreamInfo

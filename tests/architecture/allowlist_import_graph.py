@@ -28,7 +28,6 @@ ALLOWED: set[tuple[str, str]] = {
     ("epl.compiler.guard", "engine.rollback"),
     ("epl.compiler.interval_methods", "engine.apptime.algebra"),
     ("epl.compiler.into_table", "engine.aggregation.registry"),
-    ("epl.compiler.into_table", "engine.namedwindows.table"),
     ("epl.compiler.joins", "engine.joins.executor"),
     ("epl.compiler.joins", "engine.joins.plan"),
     ("epl.compiler.onactions", "engine.namedwindows.actions"),
@@ -75,7 +74,6 @@ ALLOWED: set[tuple[str, str]] = {
     ("epl.compiler.tables", "engine.aggregation.base"),
     ("epl.compiler.tables", "engine.aggregation.registry"),
     ("epl.compiler.typechecks", "engine.aggregation.base"),
-    ("epl.compiler.window_streams", "engine.namedwindows.consumer"),
 }
 
 # Modules on an import cycle of more than two modules (counting the edges above): none since

@@ -1,4 +1,5 @@
-"""The first view of a statement consuming a named window (`select ... from W(filter)`): it
+"""The first view of a statement consuming a named window (`select ... from W(filter)`; the
+window is the runtime's, engine/namedwindows/window.py, handed over as any iterable): it
 passes on what enters and leaves the window that satisfies the consumer's filter, and
 iterates the window's current contents (the consumer's iterator sees them even though a
 consumer started later only receives later changes)."""
