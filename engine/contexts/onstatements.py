@@ -9,7 +9,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from engine.contracts.bean import EventBean
-from engine.namedwindows.actions import OnInstance, bind_target
+from engine.namedwindows.actions import OnInstance
 from filterindex.spec import FilterSpec
 
 from .partition import Holder, Partition
@@ -42,8 +42,8 @@ class ContextOnPlan:
         self.holder = holder
         self.service = service
         # a target window or table declared with this context: each partition acts on its own
-        target = getattr(getattr(plan.action, "matcher", None), "target", None)
-        self.target_infra = target if getattr(target, "context", None) == definition.name else None
+        # (found when the first partition starts: the plan names its target)
+        self.target_name = getattr(getattr(plan.action, "match", None), "target", None)
         self.infra_insert: Any = None
         self.insert_into = plan.insert_into
 
@@ -67,11 +67,14 @@ class ContextOnPlan:
         changes: dict[str, Any] = {}
         if plan.trigger_filter is not None:
             changes["trigger_filter"] = _PartitionTrigger(plan.trigger_filter, partition)
-        if self.target_infra is not None:
-            changes["action"] = bind_target(plan.action, self.target_infra.instance(partition, engine))
+        target = None
+        if self.target_name is not None:
+            infra = engine.services.named_windows.get(self.target_name)
+            if getattr(infra, "context", None) == self.definition.name:
+                target = infra.instance(partition, engine)
         if changes:
             plan = dataclasses.replace(plan, **changes)
-        inst = PartitionOnInstance(engine, statement, plan, partition, self.holder)
+        inst = PartitionOnInstance(engine, statement, plan, partition, self.holder, target)
         if self.infra_insert is not None:
             from .infra import RoutingStatement
             inst.statement = RoutingStatement(statement, self.infra_insert, partition)
@@ -82,8 +85,8 @@ class PartitionOnInstance(OnInstance):
     """One on-statement's instance in one partition."""
 
     def __init__(self, engine: "Runtime", statement: "Statement", plan: Any, partition: Partition,
-                 holder: Holder) -> None:
-        super().__init__(engine, statement, plan)
+                 holder: Holder, target: Any = None) -> None:
+        super().__init__(engine, statement, plan, target)
         self.holder = holder
         self.props = partition.props
         self.bindings = partition

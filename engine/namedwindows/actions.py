@@ -10,6 +10,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from engine.contracts.bean import EventBean
+from epl.plans.onactions import (
+    MatchPlan, MergeClause, OnDeletePlan, OnMergePlan, OnPlan, OnSelectPlan, OnSetPlan,
+    OnUpdatePlan,
+)
 
 if TYPE_CHECKING:
     from engine.statement import Statement
@@ -55,16 +59,6 @@ class Matcher:
         if where is None:
             return rows
         return [r for r in rows if where((trigger, r)) is True]
-
-
-def bind_target(action: Any, target: Any) -> Any:
-    """The action acting on `target` instead (a context partition's own window or table)."""
-    import dataclasses
-    m = getattr(action, "matcher", None)
-    if m is None:
-        return action
-    return dataclasses.replace(action, matcher=Matcher(target, m.where, m.key_columns, m.key_fns,
-                                                       m.equalities))
 
 
 def copy_row(bean: EventBean) -> EventBean:
@@ -123,25 +117,6 @@ class OnUpdateAction:
             new.append(c)
         self.matcher.target.replace(new, matched)
         return new, matched
-
-
-@dataclass
-class MergeStep:
-    """One action of a when-clause: 'update' (assigns), 'delete', or 'insert' (`make(eps)`
-    builds the event; `into_target` False routes it as an event of its type)."""
-
-    kind: str
-    condition: Optional[Fn] = None
-    assigns: tuple = ()
-    make: Optional[Callable[[Eps], EventBean]] = None
-    into_target: bool = True
-
-
-@dataclass
-class MergeClause:
-    matched: bool
-    condition: Optional[Fn]
-    steps: tuple[MergeStep, ...]
 
 
 @dataclass
@@ -234,35 +209,45 @@ class OnSetAction:
 
 
 # -- the statement ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class OnPlan:
-    """A compiled on-statement. Exactly one of `trigger_filter` (a template with `bind`) and
-    `trigger_pattern` (a pattern plan with `start(instance, handle)`) is set."""
+def make_action(plan: Any, engine: "Runtime", target: Any = None) -> Any:
+    """The runtime action of an action plan (epl/plans/onactions.py), acting on `target`
+    (a context partition's own window or table) or on the window or table the plan names."""
+    return _MAKERS[type(plan)](plan, engine, target)
 
-    action: Any
-    out_type: Any
-    columns: tuple[str, ...]
-    trigger_filter: Any = None
-    trigger_pattern: Any = None
-    passthrough: bool = False
-    selector: str = "istream"
-    insert_into: Any = None
-    subqueries: tuple = ()           # subquery window plans (engine/subqueries.py)
 
-    def instantiate(self, engine: "Runtime", statement: "Statement") -> list:
-        inst = OnInstance(engine, statement, self)
-        inst.start()
-        return [inst]
+def _matcher(m: MatchPlan, engine: "Runtime", target: Any) -> Matcher:
+    if target is None:
+        target = engine.services.named_windows.get(m.target)
+    return Matcher(target, m.where, m.key_columns, m.key_fns, m.equalities)
+
+
+_MAKERS: dict[type, Callable[[Any, Any, Any], Any]] = {
+    OnSelectPlan: lambda p, e, t: OnSelectAction(_matcher(p.match, e, t), p.rows_plan, p.and_delete),
+    OnDeletePlan: lambda p, e, t: OnDeleteAction(_matcher(p.match, e, t)),
+    OnUpdatePlan: lambda p, e, t: OnUpdateAction(_matcher(p.match, e, t), p.assigns),
+    OnMergePlan: lambda p, e, t: OnMergeAction(_matcher(p.match, e, t), p.clauses, p.always),
+    OnSetPlan: lambda p, e, t: OnSetAction(e.services.variables, p.assigns, p.out_type, p.holder),
+}
+
+
+def start_on(plan: OnPlan, engine: "Runtime", statement: "Statement") -> list:
+    """The starter of OnPlan: the statement's one instance, its trigger registered."""
+    inst = OnInstance(engine, statement, plan)
+    inst.start()
+    return [inst]
 
 
 class OnInstance:
     """A started on-statement: the trigger's registration; each trigger runs the action."""
 
-    def __init__(self, engine: "Runtime", statement: "Statement", plan: OnPlan) -> None:
+    def __init__(self, engine: "Runtime", statement: "Statement", plan: OnPlan,
+                 target: Any = None) -> None:
         from engine.instance import StatementContext
         self.engine = engine
         self.statement = statement
         self.plan = plan
+        # `target`: a context partition's own window or table (else the one the plan names)
+        self.action = make_action(plan.action, engine, target)
         self.ctx = StatementContext(engine, statement, statement._order_key)
         self.registration: Any = None
         self.bindings: Any = None
@@ -308,7 +293,7 @@ class OnInstance:
     def fire(self, trigger: EventBean) -> None:
         if self.subqueries is not None:
             self.subqueries.activate()
-        new, old = self.plan.action.run(trigger, self.engine)
+        new, old = self.action.run(trigger, self.engine)
         if new or old:
             self.statement._emit(new, old)
 

@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from epl.plans.namedwindows import CreatePlan, InfraSpec
+from epl.plans.onactions import OnPlan
 
+from .actions import make_action, start_on
 from .create import make_infra, start_create
 
 if TYPE_CHECKING:
@@ -38,6 +40,12 @@ class NamedWindowService:
         self.add(made)
         return made
 
+    def perform(self, action: Any, engine: "Runtime", target: Any = None) -> tuple:
+        """Run an action plan (epl/plans/onactions.py) once, without a trigger, on `target`
+        or on the window or table it names: a fire-and-forget update or delete. Returns the
+        (new, old) rows."""
+        return make_action(action, engine, target).run(None, engine)
+
     def remove(self, window: Any) -> None:
         if self.windows.get(window.name) is window:
             del self.windows[window.name]
@@ -48,4 +56,5 @@ def install(engine: "Runtime") -> NamedWindowService:
         engine.services.named_windows = NamedWindowService()
     svc = engine.services.named_windows
     engine.features.add_starter(CreatePlan, start_create)
+    engine.features.add_starter(OnPlan, start_on)
     return svc

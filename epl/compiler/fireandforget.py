@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from engine.contracts.bean import EventBean
 from engine.contracts.event_types import EventType, Representation
-from engine.namedwindows.actions import Matcher, OnDeleteAction, OnUpdateAction, bind_target
 
 import epl.ast as A
+from epl.plans.onactions import MatchPlan, OnDeletePlan, OnUpdatePlan
 from engine.contracts.errors import EPLValidationError
 from .expressions import compile_expr, compile_predicate, expr_text
 from .onactions import _key_lookup, compile_assignments
@@ -63,38 +63,39 @@ def _compile(node: Any, engine: "Runtime", text: str) -> Any:
         return _insert(node, engine, text)
     if isinstance(node, A.UpdateStatement) and not node.istream:
         target = _target(node.target, engine, text)
-        scope, matcher = _two_stream(target, node.alias, node.where, engine, text)
-        action: Any = OnUpdateAction(matcher, compile_assignments(node.assignments, target, scope, text))
+        scope, match = _two_stream(target, node.alias, node.where, engine, text)
+        action: Any = OnUpdatePlan(match, compile_assignments(node.assignments, target, scope, text))
         return _run_action(action, target, engine)
     if isinstance(node, A.DeleteStatement):
         target = _target(node.target, engine, text)
-        _, matcher = _two_stream(target, node.alias, node.where, engine, text)
-        return _run_action(OnDeleteAction(matcher), target, engine)
+        _, match = _two_stream(target, node.alias, node.where, engine, text)
+        return _run_action(OnDeletePlan(match), target, engine)
     raise EPLValidationError(f"'{type(node).__name__}' cannot run as a fire-and-forget query", text)
 
 
 def _run_action(action: Any, target: Any, engine: "Runtime") -> Any:
     """The query's run: on the window or table, or on each partition's of one declared with
     a context (oldest partition first)."""
+    perform = engine.services.named_windows.perform
     if getattr(target, "context", None) is None:
-        return lambda: action.run(None, engine)[0] or []
+        return lambda: perform(action, engine, target)[0] or []
 
     def run() -> list:
         out: list = []
         for _p, inst in target.partitions():
-            out.extend(bind_target(action, inst).run(None, engine)[0] or ())
+            out.extend(perform(action, engine, inst)[0] or ())
         return out
     return run
 
 
-def _two_stream(target: Any, alias: Any, where: Any, engine: "Runtime", text: str) -> tuple[Scope, Matcher]:
+def _two_stream(target: Any, alias: Any, where: Any, engine: "Runtime", text: str) -> tuple[Scope, MatchPlan]:
     """The target at index 1, as on-actions see it (index 0 is an empty trigger)."""
     info = StreamInfo(1, target.event_type, alias, target.name)
     scope = base_scope(engine, [StreamInfo(0, _NOTHING, None, None), info], text)
     if where is None:
-        return scope, Matcher(target, None)
+        return scope, MatchPlan(target.name)
     cols, fns = _key_lookup(where, target, scope, info)
-    return scope, Matcher(target, compile_predicate(where, scope), cols, fns)
+    return scope, MatchPlan(target.name, compile_predicate(where, scope), cols, fns)
 
 
 def _select(node: A.SelectStatement, engine: "Runtime", text: str) -> Any:
@@ -150,11 +151,20 @@ def _context_scope(context: str, target: Any, scope: Scope, engine: "Runtime", t
         where = f"declared for context '{declared}'" if declared is not None else "declared without context"
         raise EPLValidationError(f"A fire-and-forget query with context '{context}' runs against a named "
                                  f"window or table declared with that context; '{target.name}' is {where}", text)
-    from engine.contexts.partition import Holder
     definition = engine.services.contexts.get(context)
-    holder = Holder()
+    holder = _PartitionProperties()
     scope.context_type, scope.context_holder = definition.context_type, holder
     return holder
+
+
+class _PartitionProperties:
+    """What `context.x` reads in a fire-and-forget query with a context: the properties of
+    the partition being queried (the query puts them in place, one partition after another)."""
+
+    __slots__ = ("properties",)
+
+    def __init__(self) -> None:
+        self.properties: dict = {}
 
 
 def _insert(node: A.InsertValues, engine: "Runtime", text: str) -> Any:

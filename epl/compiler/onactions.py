@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from engine.contracts.bean import EventBean
 from engine.contracts.epl_types import EPLType, PropertyType
 from engine.contracts.event_types import EventType, Representation
-from engine.namedwindows.actions import (
-    Matcher, MergeClause, MergeStep, OnDeleteAction, OnMergeAction, OnPlan, OnSelectAction,
-    OnSetAction, OnUpdateAction,
-)
 from engine.contracts.variable_values import assignable, check_value
 
 import epl.ast as A
+from epl.plans.onactions import (
+    MatchPlan, MergeClause, MergeStep, OnDeletePlan, OnMergePlan, OnPlan, OnSelectPlan, OnSetPlan,
+    OnUpdatePlan,
+)
 from engine.contracts.errors import EPLValidationError
 from .annotations import has, priority, statement_name
 from .expressions import compile_expr, compile_predicate, expr_text
@@ -83,7 +83,7 @@ def _compile_on(node: A.OnStatement, engine: "Runtime", text: str, context: Any)
             rows = compile_rows(engine, action.select, [trigger_info, target_info], scope, name,
                                 wildcard_stream=1, group_by=action.group_by, having=action.having,
                                 order_by=action.order_by)
-            act = OnSelectAction(matcher, rows, action.and_delete)
+            act = OnSelectPlan(matcher, rows, action.and_delete)
             out_type = rows.out_type
             if action.insert_into is not None:
                 check_context_use_of(engine, action.insert_into.stream_name, node.context, text)
@@ -93,17 +93,18 @@ def _compile_on(node: A.OnStatement, engine: "Runtime", text: str, context: Any)
                     on_create.append((lambda _t=nt: engine.types.add(_t),
                                       lambda _t=nt: engine.types.remove(_t.name)))
         elif isinstance(action, A.OnDelete):
-            act, out_type = OnDeleteAction(matcher), target.event_type
+            act, out_type = OnDeletePlan(matcher), target.event_type
         elif isinstance(action, A.OnUpdate):
             assigns = compile_assignments(action.assignments, target, scope, text)
-            act, out_type = OnUpdateAction(matcher, assigns), target.event_type
+            act, out_type = OnUpdatePlan(matcher, assigns), target.event_type
         elif isinstance(action, A.OnMerge):
-            act = OnMergeAction(matcher, tuple(_merge_clause(w, target, scope, trigger_info, engine, text,
-                                                             on_create, context)
-                                               for w in action.whens))
+            clauses = tuple(_merge_clause(w, target, scope, trigger_info, engine, text, on_create, context)
+                            for w in action.whens)
+            always = None
             if action.direct_insert is not None:
-                act.always = _merge_clause(A.MergeWhen(False, (action.direct_insert,)), target, scope,
-                                           trigger_info, engine, text, on_create, context)
+                always = _merge_clause(A.MergeWhen(False, (action.direct_insert,)), target, scope,
+                                       trigger_info, engine, text, on_create, context)
+            act = OnMergePlan(matcher, clauses, always)
             out_type = target.event_type
         else:
             raise EPLValidationError(f"On-action '{type(action).__name__}' is not supported", text)
@@ -154,12 +155,12 @@ def _trigger(node: A.OnStatement, engine: "Runtime", text: str, context: Any = N
 
 
 def _matcher(where: Optional[A.Expr], target: Any, scope: Scope, trigger: StreamInfo,
-             target_info: StreamInfo) -> Matcher:
+             target_info: StreamInfo) -> MatchPlan:
     if where is None:
-        return Matcher(target, None)
+        return MatchPlan(target.name)
     fn = compile_predicate(where, scope)
     cols, fns = _key_lookup(where, target, scope, target_info)
-    return Matcher(target, fn, cols, fns, equalities(_conjuncts(where), scope, target_info.index))
+    return MatchPlan(target.name, fn, cols, fns, equalities(_conjuncts(where), scope, target_info.index))
 
 
 def _key_lookup(where: A.Expr, target: Any, scope: Scope, target_info: StreamInfo) -> tuple:
@@ -312,7 +313,7 @@ def _on_set(action: A.OnSet, trigger: StreamInfo, engine: "Runtime", text: str, 
         props[name] = t
     out_type = EventType("on_set_out", Representation.MAP, props)
     holder = context.holder if context is not None else None
-    return OnSetAction(svc, tuple(assigns), out_type, holder), out_type
+    return OnSetPlan(tuple(assigns), out_type, holder), out_type
 
 
 def _widen(v: Any, t: PropertyType) -> Any:
