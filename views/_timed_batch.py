@@ -1,13 +1,16 @@
-"""What the two timer-driven batch windows share: the current and previous batch, the
-pending timer, the post at a batch end, iteration and stop."""
+"""What the two timer-driven batch windows (time_batch, time_length_batch) share: the current
+and previous batch, the pending timer, the post at a batch end, iteration and stop; and their
+factories' period, flow-control flags and `make`."""
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from engine.contracts.bean import EventBean
 
 from ._held import BatchHeld
-from .base import ViewContext
+from ._util import to_units
+from .base import Events, ViewContext
 
 
 class TimedBatch(BatchHeld):
@@ -27,6 +30,16 @@ class TimedBatch(BatchHeld):
         self._last: list[EventBean] = []
         self._handle: Any = None
         self._fire_cb = self._fire
+
+    def update(self, new: Events, old: Events) -> None:
+        if old:
+            self._drop(old)         # events removed upstream leave the batch silently
+        if new:
+            self._arrive(new)
+
+    def _arrive(self, new: list) -> None:
+        """Events arrive: the subclass adds them to the batch and keeps its timer."""
+        raise NotImplementedError
 
     def _schedule(self) -> None:
         raise NotImplementedError
@@ -49,3 +62,24 @@ class TimedBatch(BatchHeld):
             self._handle = None
         self._batch = []
         self._last = []
+
+
+@dataclass(frozen=True, slots=True)
+class TimedBatchFactory:
+    """A timed batch window's factory: the period, the view's own parameter (a subclass
+    field, handed to the window by `own_parameter`) and the flow-control keywords
+    (FORCE_UPDATE, START_EAGER)."""
+
+    period_msec: float
+    force_update: bool = field(default=False, kw_only=True)
+    start_eager: bool = field(default=False, kw_only=True)
+    is_data_window: ClassVar[bool] = True
+    window_class: ClassVar[Any]         # (ctx, period, own parameter, force, eager) -> window
+
+    @property
+    def own_parameter(self) -> Any:
+        raise NotImplementedError
+
+    def make(self, ctx: ViewContext) -> Any:
+        return self.window_class(ctx, to_units(self.period_msec, ctx), self.own_parameter,
+                                 self.force_update, self.start_eager)

@@ -242,11 +242,17 @@ class TrackedWindow(View):
 
 
 @dataclass(frozen=True)
-class TrackedWindowFactory:
+class _HolderWrapFactory:
+    """A factory wrapping what `inner` makes so that `holder` (prev, prior) can read it."""
+
     inner: Any
     holder: AccessHolder
-    kind: str
     is_data_window: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class TrackedWindowFactory(_HolderWrapFactory):
+    kind: str
 
     def make(self, ctx: ViewContext) -> TrackedWindow:
         return TrackedWindow(self.inner.make(ctx), self.holder, self.kind)
@@ -350,11 +356,8 @@ class PriorChain(View):
 
 
 @dataclass(frozen=True)
-class PriorChainFactory:
-    inner: tuple
-    holder: AccessHolder
-    depth: int
-    is_data_window: ClassVar[bool] = True
+class PriorChainFactory(_HolderWrapFactory):
+    depth: int                      # `inner`: the chain's factories, in order
 
     def make(self, ctx: ViewContext) -> PriorChain:
         windowed = any(getattr(f, "is_data_window", False) for f in self.inner)

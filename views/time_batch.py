@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Optional, Sequence
 
-from ._util import batch_flags, check_count, fail, is_string, period_msec, reference_point, to_units
-from ._timed_batch import TimedBatch
-from .base import Events, ViewArg, ViewContext
+from ._util import batch_flags, check_count, fail, is_string, period_msec, reference_point
+from ._timed_batch import TimedBatch, TimedBatchFactory
+from .base import ViewArg, ViewContext
 
 
 def next_boundary(now: int, reference: int, period: int) -> int:
@@ -43,11 +43,7 @@ class TimeBatchWindow(TimedBatch):
             self._ref = ctx.now()
             self._schedule()
 
-    def update(self, new: Events, old: Events) -> None:
-        if old:
-            self._drop(old)
-        if not new:
-            return
+    def _arrive(self, new: list) -> None:
         if not self._batch:
             if self._ref is None:
                 self._ref = self._init_ref if self._init_ref is not None else self._ctx.now()
@@ -60,14 +56,14 @@ class TimeBatchWindow(TimedBatch):
         self._handle = self._ctx.schedule(at, self._fire_cb)
 
 
-
 @dataclass(frozen=True, slots=True)
-class TimeBatchWindowFactory:
-    period_msec: float
+class TimeBatchWindowFactory(TimedBatchFactory):
     reference: Optional[int] = None
-    force_update: bool = False
-    start_eager: bool = False
-    is_data_window: ClassVar[bool] = True
+    window_class: ClassVar[type] = TimeBatchWindow
+
+    @property
+    def own_parameter(self) -> Optional[int]:
+        return self.reference
 
     @classmethod
     def from_args(cls, view: str, args: Sequence[ViewArg]) -> "TimeBatchWindowFactory":
@@ -84,9 +80,4 @@ class TimeBatchWindowFactory:
         if rest:
             raise fail(view, f"invalid parameter '{rest[0].text}', expected the reference point "
                              f"before the flow-control keywords")
-        return cls(period, reference, force, eager)
-
-    def make(self, ctx: ViewContext) -> TimeBatchWindow:
-        return TimeBatchWindow(ctx, to_units(self.period_msec, ctx), self.reference,
-                               self.force_update, self.start_eager)
-
+        return cls(period, reference, force_update=force, start_eager=eager)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
-from ._util import batch_flags, check_count, period_msec, to_units
-from ._timed_batch import TimedBatch
-from .base import Events, ViewArg, ViewContext
+from ._util import batch_flags, check_count, period_msec
+from ._timed_batch import TimedBatch, TimedBatchFactory
+from .base import ViewArg, ViewContext
 
 
 class TimeLengthBatchWindow(TimedBatch):
@@ -26,11 +26,7 @@ class TimeLengthBatchWindow(TimedBatch):
         if start_eager:
             self._schedule()
 
-    def update(self, new: Events, old: Events) -> None:
-        if old:
-            self._drop(old)
-        if not new:
-            return
+    def _arrive(self, new: list) -> None:
         self._batch.extend(new)
         if len(self._batch) < self._size:
             if self._handle is None:
@@ -45,14 +41,14 @@ class TimeLengthBatchWindow(TimedBatch):
         self._handle = self._ctx.schedule(self._ctx.now() + self._period, self._fire_cb)
 
 
-
 @dataclass(frozen=True, slots=True)
-class TimeLengthBatchWindowFactory:
-    period_msec: float
+class TimeLengthBatchWindowFactory(TimedBatchFactory):
     size: int
-    force_update: bool = False
-    start_eager: bool = False
-    is_data_window: ClassVar[bool] = True
+    window_class: ClassVar[type] = TimeLengthBatchWindow
+
+    @property
+    def own_parameter(self) -> int:
+        return self.size
 
     @classmethod
     def from_args(cls, view: str, args: Sequence[ViewArg]) -> "TimeLengthBatchWindowFactory":
@@ -61,8 +57,5 @@ class TimeLengthBatchWindowFactory:
         force = eager = False
         if len(args) == 3:
             force, eager = batch_flags(view, args[2])
-        return cls(period_msec(view, args[0]), args[1].integer(view), force, eager)
-
-    def make(self, ctx: ViewContext) -> TimeLengthBatchWindow:
-        return TimeLengthBatchWindow(ctx, to_units(self.period_msec, ctx), self.size,
-                                     self.force_update, self.start_eager)
+        return cls(period_msec(view, args[0]), args[1].integer(view), force_update=force,
+                   start_eager=eager)
