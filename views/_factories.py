@@ -1,8 +1,9 @@
 """The shapes of view factories that several windows share: no parameters, one time period,
-one size, unique-key expressions. A factory is a frozen dataclass that names its `window`
+one size, unique-key expressions, a timed batch. A factory is a frozen dataclass that names its `window`
 class; `from_args` validates the parameters once, `make` builds one window per instance."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Sequence
 
 from ._util import check_count, key_function, period_msec, to_units
@@ -76,3 +77,24 @@ class UniqueKeyFactory:
 
     def make(self, ctx: ViewContext) -> View:
         return self.window(self.key)
+
+
+@dataclass(frozen=True, slots=True)
+class TimedBatchFactory:
+    """Timed batch windows (`#time_batch`, `#time_length_batch`): the period, the view's own
+    parameter (a subclass field, handed to the window by `own_parameter`) and the
+    flow-control keywords (FORCE_UPDATE, START_EAGER)."""
+
+    period_msec: float
+    force_update: bool = field(default=False, kw_only=True)
+    start_eager: bool = field(default=False, kw_only=True)
+    window: ClassVar[Callable[..., View]]      # (ctx, period, own parameter, force, eager)
+    is_data_window: ClassVar[bool] = True
+
+    @property
+    def own_parameter(self) -> Any:
+        raise NotImplementedError
+
+    def make(self, ctx: ViewContext) -> View:
+        return self.window(ctx, to_units(self.period_msec, ctx), self.own_parameter,
+                           self.force_update, self.start_eager)

@@ -1,15 +1,13 @@
 """What the two timer-driven batch windows (time_batch, time_length_batch) share: the current
-and previous batch, the pending timer, the post at a batch end, iteration and stop; and their
-factories' period, flow-control flags and `make`."""
+and previous batch, the pending timer, arrival and removal, the post at a batch end, iteration
+and stop (their factories share views/_factories.py TimedBatchFactory)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from engine.contracts.bean import EventBean
 
 from ._held import BatchHeld
-from ._util import to_units
 from .base import Events, ViewContext
 
 
@@ -63,23 +61,3 @@ class TimedBatch(BatchHeld):
         self._batch = []
         self._last = []
 
-
-@dataclass(frozen=True, slots=True)
-class TimedBatchFactory:
-    """A timed batch window's factory: the period, the view's own parameter (a subclass
-    field, handed to the window by `own_parameter`) and the flow-control keywords
-    (FORCE_UPDATE, START_EAGER)."""
-
-    period_msec: float
-    force_update: bool = field(default=False, kw_only=True)
-    start_eager: bool = field(default=False, kw_only=True)
-    is_data_window: ClassVar[bool] = True
-    window_class: ClassVar[Any]         # (ctx, period, own parameter, force, eager) -> window
-
-    @property
-    def own_parameter(self) -> Any:
-        raise NotImplementedError
-
-    def make(self, ctx: ViewContext) -> Any:
-        return self.window_class(ctx, to_units(self.period_msec, ctx), self.own_parameter,
-                                 self.force_update, self.start_eager)

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from typing import ClassVar, Optional, Sequence
 
 from ._util import batch_flags, check_count, fail, is_string, period_msec, reference_point
-from ._timed_batch import TimedBatch, TimedBatchFactory
+from ._factories import TimedBatchFactory
+from ._timed_batch import TimedBatch
 from .base import ViewArg, ViewContext
 
 
@@ -59,7 +60,7 @@ class TimeBatchWindow(TimedBatch):
 @dataclass(frozen=True, slots=True)
 class TimeBatchWindowFactory(TimedBatchFactory):
     reference: Optional[int] = None
-    window_class: ClassVar[type] = TimeBatchWindow
+    window: ClassVar = TimeBatchWindow
 
     @property
     def own_parameter(self) -> Optional[int]:

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
 from ._util import batch_flags, check_count, period_msec
-from ._timed_batch import TimedBatch, TimedBatchFactory
+from ._factories import TimedBatchFactory
+from ._timed_batch import TimedBatch
 from .base import ViewArg, ViewContext
 
 
@@ -44,7 +45,7 @@ class TimeLengthBatchWindow(TimedBatch):
 @dataclass(frozen=True, slots=True)
 class TimeLengthBatchWindowFactory(TimedBatchFactory):
     size: int
-    window_class: ClassVar[type] = TimeLengthBatchWindow
+    window: ClassVar = TimeLengthBatchWindow
 
     @property
     def own_parameter(self) -> int:
