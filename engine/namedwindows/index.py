@@ -16,25 +16,35 @@ class UniqueIndexViolation(Exception):
     """An insert would put a second row under a unique index's key (Esper's message)."""
 
 
-class WindowIndex:
-    """Rows by key (one value for one column, a tuple for several), in insertion order per
-    key. Hash and btree columns answer equality the same way; the kinds are kept for
-    reporting."""
+class ColumnIndex:
+    """What a `create index` index of a window (WindowIndex) or a table (TableIndex) is:
+    its name, columns, their kinds (hash and btree answer equality the same way; the kinds
+    are kept for reporting) and uniqueness; `key(row)` is a row's key (an event or a dict
+    of column values): one value for one column, a tuple for several."""
 
-    __slots__ = ("name", "columns", "kinds", "unique", "_rows")
+    __slots__ = ("name", "columns", "kinds", "unique")
 
     def __init__(self, name: str, columns: Sequence[str], kinds: Sequence[str], unique: bool) -> None:
         self.name = name
         self.columns = tuple(columns)
         self.kinds = tuple(kinds)
         self.unique = unique
-        self._rows: dict[Any, list[EventBean]] = {}
 
-    def key(self, bean: EventBean) -> Any:
+    def key(self, row: Any) -> Any:
         cols = self.columns
         if len(cols) == 1:
-            return bean.get(cols[0])
-        return tuple(bean.get(c) for c in cols)
+            return row.get(cols[0])
+        return tuple(row.get(c) for c in cols)
+
+
+class WindowIndex(ColumnIndex):
+    """A window's rows by key, in insertion order per key."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, name: str, columns: Sequence[str], kinds: Sequence[str], unique: bool) -> None:
+        super().__init__(name, columns, kinds, unique)
+        self._rows: dict[Any, list[EventBean]] = {}
 
     def add(self, beans: Iterable[EventBean]) -> None:
         for b in beans:

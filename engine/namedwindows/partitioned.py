@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 from engine.contracts.bean import EventBean
 
 from .table import Table
-from .window import NamedWindow
+from .window import Attachment, NamedWindow
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
@@ -126,14 +126,14 @@ class PartitionedInfra:
         return len(self.instances)
 
     # -- consumers outside the context, iteration over all partitions --------------------------------
-    def attach(self, handle: Any) -> "_SharedAttachment":
+    def attach(self, handle: Any) -> Attachment:
         self.shared_consumers.append(handle)
-        return _SharedAttachment(self, handle)
+        return Attachment(handle, self.shared_consumers)
 
-    def attach_first(self, handle: Any) -> "_SharedAttachment":
+    def attach_first(self, handle: Any) -> Attachment:
         """A subquery store following every partition's changes as they happen."""
         self.shared_stores.append(handle)
-        return _SharedAttachment(self, handle, self.shared_stores)
+        return Attachment(handle, self.shared_stores)
 
     def __iter__(self) -> Iterator[EventBean]:
         rows: list[EventBean] = []
@@ -143,19 +143,3 @@ class PartitionedInfra:
 
     def __len__(self) -> int:
         return sum(len(inst) for inst in self.instances.values())
-
-
-class _SharedAttachment:
-    __slots__ = ("infra", "handle", "where")
-
-    def __init__(self, infra: PartitionedInfra, handle: Any, where: Optional[list] = None) -> None:
-        self.infra = infra
-        self.handle = handle
-        self.where = where if where is not None else infra.shared_consumers
-
-    def stop(self) -> None:
-        try:
-            self.where.remove(self.handle)
-        except ValueError:
-            pass
-

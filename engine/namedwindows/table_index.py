@@ -5,25 +5,20 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from .index import ColumnIndex
 
-class TableIndex:
+
+class TableIndex(ColumnIndex):
     """Row keys by column values (one value for one column, a tuple for several), in the
     order the rows were indexed."""
 
-    __slots__ = ("name", "columns", "kinds", "unique", "_keys")
+    __slots__ = ("_keys",)
 
     def __init__(self, name: str, columns: Sequence[str], kinds: Sequence[str], unique: bool) -> None:
-        self.name = name
-        self.columns = tuple(columns)
-        self.kinds = tuple(kinds)
-        self.unique = unique
+        super().__init__(name, columns, kinds, unique)
         self._keys: dict[Any, dict[Any, None]] = {}
 
-    def value_key(self, values: dict) -> Any:
-        cols = self.columns
-        if len(cols) == 1:
-            return values.get(cols[0])
-        return tuple(values.get(c) for c in cols)
+    value_key = ColumnIndex.key        # of a row's column values (a dict)
 
     def add(self, row_key: Any, values: dict) -> None:
         self._keys.setdefault(self.value_key(values), {})[row_key] = None

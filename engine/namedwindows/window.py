@@ -172,15 +172,15 @@ class NamedWindow:
         return [idx.columns for idx in self.indexes.values()]
 
     # -- consumers ----------------------------------------------------------------------------
-    def attach(self, handle: Any) -> "_Attachment":
+    def attach(self, handle: Any) -> Attachment:
         self.consumers.append(handle)
-        return _Attachment(self, handle)
+        return Attachment(handle, self.consumers)
 
-    def attach_first(self, handle: Any) -> "_Attachment":
+    def attach_first(self, handle: Any) -> Attachment:
         """Attach a store that sees each change as it happens (a subquery's store:
         statements then evaluate against the window's current contents)."""
         self.stores.append(handle)
-        return _Attachment(self, handle, self.stores)
+        return Attachment(handle, self.stores)
 
     def _changed(self, new: Optional[list], old: Optional[list]) -> None:
         """The window changed: indexes and stores follow now, the `create window` statement
@@ -204,13 +204,15 @@ class NamedWindow:
             self._engine.window_changed(consumers, new or None, old or None)
 
 
-class _Attachment:
-    __slots__ = ("window", "handle", "where")
+class Attachment:
+    """A consumer or store attached to a window (or to every partition's, partitioned.py):
+    `stop()` takes it off the list it was put on."""
 
-    def __init__(self, window: NamedWindow, handle: Any, where: Optional[list] = None) -> None:
-        self.window = window
+    __slots__ = ("handle", "where")
+
+    def __init__(self, handle: Any, where: list) -> None:
         self.handle = handle
-        self.where = where if where is not None else window.consumers
+        self.where = where
 
     def stop(self) -> None:
         try:
