@@ -229,11 +229,6 @@ class Table:
         """The aggregation state of the row with `key` (created when missing)."""
         return self.row(key, create=True).aggs
 
-    def aggregation_rows(self, entries: Sequence[Any], columns: Sequence[Optional[int]]) -> "TableAggregationRows":
-        """The aggregation rows of an `into table` statement's processor: `columns[i]`, the
-        table's aggregation column entry i aggregates into (None: the statement's own)."""
-        return TableAggregationRows(self, entries, columns)
-
 
 class TableAggregationRows:
     """The aggregation rows of an `into table` statement: the aggregations stored in the

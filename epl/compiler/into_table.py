@@ -20,6 +20,7 @@ def compile_into_table(plan: Any, node: A.SelectStatement, engine: "Runtime", te
     import dataclasses
 
     from engine.aggregation.registry import is_aggregation
+    from engine.namedwindows.table import TableAggregationRows
 
     table = engine.services.named_windows.get(node.into_table)
     if table is None or not table.is_table:
@@ -63,7 +64,7 @@ def compile_into_table(plan: Any, node: A.SelectStatement, engine: "Runtime", te
             proc = _make()
             aggs = getattr(proc, "aggs", None)
             if aggs is not None:
-                proc.aggs = _t.aggregation_rows(aggs.entries, _c)
+                proc.aggs = TableAggregationRows(_t, aggs.entries, _c)
             return proc
         # a context partition aggregates into its own table (engine.contexts binds it)
         make_processor.context_table = table  # type: ignore[attr-defined]

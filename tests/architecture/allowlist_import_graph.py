@@ -26,6 +26,7 @@ ALLOWED: set[tuple[str, str]] = {
     ("epl.compiler.guard", "engine.rollback"),
     ("epl.compiler.interval_methods", "engine.apptime.algebra"),
     ("epl.compiler.into_table", "engine.aggregation.registry"),
+    ("epl.compiler.into_table", "engine.namedwindows.table"),
     ("epl.compiler.joins", "engine.joins.executor"),
     ("epl.compiler.joins", "engine.joins.plan"),
     ("epl.compiler.output", "engine.output.after"),
