@@ -306,7 +306,7 @@ class Engine:
         if plan is None:
             return
         iso = getattr(stmt, "_isolated", None)
-        stmt._instances = self.features.instantiate(plan, self if iso is None else iso.runtime, stmt)
+        stmt._instances = plan.instantiate(self if iso is None else iso.runtime, stmt)
 
     def stop_instances(self, stmt: Statement) -> None:
         for inst in stmt._instances:

@@ -56,13 +56,10 @@ class Features:
     def add_starter(self, plan_class: type, starter: PlanStarter) -> None:
         self.starters[plan_class] = starter
 
-    def instantiate(self, plan: Any, runtime: Any, statement: Any) -> list:
-        """Start a statement's plan: plan data by the starter registered for its class, a
-        plan the runtime built by its own `instantiate(runtime, statement)`."""
-        starter = self.starters.get(type(plan))
-        if starter is not None:
-            return starter(plan, runtime, statement)
-        return plan.instantiate(runtime, statement)
+    def start(self, plan: Any, runtime: Any, statement: Any) -> list:
+        """Start a statement whose plan is data (its `instantiate` asks for this): the
+        starter registered for the plan's class makes the statement's instances."""
+        return self.starters[type(plan)](plan, runtime, statement)
 
     def statement_compiler(self, node: Any) -> Optional[StatementCompiler]:
         return self.statements.get(type(node))

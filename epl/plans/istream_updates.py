@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from epl.plans.started import StartedByRuntime
+
 
 @dataclass(frozen=True)
-class UpdatePlan:
+class UpdatePlan(StartedByRuntime):
     """A compiled update statement: its type, where-clause and assignments."""
 
     out_type: Any                                   # the updated type (the statement's type)

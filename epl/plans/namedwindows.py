@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Mapping, Optional, Union
 
+from epl.plans.started import StartedByRuntime
+
 from engine.contracts.event_types import EventType
 
 Fn = Callable[[Any], Any]
@@ -55,7 +57,7 @@ class Preload:
 
 
 @dataclass(frozen=True)
-class CreatePlan:
+class CreatePlan(StartedByRuntime):
     """The plan of a `create window` or `create table` statement. Creating the statement
     declares the window or table (`spec`, made by the named-window service); starting it
     starts that window or table (a window's listeners see what enters and leaves: irstream;

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional
 
+from epl.plans.started import StartedByRuntime
+
 Eps = tuple
 Fn = Callable[[Eps], Any]
 
@@ -80,7 +82,7 @@ class OnSetPlan:
 
 
 @dataclass(frozen=True)
-class OnPlan:
+class OnPlan(StartedByRuntime):
     """A compiled on-statement. Exactly one of `trigger_filter` (a template with `bind`) and
     `trigger_pattern` (a pattern plan with `start(instance, handle)`) is set; `action` is
     one of the plans above."""
