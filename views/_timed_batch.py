@@ -1,6 +1,6 @@
 """What the two timer-driven batch windows (time_batch, time_length_batch) share: the current
-and previous batch, the pending timer, arrival and removal, the post at a batch end, iteration
-and stop (their factories share views/_factories.py TimedBatchFactory)."""
+and previous batch, the pending timer, the post at a batch end, iteration and stop (their
+factories share views/_factories.py TimedBatchFactory)."""
 from __future__ import annotations
 
 from typing import Any
@@ -8,7 +8,7 @@ from typing import Any
 from engine.contracts.bean import EventBean
 
 from ._held import BatchHeld
-from .base import Events, ViewContext
+from .base import ViewContext
 
 
 class TimedBatch(BatchHeld):
@@ -28,16 +28,6 @@ class TimedBatch(BatchHeld):
         self._last: list[EventBean] = []
         self._handle: Any = None
         self._fire_cb = self._fire
-
-    def update(self, new: Events, old: Events) -> None:
-        if old:
-            self._drop(old)         # events removed upstream leave the batch silently
-        if new:
-            self._arrive(new)
-
-    def _arrive(self, new: list) -> None:
-        """Events arrive: the subclass adds them to the batch and keeps its timer."""
-        raise NotImplementedError
 
     def _schedule(self) -> None:
         raise NotImplementedError
@@ -60,4 +50,3 @@ class TimedBatch(BatchHeld):
             self._handle = None
         self._batch = []
         self._last = []
-

@@ -8,7 +8,7 @@ from typing import ClassVar, Sequence
 from ._util import batch_flags, check_count, period_msec
 from ._factories import TimedBatchFactory
 from ._timed_batch import TimedBatch
-from .base import ViewArg, ViewContext
+from .base import Events, ViewArg, ViewContext
 
 
 class TimeLengthBatchWindow(TimedBatch):
@@ -27,7 +27,11 @@ class TimeLengthBatchWindow(TimedBatch):
         if start_eager:
             self._schedule()
 
-    def _arrive(self, new: list) -> None:
+    def update(self, new: Events, old: Events) -> None:
+        if old:
+            self._drop(old)
+        if not new:
+            return
         self._batch.extend(new)
         if len(self._batch) < self._size:
             if self._handle is None:
