@@ -234,6 +234,18 @@ def blame(exc: BaseException, eps: Any) -> None:
             pass
 
 
+def _delegated(wrapper: Any, slot: str, name: str) -> Any:
+    """`name` of the object a wrapper stands for (its `slot`); no dunders, and nothing while
+    the wrapper is being unpickled."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    try:
+        inner = object.__getattribute__(wrapper, slot)
+    except AttributeError:
+        raise AttributeError(name) from None
+    return getattr(inner, name)
+
+
 class GuardedCall:
     """A scheduled callback of a guarded statement (window expiry, batch end, pattern timers,
     output limiting): run under the guard."""
@@ -274,13 +286,7 @@ class GuardedContext:
         return self.schedule(self.ctx.now() + delta, callback)
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        try:
-            ctx = object.__getattribute__(self, "ctx")
-        except AttributeError:          # while unpickling
-            raise AttributeError(name) from None
-        return getattr(ctx, name)
+        return _delegated(self, "ctx", name)
 
 
 class GuardedTarget:
@@ -305,13 +311,7 @@ class GuardedTarget:
         return len(self.inner)
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        try:
-            inner = object.__getattribute__(self, "inner")
-        except AttributeError:          # while unpickling
-            raise AttributeError(name) from None
-        return getattr(inner, name)
+        return _delegated(self, "inner", name)
 
 
 class GuardedFilterHandle:

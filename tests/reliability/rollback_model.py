@@ -2,7 +2,26 @@
 statement over (time gap, v, g) steps that reports which events the statement failed on."""
 from __future__ import annotations
 
+import logging
+
+import pytest
+from hypothesis import strategies as st
+
 from engine import Engine
+
+
+def steps(max_size: int):
+    """(time gap in ms, v, g) steps."""
+    return st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 30), st.sampled_from("abc")),
+                    max_size=max_size)
+
+
+@pytest.fixture
+def quiet_logs():
+    """The faults these tests provoke are logged as errors: keep the output readable."""
+    logging.disable(logging.CRITICAL)
+    yield
+    logging.disable(logging.NOTSET)
 
 
 class Fragile:

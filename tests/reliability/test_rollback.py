@@ -11,20 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Engine
-from tests.reliability.rollback_model import Fragile, FragileValue, run
+from tests.reliability.rollback_model import Fragile, FragileValue, quiet_logs, run, steps  # noqa: F401
 
 
 WINDOWS = ["", "#length(3)", "#time(5 sec)", "#keepall", "#length_batch(2)", "#unique(g)",
            "#groupwin(g)#length(2)", "#sort(3, v)", "#firstlength(4)", "#time_order(v, 5 sec)"]
-STEPS = st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 30), st.sampled_from("abc")),
-                 max_size=12)
-
-
-@pytest.fixture(autouse=True)
-def _quiet():
-    logging.disable(logging.CRITICAL)
-    yield
-    logging.disable(logging.NOTSET)
+STEPS = steps(max_size=12)
+pytestmark = pytest.mark.usefixtures("quiet_logs")
 
 
 @pytest.mark.parametrize("window", WINDOWS)

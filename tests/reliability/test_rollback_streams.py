@@ -5,24 +5,15 @@ and the event that raised leaves the batch). In each case its output equals that
 without the failing events."""
 from __future__ import annotations
 
-import logging
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Engine
-from tests.reliability.rollback_model import Fragile, run
+from tests.reliability.rollback_model import Fragile, quiet_logs, run, steps  # noqa: F401
 
-STEPS = st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 30), st.sampled_from("abc")),
-                 max_size=14)
-
-
-@pytest.fixture(autouse=True)
-def _quiet():
-    logging.disable(logging.CRITICAL)
-    yield
-    logging.disable(logging.NOTSET)
+STEPS = steps(max_size=14)
+pytestmark = pytest.mark.usefixtures("quiet_logs")
 
 
 @pytest.mark.parametrize("window", ["#length_batch(3)", "#groupwin(g)#length_batch(2)",
