@@ -126,3 +126,34 @@ def test_named_window_consumer_skips_the_failing_change(steps):
     out2, bad2, _ = run_consumer("#keepall", steps, skip=set(bad))
     assert bad2 == []
     assert out == out2
+
+
+def run_subquery(steps, skip=()):
+    eng = Engine(time="simulated")
+    eng.register_aggregation("fragile", Fragile)
+    eng.epl("create schema S(v int, g string)")
+    eng.epl("create schema T(g string)")
+    stmt = eng.epl("select g, (select fragile(v) from S#length(3)) as f, "
+                   "(select count(*) from S#length(3)) as c from T")
+    out: list = []
+    stmt.add_listener(lambda new, old: out.append([b.to_dict() for b in new or ()]))
+    failed: list = []
+    eng.signals.statement_error.connect(lambda *a, **k: failed.append(k["event"]), weak=False)
+    sent: list = []
+    for i, (_gap, v, g) in enumerate(steps):
+        e = {"v": v, "g": g}
+        sent.append(e)
+        if i not in skip:
+            eng.send(e, "S")
+        eng.send({"g": g}, "T")
+    bad = [i for i, e in enumerate(sent) if any(f is not None and f.underlying is e for f in failed)]
+    return out, bad
+
+
+@settings(max_examples=60, deadline=None)
+@given(steps=STEPS)
+def test_subquery_window_skips_the_failing_event(steps):
+    out, bad = run_subquery(steps)
+    out2, bad2 = run_subquery(steps, skip=set(bad))
+    assert bad2 == []
+    assert out == out2
