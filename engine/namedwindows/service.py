@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class NamedWindowService:
+    shared_state = True      # not the consuming statement's state (engine/rollback.py)
     windows: dict[str, Any] = field(default_factory=dict)
 
     def get(self, name: str) -> Any:

@@ -22,8 +22,6 @@ ALLOWED: set[tuple[str, str]] = {
     ("epl.compiler.contexts", "engine.patterns.match"),
     ("epl.compiler.expressions", "engine.aggregation.registry"),
     ("epl.compiler.expressions", "engine.faults"),
-    ("epl.compiler.guard", "engine.aggregation.registry"),
-    ("epl.compiler.guard", "engine.rollback"),
     ("epl.compiler.interval_methods", "engine.apptime.algebra"),
     ("epl.compiler.into_table", "engine.aggregation.registry"),
     ("epl.compiler.into_table", "engine.namedwindows.table"),
