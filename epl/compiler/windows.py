@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from engine.contracts.bean import EventBean
 from engine.contracts.epl_types import PropertyType
 from engine.contracts.errors import EventTypeError
 from engine.contracts.event_types import EventType, Representation
