@@ -201,11 +201,17 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
 
 
 def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
-             listeners_only: bool, checked: Sequence[str] = ()) -> str:
+             listeners_only: bool, checked: Sequence[str] = (),
+             streams: tuple[bool, bool] = (True, False)) -> str:
     """The module source defining `on_event(bean)` and `run(engine, events, i, n, check, find,
     type_name)`. `checked`: the properties send's type check tests, each against the global
     `_ok<i>` (the exact types it passes without a closer look): `run` tests them inline and
-    calls `check(u)` (which raises, or passes a subclass) only for a value of another type."""
+    calls `check(u)` (which raises, or passes a subclass) only for a value of another type.
+    A shape with a `window` gets a fused sink instead (windows_sink.py; `streams`: whether
+    the statement posts its insert and its remove stream)."""
+    if shape.window is not None:
+        from .windows_sink import generate_sink
+        return generate_sink(shape, classes, names, reclaim, *streams)
     props = used_properties(shape)
     pre = {p: f"p{i}" for i, p in enumerate(props)}
     reads = [f"{pre[p]} = u.get({_ident(p)!r})" for p in props]

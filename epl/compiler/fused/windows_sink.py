@@ -1,0 +1,190 @@
+"""The source of a fused sink: what a statement's one data window posts to (`update(new,
+old)`, in place of the general SingleStreamSink, result-set processor and direct output),
+with the where clause, the grouped or ungrouped aggregation and the rows inlined, the same
+steps in the same order as the general chain; and the statement's `on_event`, which hands
+each event to the window as the general handle does (an event joining a non-empty time
+batch is appended in place).
+
+The window itself is the one the general chain builds (its timers, batches, iteration,
+stop and checkpoints unchanged): any data window posts through the sink, whatever the
+number of events it posts at once (a batch's end: the batch as new, the previous one as
+old; a sliding window: one in, the expired out).
+
+Names and literals reach the source only through repr() of validated identifiers and ints;
+everything else is a global of the generated module (`_`-prefixed names bound by
+engine/fused_windows.py)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .codegen import INLINE_ENTER, INLINE_LEAVE, INLINE_VALUE, _ident
+from .shape import Shape
+
+
+def _steps(shape: Shape, classes: Sequence[str], u: str, enter: bool, ind: str, load: bool) -> list[str]:
+    """Enter (or leave) the values of the event whose underlying is `u` into the
+    aggregators a0, a1, ... (read from `row` first when `load`)."""
+    out = []
+    table = INLINE_ENTER if enter else INLINE_LEAVE
+    for i, (agg, cls) in enumerate(zip(shape.aggs, classes)):
+        a, v = f"a{i}", f"v{i}"
+        if load:
+            out.append(f"{a} = row[{i}]")
+        if agg.prop is not None:
+            out.append(f"{v} = {u}.get({_ident(agg.prop)!r})")
+        tmpl = table.get(cls)
+        if tmpl is None:
+            out.append(f"{a}.{'enter' if enter else 'leave'}({v if agg.prop is not None else 'None'})")
+        else:
+            out.extend(t.format(a=a, v=v) for t in tmpl)
+    return [ind + line for line in out]
+
+
+def _row(shape: Shape, classes: Sequence[str], names: Sequence[str], ind: str, load: bool,
+         target: str) -> list[str]:
+    """Lines building the output row of the current aggregators (and the group's
+    representative underlying `ru`) into the local `target`."""
+    parts = []
+    for name, (kind, what) in zip(names, shape.columns):
+        if kind == "prop":
+            val = f"ru.get({_ident(what)!r})"
+        else:
+            a = f"a{int(what)}"
+            tmpl = INLINE_VALUE.get(classes[what])
+            val = f"{a}.value()" if tmpl is None else tmpl.format(a=a)
+        parts.append(f"{str(name)!r}: {val}")
+    L = []
+    if load:
+        used = sorted({what for kind, what in shape.columns if kind == "agg"})
+        L += [f"a{int(i)} = row[{int(i)}]" for i in used]
+    # EventBean(type, underlying) without its __init__ frame: the same two slots
+    L += [f"{target} = _new_bean(_Bean)", f"{target}.event_type = _out_type",
+          f"{target}.underlying = {{{', '.join(parts)}}}"]
+    return [ind + line for line in L]
+
+
+def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
+             want_new: bool, want_old: bool) -> list[str]:
+    G = repr(_ident(shape.group))
+    L = ["groups = _groups", "get = groups.get", "refc = _refc", "count = refc.get"]
+
+    def rows(target: str) -> list[str]:
+        # one row per group the update touched, in Java hash-map order, from the group's
+        # last event in the update (its key as that event has it)
+        return [f"{target} = []",
+                "for k in order:",
+                "    row = get(k)",
+                "    if row is None:",
+                "        row = _new_row()",
+                "    ru = reps[k]",
+                *_row(shape, classes, names, "    ", True, "out"),
+                f"    {target}.append(out)",
+                f"if not {target}:",
+                f"    {target} = None"]
+
+    def enter_one(ind: str) -> list[str]:
+        return [ind + "row = get(k)", ind + "if row is None:", ind + "    row = groups[k] = _new_row()",
+                *_steps(shape, classes, "u", True, ind, True),
+                ind + "refc[k] = count(k, 0) + 1"]
+
+    # one event in, none out (a sliding window's arrival): its group alone, no ordering
+    L += ["if new and len(new) == 1 and not old:",
+          "    u = new[0].underlying",
+          f"    k = u.get({G})",
+          "    ru = u"]
+    if want_old:
+        L += ["    row = get(k)", "    if row is None:", "        row = _new_row()",
+              *_row(shape, classes, names, "    ", True, "prior")]
+    L += enter_one("    ")
+    if want_new:
+        L += _row(shape, classes, names, "    ", False, "out")
+    L.append("    _stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")")
+    L.append("    return")
+    # the events of each group in update order (a group's aggregators take its events in
+    # that order: the same running sums), groups in order of first appearance
+    def split(var: str, src: str, ind: str) -> list[str]:
+        return [ind + f"{var} = {{}}", ind + f"for b in {src}:", ind + "    u = b.underlying",
+                ind + f"    k = u.get({G})", ind + f"    l = {var}.get(k)", ind + "    if l is None:",
+                ind + f"        {var}[k] = [u]", ind + "    else:", ind + "        l.append(u)"]
+    L += split("gn", "new or ()", "")
+    if shape.where:
+        L += split("go", "old or ()", "")
+    else:
+        # a batch window posts its previous batch as the remove stream: its groups are the
+        # ones split when it was posted as new (without a where clause, which is evaluated
+        # afresh for the remove stream)
+        L += ["if old is not None and old is _memo[0]:", "    go = _memo[1]", "else:"]
+        L += split("go", "old or ()", "    ")
+        L += ["_memo[0] = new", "_memo[1] = gn"]
+    # a group's representative is its last event in the update, the remove stream's last
+    L += ["reps = {k: l[-1] for k, l in gn.items()}", "for k, l in go.items():", "    reps[k] = l[-1]",
+          "order = _order(reps) if len(reps) > 1 else reps"]
+    # with the remove stream, the prior rows come first
+    if want_old:
+        L += rows("old_rows")
+    else:
+        L.append("old_rows = None")
+    L += ["for k, l in gn.items():", "    row = get(k)", "    if row is None:", "        row = groups[k] = _new_row()",
+          *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))],
+          "    for u in l:", *_steps(shape, classes, "u", True, "        ", False),
+          "    refc[k] = count(k, 0) + len(l)"]
+    L += ["for k, l in go.items():", "    row = get(k)", "    if row is None:", "        continue",
+          *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))],
+          "    n = count(k, 0)",
+          "    for u in l:", *_steps(shape, classes, "u", False, "        ", False),
+          "        n -= 1"]
+    if reclaim:
+        # the group goes with its last event; later ones find no row (as leave_group)
+        L += ["        if n <= 0:", "            del groups[k]", "            refc.pop(k, None)",
+              "            break", "    else:", "        refc[k] = n"]
+    else:
+        L.append("    refc[k] = n")
+    if want_new:
+        L += rows("new_rows")
+    else:
+        L.append("new_rows = None")
+    L += ["if new_rows or old_rows:", "    _stmt._emit(new_rows, old_rows)"]
+    return L
+
+
+def _ungrouped(shape: Shape, classes: Sequence[str], names: Sequence[str],
+               want_new: bool, want_old: bool) -> list[str]:
+    # the one row's aggregators never change identity (cleared in place): read them once
+    L = ["row = _single"] + [f"a{i} = row[{i}]" for i in range(len(shape.aggs))]
+    L += _row(shape, classes, names, "", False, "prior") if want_old else []
+    L += ["if new:", "    for b in new:", "        u = b.underlying",
+          *_steps(shape, classes, "u", True, "        ", False),
+          "if old:", "    for b in old:", "        u = b.underlying",
+          *_steps(shape, classes, "u", False, "        ", False)]
+    L += _row(shape, classes, names, "", False, "out") if want_new else []
+    if want_new or want_old:
+        L.append("_stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")")
+    return L
+
+
+def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
+                  want_new: bool, want_old: bool) -> str:
+    """The module source defining `update(new, old)` (the sink the window posts to) and
+    `on_event(bean)` (the statement's filter handle)."""
+    src = ["def update(new, old):"]
+    body: list[str] = []
+    if shape.where:
+        # the general sink: the where clause filters both streams; nothing left, no update
+        body += ["if new:", "    new = [b for b in new if _where((b,))]",
+                 "if old:", "    old = [b for b in old if _where((b,))]",
+                 "if not new and not old:", "    return"]
+    if shape.group is not None:
+        body += _grouped(shape, classes, names, reclaim, want_new, want_old)
+    else:
+        body += _ungrouped(shape, classes, names, want_new, want_old)
+    src += ["    " + line for line in body]
+    src += ["", "def on_event(bean):"]
+    if shape.window == "time_batch":
+        # TimeBatchWindow.update for one event joining a batch already begun (its timer
+        # is set): an append; the first event of a batch goes through the window
+        src += ["    b = _w._batch", "    if b:", "        b.append(bean)", "    else:",
+                "        _w.update([bean], None)"]
+    else:
+        src += ["    _w.update([bean], None)"]
+    src.append("")
+    return "\n".join(src)
