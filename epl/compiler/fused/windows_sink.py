@@ -40,6 +40,67 @@ def _steps(shape: Shape, classes: Sequence[str], u: str, enter: bool, ind: str, 
     return [ind + line for line in out]
 
 
+# the inlined aggregators' state fields, held in locals (`n<i>`, `t<i>`) over a loop of
+# events and stored back after it, and their enter/leave steps on those locals (the same
+# steps as engine.aggregation.basic's methods)
+_FIELDS = {"CountAll": ("n",), "CountValues": ("n",), "FloatSum": ("n", "total"),
+           "FloatAvg": ("n", "total"), "IntSum32": ("n", "total"), "IntSum64": ("n", "total")}
+_LOCAL_ENTER = {
+    "CountAll": ["{n} += 1"],
+    "CountValues": ["if {v} is not None:", "    {n} += 1"],
+    "FloatSum": ["if {v} is not None:", "    {t} += {v} if type({v}) is float else float({v})", "    {n} += 1"],
+    "IntSum32": ["if {v} is not None:", "    {t} += {v} if type({v}) is int else int({v})", "    {n} += 1"],
+}
+_LOCAL_LEAVE = {
+    "CountAll": ["if {n} > 0:", "    {n} -= 1"],
+    "CountValues": ["if {v} is not None and {n} > 0:", "    {n} -= 1"],
+    "FloatSum": ["if {v} is not None:", "    if {n} <= 1:", "        {n} = 0", "        {t} = 0.0",
+                 "    else:", "        {t} -= {v} if type({v}) is float else float({v})", "        {n} -= 1"],
+    "IntSum32": ["if {v} is not None:", "    if {n} <= 1:", "        {n} = 0", "        {t} = 0",
+                 "    else:", "        {t} -= {v} if type({v}) is int else int({v})", "        {n} -= 1"],
+}
+for _t in (_LOCAL_ENTER, _LOCAL_LEAVE):
+    _t["FloatAvg"], _t["IntSum64"] = _t["FloatSum"], _t["IntSum32"]
+
+
+def _load(classes: Sequence[str], ind: str) -> list[str]:
+    """The aggregators' state into locals (inlined ones)."""
+    out = []
+    for i, cls in enumerate(classes):
+        for f in _FIELDS.get(cls, ()):
+            out.append(f"{ind}{f[0]}{i} = a{i}.{f}")
+    return out
+
+
+def _store(classes: Sequence[str], ind: str) -> list[str]:
+    out = []
+    for i, cls in enumerate(classes):
+        for f in _FIELDS.get(cls, ()):
+            out.append(f"{ind}a{i}.{f} = {f[0]}{i}")
+    return out
+
+
+def _local_steps(shape: Shape, classes: Sequence[str], u: str, enter: bool, ind: str) -> list[str]:
+    """_steps on the state locals of the inlined aggregators (between _load and _store)."""
+    out = []
+    table = _LOCAL_ENTER if enter else _LOCAL_LEAVE
+    read: dict[str, str] = {}           # each property read once per event
+    for i, (agg, cls) in enumerate(zip(shape.aggs, classes)):
+        v = f"v{i}"
+        if agg.prop is not None:
+            if agg.prop in read:
+                v = read[agg.prop]
+            else:
+                read[agg.prop] = v
+                out.append(f"{v} = {u}.get({_ident(agg.prop)!r})")
+        tmpl = table.get(cls)
+        if tmpl is None:
+            out.append(f"a{i}.{'enter' if enter else 'leave'}({v if agg.prop is not None else 'None'})")
+        else:
+            out.extend(t.format(n=f"n{i}", t=f"t{i}", v=v) for t in tmpl)
+    return [ind + line for line in out]
+
+
 def _row(shape: Shape, classes: Sequence[str], names: Sequence[str], ind: str, load: bool,
          target: str) -> list[str]:
     """Lines building the output row of the current aggregators (and the group's
@@ -125,20 +186,22 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     else:
         L.append("old_rows = None")
     L += ["for k, l in gn.items():", "    row = get(k)", "    if row is None:", "        row = groups[k] = _new_row()",
-          *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))],
-          "    for u in l:", *_steps(shape, classes, "u", True, "        ", False),
+          *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))], *_load(classes, "    "),
+          "    for u in l:", *_local_steps(shape, classes, "u", True, "        "),
+          *_store(classes, "    "),
           "    refc[k] = count(k, 0) + len(l)"]
     L += ["for k, l in go.items():", "    row = get(k)", "    if row is None:", "        continue",
-          *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))],
-          "    n = count(k, 0)",
-          "    for u in l:", *_steps(shape, classes, "u", False, "        ", False),
-          "        n -= 1"]
+          *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))], *_load(classes, "    "),
+          "    rc = count(k, 0)",
+          "    for u in l:", *_local_steps(shape, classes, "u", False, "        "),
+          "        rc -= 1"]
     if reclaim:
         # the group goes with its last event; later ones find no row (as leave_group)
-        L += ["        if n <= 0:", "            del groups[k]", "            refc.pop(k, None)",
-              "            break", "    else:", "        refc[k] = n"]
+        L += ["        if rc <= 0:", *_store(classes, "            "), "            del groups[k]",
+              "            refc.pop(k, None)", "            break", "    else:",
+              *_store(classes, "        "), "        refc[k] = rc"]
     else:
-        L.append("    refc[k] = n")
+        L += _store(classes, "    ") + ["    refc[k] = rc"]
     if want_new:
         L += rows("new_rows")
     else:
@@ -152,10 +215,10 @@ def _ungrouped(shape: Shape, classes: Sequence[str], names: Sequence[str],
     # the one row's aggregators never change identity (cleared in place): read them once
     L = ["row = _single"] + [f"a{i} = row[{i}]" for i in range(len(shape.aggs))]
     L += _row(shape, classes, names, "", False, "prior") if want_old else []
-    L += ["if new:", "    for b in new:", "        u = b.underlying",
-          *_steps(shape, classes, "u", True, "        ", False),
-          "if old:", "    for b in old:", "        u = b.underlying",
-          *_steps(shape, classes, "u", False, "        ", False)]
+    L += ["if new:", *_load(classes, "    "), "    for b in new:", "        u = b.underlying",
+          *_local_steps(shape, classes, "u", True, "        "), *_store(classes, "    "),
+          "if old:", *_load(classes, "    "), "    for b in old:", "        u = b.underlying",
+          *_local_steps(shape, classes, "u", False, "        "), *_store(classes, "    ")]
     L += _row(shape, classes, names, "", False, "out") if want_new else []
     if want_new or want_old:
         L.append("_stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")")
