@@ -11,6 +11,7 @@ from views.length_batch import LengthBatchWindow
 from views.time import TimeWindow
 from views.time_batch import TimeBatchWindow
 
+from .instance import SingleStreamSink, StatementContext
 from .resultset.java_order import java_hash
 
 # the window classes the fused sink takes updates from, by their EPL view names
@@ -69,8 +70,10 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
         return None
     w = chain[0]
     handle = inst.handles[0]
-    if handle.target is not w or type(w.child).__name__ != "SingleStreamSink":
+    if handle.target is not w or type(w.child) is not SingleStreamSink:
         return None
+    if shape.window == "time" and type(w._ctx) is not StatementContext:
+        return None         # (the generated on_event reads a StatementContext's clock)
     if shape.group is not None and len(proc.key_types) != 1:
         return None
     aggs = proc.aggs

@@ -145,7 +145,7 @@ def run(statements: list[str], script: list, fusion: bool, none_for_empty: bool 
     return log, fused
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(scripts())
 def test_fused_windows_deliver_as_the_general_chain(script: tuple) -> None:
     statements, steps, none_for_empty = script
@@ -156,7 +156,7 @@ def test_fused_windows_deliver_as_the_general_chain(script: tuple) -> None:
     assert repr(fused_log) == repr(chain_log)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(window_statement(), st.lists(st.tuples(st.lists(events, max_size=40), st.sampled_from(STEPS)),
                                     min_size=1, max_size=6))
 def test_large_batches(statement: str, batches: list) -> None:

@@ -247,6 +247,12 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
         # is set): an append; the first event of a batch goes through the window
         src += ["    b = _w._batch", "    if b:", "        b.append(bean)", "    else:",
                 "        _w.update([bean], None)"]
+    elif shape.window == "time":
+        # TimeWindow.update for one event, its context's clock read in place (a
+        # StatementContext: the scheduler's time less the statement's offset)
+        src += ["    w = _w", "    c = w._ctx", "    now = c._scheduler.now - c.offset",
+                "    if w._handle is None:", "        w._handle = c.schedule(now + w._period, w._expire_cb)",
+                "    w._times.append(now)", "    w._events.append(bean)", "    update([bean], None)"]
     else:
         src += ["    _w.update([bean], None)"]
     src.append("")
