@@ -102,7 +102,7 @@ def _local_steps(shape: Shape, classes: Sequence[str], u: str, enter: bool, ind:
 
 
 def _row(shape: Shape, classes: Sequence[str], names: Sequence[str], ind: str, load: bool,
-         target: str) -> list[str]:
+         target: str, row: str = "row") -> list[str]:
     """Lines building the output row of the current aggregators (and the group's
     representative underlying `ru`) into the local `target`."""
     parts = []
@@ -117,7 +117,7 @@ def _row(shape: Shape, classes: Sequence[str], names: Sequence[str], ind: str, l
     L = []
     if load:
         used = sorted({what for kind, what in shape.columns if kind == "agg"})
-        L += [f"a{int(i)} = row[{int(i)}]" for i in used]
+        L += [f"a{int(i)} = {row}[{int(i)}]" for i in used]
     # EventBean(type, underlying) without its __init__ frame: the same two slots
     L += [f"{target} = _new_bean(_Bean)", f"{target}.event_type = _out_type",
           f"{target}.underlying = {{{', '.join(parts)}}}"]
@@ -159,6 +159,26 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     L += enter_one("    ")
     if want_new:
         L += _row(shape, classes, names, "    ", False, "out")
+    L.append("    _stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")")
+    L.append("    return")
+    # none in, one out (a sliding window's expiry): its group alone
+    L += ["if not new and old and len(old) == 1:",
+          "    u = old[0].underlying",
+          f"    k = u.get({G})",
+          "    ru = u",
+          "    row = get(k)"]
+    if want_old:
+        L += ["    prow = row if row is not None else _new_row()"]
+        L += _row(shape, classes, names, "    ", True, "prior", "prow")
+    L += ["    if row is not None:", *_steps(shape, classes, "u", False, "        ", True),
+          "        rc = count(k, 0) - 1"]
+    if reclaim:
+        L += ["        if rc <= 0:", "            del groups[k]", "            refc.pop(k, None)",
+              "            row = None", "        else:", "            refc[k] = rc"]
+    else:
+        L += ["        refc[k] = rc"]
+    if want_new:
+        L += ["    if row is None:", "        row = _new_row()", *_row(shape, classes, names, "    ", True, "out")]
     L.append("    _stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")")
     L.append("    return")
     # the events of each group in update order (a group's aggregators take its events in
