@@ -155,7 +155,7 @@ def fuse(inst: Any) -> None:
         return
     handle = inst.handles[0]
     ns = dict(_NAMESPACE)
-    if windowed or shape.window is not None:
+    if shape.window is not None:
         if _GENERATE is None:
             return
         _bind(ns, plan, proc.aggs, stmt, et)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
+from views.length import LengthWindow
 from views.length_batch import LengthBatchWindow
 from views.time import TimeWindow
 from views.time_batch import TimeBatchWindow
@@ -15,7 +16,8 @@ from .instance import SingleStreamSink, StatementContext
 from .resultset.java_order import java_hash
 
 # the window classes the fused sink takes updates from, by their EPL view names
-SINK_VIEWS = {TimeBatchWindow: "time_batch", LengthBatchWindow: "length_batch", TimeWindow: "time"}
+SINK_VIEWS = {TimeBatchWindow: "time_batch", LengthBatchWindow: "length_batch", TimeWindow: "time",
+              LengthWindow: "length"}
 
 _MAX_CACHED = 65536
 

@@ -28,7 +28,7 @@ events = st.fixed_dictionaries({"sym": st.sampled_from(SYMS), "v": st.sampled_fr
 @st.composite
 def window_statement(draw: Any) -> str:
     """A statement of a fused window shape."""
-    kind = draw(st.sampled_from(("time_batch", "length_batch", "time")))
+    kind = draw(st.sampled_from(("time_batch", "length_batch", "time", "length")))
     if kind == "time_batch":
         args = [draw(st.sampled_from(("500 msec", "1 sec", "0.25 sec")))]
         if draw(st.booleans()):
@@ -39,9 +39,11 @@ def window_statement(draw: Any) -> str:
         view = f"#time_batch({', '.join(args)})"
     elif kind == "length_batch":
         view = f"#length_batch({draw(st.integers(1, 5))})"
-    else:
+    elif kind == "time":
         view = f"#time({draw(st.sampled_from(('250 msec', '1 sec', '2 sec')))})"
-    grouped = draw(st.booleans())
+    else:
+        view = f"#length({draw(st.integers(1, 4))})"
+    grouped = kind == "length" or draw(st.booleans())   # (ungrouped #length: the older shape)
     aggs = draw(st.lists(st.sampled_from(AGGS), min_size=1, max_size=3, unique=True))
     items = (["sym"] if grouped and draw(st.booleans()) else []) + aggs
     if draw(st.booleans()):
@@ -227,7 +229,8 @@ def test_window_shapes_fuse() -> None:
     for text in ("select sym, sum(v) from T#time_batch(1 sec) group by sym",
                  "select irstream sum(v), count(*) from T#time_batch(1 sec, 0L, 'FORCE_UPDATE')",
                  "select rstream sym, avg(v) from T#length_batch(3) where v > 0 group by sym",
-                 "select sym, max(v) from T#time(2 sec) group by sym"):
+                 "select sym, max(v) from T#time(2 sec) group by sym",
+                 "select irstream sym, avg(v) from T#length(3) group by sym"):
         engine = Engine(time="simulated")
         engine.epl(SCHEMA)
         assert is_fused(engine.epl(text)), text

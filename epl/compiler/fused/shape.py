@@ -111,8 +111,6 @@ def analyze(node: Any) -> Optional[Shape]:
         window = names[0]        # its arguments are the view's business: it is kept as built
     elif names:
         return None
-    if not istream_only and window is None:
-        return None
     group = None
     if node.group_by:
         if len(node.group_by) != 1:
@@ -121,8 +119,13 @@ def analyze(node: Any) -> Optional[Shape]:
         if group is None:
             return None
     # a sliding window not grouped by the group-by property can post two groups in one
-    # update (Java hash-map ordered): the general chain keeps those
+    # update (Java hash-map ordered): a #length window of those posts to a fused sink
+    # (windows_sink.py), as the time and batch windows do
     if group is not None and length is not None and groupwin != group:
+        if groupwin is not None:
+            return None
+        window, length = "length", None
+    if not istream_only and window is None:
         return None
     aggs: list[Agg] = []
     columns: list[tuple[str, Any]] = []
