@@ -159,7 +159,13 @@ def fuse(inst: Any) -> None:
         if _GENERATE is None:
             return
         _bind(ns, plan, proc.aggs, stmt, et)
-        fused = fuse_window(inst, shape, classes, _code_for, _GENERATE, FusedHandle, ns)
+        checked = _type_checks(et)
+        if not all(name.isidentifier() for name, _ in checked):
+            checked = []
+        for i, (_, allowed) in enumerate(checked):
+            ns[f"_ok{i}"] = frozenset(allowed)
+        fused = fuse_window(inst, shape, classes, _code_for, _GENERATE, FusedHandle, ns,
+                            [c[0] for c in checked])
         if fused is not None:
             inst.handles[0] = fused
         return

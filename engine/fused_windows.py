@@ -62,10 +62,12 @@ def hashmap_order(kinds: Sequence[Any]) -> Callable[[dict], list]:
 
 
 def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], Any],
-                generate: Callable[..., str], handle_type: type, ns: dict) -> Optional[Any]:
+                generate: Callable[..., str], handle_type: type, ns: dict,
+                checked: Sequence[str] = ()) -> Optional[Any]:
     """Fuse a statement instance whose one view is a sink window (checked by the caller:
     shape, processor, aggregations, select); returns the new filter handle, or None when
-    the instance is not of the shape after all."""
+    the instance is not of the shape after all. `checked`: the properties send's type
+    check tests (each against the global `_ok<i>`, bound by the caller)."""
     plan, stmt, proc = inst.plan, inst.statement, inst.processor
     chain = inst.views[0]
     if len(chain) != 1 or SINK_VIEWS.get(type(chain[0])) != shape.window:
@@ -79,7 +81,7 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     if shape.group is not None and len(proc.key_types) != 1:
         return None
     aggs = proc.aggs
-    src = generate(shape, classes, proc.select.names, aggs.reclaim, stmt._listeners_only, (),
+    src = generate(shape, classes, proc.select.names, aggs.reclaim, stmt._listeners_only, checked,
                    (bool(proc.want_new), bool(proc.want_old)))
     code = code_for(src)
     ns.update(_w=w, _memo=[None, None], _order=hashmap_order([t.kind for t in proc.key_types]) if shape.group is not None else None)
@@ -87,7 +89,7 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     w.child = FusedSink(ns["update"])
     fused = handle_type(handle.target, stmt, handle.stream_index)
     fused.on_event = ns["on_event"]
-    fused.run = _not_batched
+    fused.run = ns.get("run", _not_batched)
     fused.namespace = ns
     fused.shape = shape
     fused.event_type = plan.streams[0].event_type

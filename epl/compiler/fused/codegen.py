@@ -269,7 +269,7 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     the statement posts its insert and its remove stream)."""
     if shape.window is not None:
         from .windows_sink import generate_sink
-        return generate_sink(shape, classes, names, reclaim, *streams)
+        return generate_sink(shape, classes, names, reclaim, *streams, checked=checked)
     props = used_properties(shape)
     pre = {p: f"p{i}" for i, p in enumerate(props)}
     reads = [f"{pre[p]} = u.get({_ident(p)!r})" for p in props]

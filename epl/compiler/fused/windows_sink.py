@@ -246,9 +246,11 @@ def _ungrouped(shape: Shape, classes: Sequence[str], names: Sequence[str],
 
 
 def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
-                  want_new: bool, want_old: bool) -> str:
+                  want_new: bool, want_old: bool, checked: Sequence[str] = ()) -> str:
     """The module source defining `update(new, old)` (the sink the window posts to) and
-    `on_event(bean)` (the statement's filter handle)."""
+    `on_event(bean)` (the statement's filter handle); for a time batch also `run(engine,
+    events, i, n, check, find, type_name)`, send_many's loop (see codegen.generate;
+    `checked` as there)."""
     src = ["def update(new, old):"]
     body: list[str] = []
     if shape.where:
@@ -276,4 +278,35 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
     else:
         src += ["    _w.update([bean], None)"]
     src.append("")
+    if shape.window == "time_batch":
+        src += _batch_loop(checked)
     return "\n".join(src)
+
+
+def _batch_loop(checked: Sequence[str]) -> list[str]:
+    """send_many's loop for a time batch alone on its event type: each event is checked,
+    wrapped and joins the batch. Nothing is posted before time moves, so no listener or
+    other user code runs inside the loop: nothing to drain and the routing cannot change."""
+    src = ["def run(engine, events, i, n, check, find, type_name):",
+           "    w = _w",
+           "    for j in range(i, n):",
+           "        u = events[j]",
+           "        if type(u) is not dict:",
+           "            return j",
+           "        if check is not None:"]
+    for i, p in enumerate(checked):
+        src += [f"            v = u.get({_ident(p)!r})",
+                f"            if type(v) not in _ok{i} and v is not None:",
+                "                check(u)"]
+    if not checked:
+        src.append("            check(u)")
+    src += ["        bean = _new_bean(_Bean)",
+            "        bean.event_type = _et",
+            "        bean.underlying = u",
+            "        b = w._batch",
+            "        if b:",
+            "            b.append(bean)",
+            "        else:",
+            "            w.update([bean], None)",
+            "    return n", ""]
+    return src
