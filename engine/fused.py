@@ -19,7 +19,7 @@ from engine.contracts.bean import EventBean
 from engine.contracts.event_types import Representation
 from .faults import statement_failed
 from .fused_windows import SINK_VIEWS, fuse_window
-from .instance import StreamHandle
+from .instance import SingleStreamSink, StatementContext, StreamHandle
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
@@ -165,7 +165,7 @@ def fuse(inst: Any) -> None:
         for i, (_, allowed) in enumerate(checked):
             ns[f"_ok{i}"] = frozenset(allowed)
         fused = fuse_window(inst, shape, classes, _code_for, _GENERATE, FusedHandle, ns,
-                            [c[0] for c in checked])
+                            [c[0] for c in checked], SingleStreamSink, StatementContext)
         if fused is not None:
             inst.handles[0] = fused
         return

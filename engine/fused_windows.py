@@ -12,7 +12,6 @@ from views.length_batch import LengthBatchWindow
 from views.time import TimeWindow
 from views.time_batch import TimeBatchWindow
 
-from .instance import SingleStreamSink, StatementContext
 from .resultset.java_order import java_hash
 
 # the window classes the fused sink takes updates from, by their EPL view names
@@ -63,20 +62,22 @@ def hashmap_order(kinds: Sequence[Any]) -> Callable[[dict], list]:
 
 def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], Any],
                 generate: Callable[..., str], handle_type: type, ns: dict,
-                checked: Sequence[str] = ()) -> Optional[Any]:
+                checked: Sequence[str], sink_type: type, ctx_type: type) -> Optional[Any]:
     """Fuse a statement instance whose one view is a sink window (checked by the caller:
     shape, processor, aggregations, select); returns the new filter handle, or None when
     the instance is not of the shape after all. `checked`: the properties send's type
-    check tests (each against the global `_ok<i>`, bound by the caller)."""
+    check tests (each against the global `_ok<i>`, bound by the caller); `sink_type` and
+    `ctx_type`: engine.instance's SingleStreamSink and StatementContext (the only sink the
+    fused one replaces, the context whose clock the time window's handle reads)."""
     plan, stmt, proc = inst.plan, inst.statement, inst.processor
     chain = inst.views[0]
     if len(chain) != 1 or SINK_VIEWS.get(type(chain[0])) != shape.window:
         return None
     w = chain[0]
     handle = inst.handles[0]
-    if handle.target is not w or type(w.child) is not SingleStreamSink:
+    if handle.target is not w or type(w.child) is not sink_type:
         return None
-    if shape.window == "time" and type(w._ctx) is not StatementContext:
+    if shape.window == "time" and type(w._ctx) is not ctx_type:
         return None         # (the generated on_event reads a StatementContext's clock)
     if shape.group is not None and len(proc.key_types) != 1:
         return None
