@@ -5,7 +5,7 @@ child, the general sink, is replaced by the generated `update`, and the statemen
 handle by one whose `on_event` is generated too."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from views.length import LengthWindow
 from views.length_batch import LengthBatchWindow
@@ -17,6 +17,9 @@ from .resultset.java_order import java_hash
 # the window classes the fused sink takes updates from, by their EPL view names
 SINK_VIEWS = {TimeBatchWindow: "time_batch", LengthBatchWindow: "length_batch", TimeWindow: "time",
               LengthWindow: "length"}
+
+if TYPE_CHECKING:
+    from engine.contracts.runtime import Runtime
 
 _MAX_CACHED = 65536
 
@@ -97,7 +100,7 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     return fused
 
 
-def _not_batched(engine: Any, events: Any, i: int, *rest: Any) -> int:
+def _not_batched(engine: "Runtime", events: Any, i: int, *rest: Any) -> int:
     """send_many's batch loop of a window statement: not taken (events go one by one
     through the filter scanner to `on_event`)."""
     return i
