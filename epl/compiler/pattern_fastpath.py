@@ -1,14 +1,16 @@
-"""Finds the keyed followed-by shape of a pattern at compile time (engine/patterns/
-keyed_followed.py runs it): `every a=A(...) -> b=B(x = a.y, ...)`, optionally `where
-timer:within(t)` on the B side; anything else keeps the general state machines."""
+"""Finds the keyed followed-by shape of a pattern at compile time and describes it as plan
+data (epl/plans/keyed_followed.py; engine/patterns/keyed_followed.py runs it): `every
+a=A(...) -> b=B(x = a.y, ...)`, optionally `where timer:within(t)` on the B side; anything
+else keeps the general state machines. Reads the general plan's filter templates and guard
+period by their field names, without importing the runtime's plan classes."""
 from __future__ import annotations
 
 import dataclasses
 from typing import TYPE_CHECKING, Any, Optional
 
 import epl.ast as A
-from engine.patterns.keyed_followed import _EXACT_KINDS, KeyedFollowedPlan
 from epl.ast.walk import walk
+from epl.plans.keyed_followed import EXACT_KINDS, KeyedFollowedPlan
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
@@ -96,31 +98,32 @@ def _detect(pattern: Any, plan: Any, scope: Any) -> Optional[KeyedFollowedPlan]:
     from epl.compiler.filters import compile_filter
     from epl.compiler.scope import StreamInfo
 
-    from engine.patterns.followed_by import FollowedByPlan
-    from engine.patterns.guards import GuardPlan, WithinGuard
-
     node = _strip(pattern)
     root = plan.root
     if not isinstance(node, A.PatternFollowedBy) or len(node.children) != 2:
         return None
-    if any(x is not None for x in node.limits) or not isinstance(root, FollowedByPlan) or root.maxes:
+    if any(x is not None for x in node.limits) or len(root.children) != 2:
         return None
     every = _strip(node.children[0])
     if not isinstance(every, A.PatternEvery) or not _only_known_fields(every, {"child"}):
         return None
     a_node = _strip(every.child)
     second = _strip(node.children[1])
-    within = None
+    within = within_ms = None
     if isinstance(second, A.PatternGuard):
-        if f"{second.namespace}:{second.name}".lower() != "timer:within":
+        # timer:within(t) has one parameter (timer:withinmax, with a count, is not this shape)
+        if f"{second.namespace}:{second.name}".lower() != "timer:within" or len(second.args) != 1:
             return None
         if not _only_known_fields(second, {"namespace", "name", "args", "child"}):
             return None
-        guard_plan = root.children[1]
-        if not isinstance(guard_plan, GuardPlan) or not isinstance(guard_plan.guard, WithinGuard) \
-                or guard_plan.guard.max_count is not None:
+        guard = root.children[1].guard
+        if getattr(guard, "max_count", None) is not None:
             return None
-        within = guard_plan.guard.delta_of
+        within = guard.delta_of
+        if _constant(second.args[0]):
+            within_ms = within({})
+            if within_ms.__class__ is not int:
+                within_ms = None        # the run evaluates it per A event
         b_node = _strip(second.child)
     else:
         b_node = second
@@ -164,7 +167,15 @@ def _detect(pattern: Any, plan: Any, scope: Any) -> Optional[KeyedFollowedPlan]:
     own = StreamInfo(0, b_type, b_tag, b_node.event_filter.type_name)
     b_template = compile_filter(cond, own, scope)     # fails on anything reading a tag
     return KeyedFollowedPlan(a_plan.template, a_type, a_tag, tuple(a_props), b_template, b_type,
-                             b_tag, tuple(b_props), within, plan.match_type)
+                             b_tag, tuple(b_props), within, plan.match_type, within_ms)
+
+
+_CONSTANT_NODES = (A.Literal, A.TimePeriod, A.BinaryOp, A.UnaryOp, A.Parens)
+
+
+def _constant(e: Any) -> bool:
+    """Whether a `within` period is a constant (literals and arithmetic only)."""
+    return all(isinstance(n, _CONSTANT_NODES) for n in walk(e))
 
 
 def _key_term(t: Any, a_tag: str, b_tag: Optional[str], a_type: Any, b_type: Any) -> Optional[tuple[str, str]]:
@@ -183,7 +194,7 @@ def _key_term(t: Any, a_tag: str, b_tag: Optional[str], a_type: Any, b_type: Any
             continue
         a_prop, b_prop = theirs[1], mine[0]
         pa, pb = a_type.properties.get(a_prop), b_type.properties.get(b_prop)
-        if pa is None or pb is None or pa.kind is not pb.kind or pa.kind not in _EXACT_KINDS:
+        if pa is None or pb is None or pa.kind is not pb.kind or pa.kind not in EXACT_KINDS:
             return None
         return a_prop, b_prop
     return None
