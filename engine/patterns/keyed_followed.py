@@ -260,21 +260,33 @@ def _build(run: KeyedFollowedRun) -> tuple:
             return False
 
     def on_b(bean: Any) -> None:
+        nonlocal count
         if b_prop is not None and bean.event_type is b_type:
             w = waiting_pop(bean.underlying.get(b_prop, _NULL_B), None)
         else:
             w = waiting_pop(b_key(bean), None)
         if w is None:
             return
-        if w.__class__ is not list:
-            w = (w,)
-        n = len(w)
+        if w.__class__ is not list:         # one A waits (the common case)
+            count -= 1
+            if lim.max_instances is not None:
+                lim.released()
+            if within is not None:
+                if w[0] <= now():
+                    return                  # expired
+                w = w[3]
+            row = EventBean(mt, {a_tag: w, b_tag: bean} if b_tag is not None else {a_tag: w})
+            if emit is not None:
+                emit([row], None)
+            else:
+                handle.on_event(row)
+            return
+        released(len(w))
         if within is not None:
             t = now()
             w = [e[3] for e in w if e[0] > t]       # the others have expired
-        released(n)
-        if not w:
-            return
+            if not w:
+                return
         if b_tag is not None:
             rows = [EventBean(mt, {a_tag: a, b_tag: bean}) for a in w]
         else:
