@@ -31,6 +31,7 @@ from __future__ import annotations
 import heapq
 import uuid
 from collections import deque
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
@@ -132,17 +133,13 @@ class KeyedFollowedRun:
 
     def relocate(self, runtime: "Runtime") -> None:
         """Continue in another runtime: the two registrations move to its filter index (the
-        zero-period schedule moves with the instance's context)."""
+        zero-period schedule moves with the instance's context; the pattern limit is
+        engine-wide, an isolated runtime's is the engine's)."""
         from engine.instance import move_filter
         old, new = self.index, runtime.filters
         if new is not old:
             self.tokens = [move_filter(t, old, new) for t in self.tokens]
         self.engine, self.index = runtime, new
-        lim = pattern_limit(runtime)
-        if lim is not self.limit and self in self.limit.sources:
-            self.limit.sources.remove(self)
-            lim.sources.append(self)
-            self.limit = lim
 
     def live_count(self) -> int:
         """Waiting A events (sub-expression instances), after ending the expired ones."""
@@ -163,6 +160,7 @@ def _build(run: KeyedFollowedRun) -> tuple:
     waiting: dict[Any, Any] = {}
     waiting_get, waiting_pop = waiting.get, waiting.pop
     due: Any = deque() if within_ms is not None else []
+    pop_due = due.popleft if within_ms is not None else partial(heapq.heappop, due)
     count = 0                           # waiting A events, counted against the limit
     seq = 0
     zero_timer: list = []               # the schedule ending periods of zero or less
@@ -174,12 +172,13 @@ def _build(run: KeyedFollowedRun) -> tuple:
     # as the general path's separate matches, so that a failure keeps no other from the stream
     batch = emit is not None and getattr(statement, "_insert_into", None) is None
 
+    engine_of = run                     # run.engine changes when the run moves
+
     def deliver(row: Any) -> None:
         if emit is None:
             handle.on_event(row)
         else:
             emit([row], None)
-    engine_of = run                    # run.engine changes when the run moves
 
     def admit() -> bool:
         """The limit's check for one more instance (only while a limit is set)."""
@@ -308,13 +307,8 @@ def _build(run: KeyedFollowedRun) -> tuple:
     def expire(t: float) -> None:
         """End the waiting instances whose deadline is at or before `t`."""
         ended = 0
-        if within_ms is not None:
-            pop = due.popleft
-        else:
-            def pop(_h=due) -> Any:
-                return heapq.heappop(_h)
         while due and due[0][0] <= t:
-            entry = pop()
+            entry = pop_due()
             key = entry[2]
             w = waiting_get(key)
             if w is None:
