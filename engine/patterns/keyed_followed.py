@@ -45,6 +45,8 @@ from .limits import PatternLimit, pattern_limit
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
 
+_new_bean = EventBean.__new__   # a match's bean without its __init__ frame
+
 # keys with a null (`x = null` never holds): A events wait under one, B events look up the other
 _NULL_A = object()
 _NULL_B = object()
@@ -81,6 +83,14 @@ class _Handle:
         self.statement = statement
 
 
+def _waited(spec: FilterSpec, wanted: Callable[[Any], bool]) -> FilterSpec:
+    """B's (or C's) filter narrowed to keys some A waits for (a predicate leaf read at routing
+    time): like the state machines' per-instance filters, the index discards the other
+    events before any handle, bean or type check."""
+    leaf = FilterParam("", FilterOp.BOOL_EXPR, wanted, key=f"keyed-followed:{uuid.uuid4().hex}")
+    return FilterSpec(spec.event_type, tuple(path + (leaf,) for path in spec.paths))
+
+
 class KeyedFollowedRun:
     """One statement instance's matcher. `waiting` maps a key to what waits for its B,
     oldest first: one entry or a list of entries (an entry is the A event, or with `within`
@@ -105,18 +115,17 @@ class KeyedFollowedRun:
     # -- lifecycle -----------------------------------------------------------------------
     def start(self) -> "KeyedFollowedRun":
         fast = self.fast
-        on_a, on_b, wanted, self._live, self._clear = _build(self)
+        on_a, on_b, b_wanted, on_c, c_wanted, self._live, self._clear = _build(self)
         empty = (EventBean(fast.match_type, {}),)
-        a_spec, b_spec = fast.a_template.bind(empty), fast.b_template.bind(empty)
-        # B events reach the run only when A events wait for their key (a predicate leaf read
-        # at routing time): like the state machines' per-instance filters, the index
-        # discards the others before any handle, bean or type check
-        leaf = FilterParam("", FilterOp.BOOL_EXPR, wanted, key=f"keyed-followed:{uuid.uuid4().hex}")
-        b_spec = FilterSpec(b_spec.event_type, tuple(path + (leaf,) for path in b_spec.paths))
+        specs = [fast.a_template.bind(empty), _waited(fast.b_template.bind(empty), b_wanted)]
+        handles = [_Handle(on_a, self.statement), _Handle(on_b, self.statement)]
+        if fast.c_template is not None:
+            specs.append(_waited(fast.c_template.bind(empty), c_wanted))
+            handles.append(_Handle(on_c, self.statement))
         if self.addendum is not None:
-            a_spec, b_spec = self.addendum(a_spec), self.addendum(b_spec)
-        self.handles = [_Handle(on_a, self.statement), _Handle(on_b, self.statement)]
-        self.tokens = [self.index.add(a_spec, self.handles[0]), self.index.add(b_spec, self.handles[1])]
+            specs = [self.addendum(s) for s in specs]
+        self.handles = handles
+        self.tokens = [self.index.add(s, h) for s, h in zip(specs, handles)]
         self.limit.sources.append(self)
         return self
 
@@ -153,6 +162,7 @@ def _build(run: KeyedFollowedRun) -> tuple:
     a_type, b_type, a_tag, b_tag, mt = fast.a_type, fast.b_type, fast.a_tag, fast.b_tag, fast.match_type
     a_key = _key_reader(a_type, fast.a_props, _NULL_A)
     b_key = _key_reader(b_type, fast.b_props, _NULL_B)
+    c_key = _key_reader(fast.c_type, fast.c_props, _NULL_B) if fast.c_type is not None else None
     # one property of a map type: the key read inline (else through the reader)
     a_prop = fast.a_props[0] if len(fast.a_props) == 1 and a_type.representation.name == "MAP" else None
     b_prop = fast.b_props[0] if len(fast.b_props) == 1 and b_type.representation.name == "MAP" else None
@@ -274,7 +284,9 @@ def _build(run: KeyedFollowedRun) -> tuple:
                 if w[0] <= now():
                     return                  # expired
                 w = w[3]
-            row = EventBean(mt, {a_tag: w, b_tag: bean} if b_tag is not None else {a_tag: w})
+            row = _new_bean(EventBean)
+            row.event_type = mt
+            row.underlying = {a_tag: w, b_tag: bean} if b_tag is not None else {a_tag: w}
             if emit is not None:
                 emit([row], None)
             else:
@@ -303,6 +315,18 @@ def _build(run: KeyedFollowedRun) -> tuple:
                 deliver(row)
             except Exception as exc:
                 statement_failed(engine_of.engine, statement, bean, exc)
+
+    def c_wanted(bean: Any) -> bool:
+        try:
+            return c_key(bean) in waiting
+        except TypeError:       # an unhashable value: no A waits for it
+            return False
+
+    def on_c(bean: Any) -> None:
+        """`not C` turned false: the instances waiting under C's key end."""
+        w = waiting_pop(c_key(bean), None)
+        if w is not None:
+            released(len(w) if w.__class__ is list else 1)
 
     def expire(t: float) -> None:
         """End the waiting instances whose deadline is at or before `t`."""
@@ -347,7 +371,7 @@ def _build(run: KeyedFollowedRun) -> tuple:
         due.clear()
         count = 0
 
-    return (on_a_within if within is not None else on_a), on_b, wanted, live_count, clear
+    return (on_a_within if within is not None else on_a), on_b, wanted, on_c, c_wanted, live_count, clear
 
 
 def _key_reader(et: Any, props: tuple[str, ...], null: object) -> Callable[[Any], Any]:

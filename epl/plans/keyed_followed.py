@@ -1,5 +1,5 @@
 """KeyedFollowedPlan: the compiled keyed followed-by shape (`every a=A -> b=B(x = a.y)`,
-optionally `where timer:within(t)`), found by epl/compiler/pattern_fastpath.py and run by
+optionally `and not C(z = a.y)` beside B, optionally `where timer:within(t)`), found by epl/compiler/pattern_fastpath.py and run by
 engine/patterns/keyed_followed.py."""
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ class KeyedFollowedPlan:
     key properties on each side (pairwise equal), the tags and the match type. `within`
     gives the `timer:within` period in ms from the match so far (`{a_tag: A event}`), None
     without a guard; `within_ms` is that period when it is a constant (the deadlines then
-    come in creation order)."""
+    come in creation order). With `and not C(...)`, C's constant part and its key properties
+    (pairwise equal to `a_props`); a C event ends the instances waiting under its key."""
 
     a_template: Any
     a_type: Any
@@ -32,3 +33,6 @@ class KeyedFollowedPlan:
     within: Optional[Callable[[dict], int]]
     match_type: Any
     within_ms: Optional[int] = None
+    c_template: Any = None
+    c_type: Any = None
+    c_props: tuple[str, ...] = ()

@@ -13,7 +13,8 @@ from engine.fastpath_switch import set_fast_paths
 from engine.patterns import pattern_limit
 from engine.patterns.keyed_followed import KeyedFollowedRun
 
-SCHEMAS = ("create schema A(id int, k string, v int)", "create schema B(id int, k string, v int)")
+SCHEMAS = ("create schema A(id int, k string, v int)", "create schema B(id int, k string, v int)",
+           "create schema C(id int, k string, v int)")
 
 A_FILTERS = ["", "(v > 1)", "(v != 3 and k != 'z')"]
 B_SHAPES = [
@@ -25,6 +26,10 @@ B_SHAPES = [
     "b=B(id = a.id and v < 4)",
     "b=B(k = a.k, v in (0, 1, 2, 5))",
     "(b=B(id = a.id))",
+    # `and not C`: a C of the key ends the instances waiting under it
+    "(b=B(id = a.id) and not C(id = a.id))",
+    "(not C(a.id = id, v > 2) and b=B(id = a.id))",
+    "(b=B(id = a.id, k = a.k) and not C(k = a.k, id = a.id))",
 ]
 # constant periods (deadlines in creation order), periods per A event (any order), zero
 # (ends at the next time step, even to the same instant) and a variable's value
@@ -45,7 +50,7 @@ def _statement(a_filter: str, b_shape: str, guard: str, parens: bool, select: st
 # few keys (so that several A events wait for one B), nulls now and then
 steps = st.lists(
     st.one_of(
-        st.tuples(st.sampled_from("AAB"), st.sampled_from([0, 1, 1, 2, None]),
+        st.tuples(st.sampled_from("AABBC"), st.sampled_from([0, 1, 1, 2, None]),
                   st.sampled_from(["x", "x", "y", None]), st.integers(0, 5)),
         st.tuples(st.just("T"), st.integers(0, 150)),
         # steps that land exactly on deadlines (periods are multiples of 10 here)
@@ -134,6 +139,11 @@ def test_fast_path_delivers_as_the_state_machines(a_filter, b_shape, guard, pare
     "select * from pattern [every a=A -> b=B(k = a.id)]",                      # string = int
     "select * from pattern [every a=A -> b=B(id = a.id, v > vv)]",             # a variable
     "select * from pattern [every a=A -> b=B(id = a.id, v > abs(-1))]",        # a function
+    "select * from pattern [every a=A -> (b=B(id = a.id) and not C(k = a.k))]",     # other keys
+    "select * from pattern [every a=A -> (b=B(id = a.id) and not c=C(id = a.id))]",  # a tag
+    "select * from pattern [every a=A -> (b=B(id = a.id) and not A(id = a.id))]",    # A again
+    "select * from pattern [every a=A -> (b=B(id = a.id) and C(id = a.id))]",
+    "select * from pattern [every a=A -> (b=B(id = a.id) and not C(id = a.id) and not C(v = 1))]",
 ])
 def test_other_shapes_take_the_general_path(epl):
     engine = Engine(time="simulated", start_time=0)
@@ -196,6 +206,31 @@ EXACT = [
 @pytest.mark.parametrize("seq", EXACT)
 def test_deadlines_end_instances_at_exactly_that_instant(guard, seq):
     epl = _statement("", "b=B(id = a.id)", guard, False)
+    want = _run(epl, seq, False, read_counts=False)
+    got = _run(epl, seq, True, read_counts=False)
+    assert got[2] and got[:2] == want[:2]
+
+
+AND_NOT = [s for s in B_SHAPES if "not C" in s]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(AND_NOT), st.sampled_from(GUARDS[:3]), steps, st.booleans())
+def test_and_not_ends_instances_as_the_state_machines(b_shape, guard, seq, read_counts):
+    epl = _statement("", b_shape, guard, False)
+    want = _run(epl, seq, False, read_counts=read_counts)
+    got = _run(epl, seq, True, read_counts=read_counts)
+    assert got[2] and got[:2] == want[:2]
+
+
+@pytest.mark.parametrize("seq", [
+    [("A", 1, "x", 3), ("C", 1, "x", 3), ("B", 1, "x", 0)],
+    [("A", 1, "x", 3), ("A", 1, "x", 4), ("C", 2, "x", 3), ("C", 1, "y", 3), ("B", 1, "x", 0)],
+    [("C", 1, "x", 3), ("A", 1, "x", 3), ("B", 1, "x", 0), ("C", 1, "x", 3)],
+])
+@pytest.mark.parametrize("b_shape", AND_NOT)
+def test_and_not_scripts(b_shape, seq):
+    epl = _statement("", b_shape, "", False)
     want = _run(epl, seq, False, read_counts=False)
     got = _run(epl, seq, True, read_counts=False)
     assert got[2] and got[:2] == want[:2]
