@@ -185,6 +185,8 @@ class ContextRuntime:
         self._regs: dict[Registration, None] = {}
         self._slots: dict[tuple, None] = {}       # slots of live schedules and pattern runs
         self._patterns: dict[Any, None] = {}      # pattern-condition instances
+        # statements whose partitions run as fused code (keyed_fused.py), by statement
+        self.fused: dict[Any, Any] = {}
 
     # -- what controllers and conditions register ----------------------------------------------
     def add_filter(self, spec: FilterSpec, handle: Any) -> Registration:
@@ -242,6 +244,11 @@ class ContextRuntime:
 
     # -- statements ----------------------------------------------------------------------------
     def attach(self, statement: "Statement", plan: Any) -> None:
+        from .keyed_fused import plan_fusion
+        fusion = plan_fusion(self, statement, plan) if hasattr(plan, "partition_plan") else None
+        if fusion is not None:
+            self.fused[statement] = fusion
+            fusion.start(self)
         self.statements.append((statement, plan))
         if self.root is None:
             self.root = self.definition.levels[0].make(self, None, 0)
@@ -251,6 +258,9 @@ class ContextRuntime:
                 self._instantiate(p, statement, plan)
 
     def detach(self, statement: "Statement") -> None:
+        fusion = self.fused.pop(statement, None)
+        if fusion is not None:
+            fusion.stop()
         self.statements = [(s, p) for s, p in self.statements if s is not statement]
         if not self.statements:
             root, self.root = self.root, None
@@ -301,7 +311,12 @@ class ContextRuntime:
         return props
 
     def _instantiate(self, p: Partition, stmt: "Statement", plan: Any) -> None:
-        inst = plan.make_instance(self.engine, stmt, p)
+        fusion = self.fused.get(stmt)
+        if fusion is None:
+            inst = plan.make_instance(self.engine, stmt, p)
+        else:
+            from .keyed_fused import FusedPartitionInstance
+            inst = FusedPartitionInstance(self.engine, stmt, plan.partition_plan, p, plan.holder, fusion)
         p.instances.append((stmt, inst))
         try:
             inst.start()
@@ -334,10 +349,22 @@ class ContextRuntime:
     def matched(self, bean: EventBean) -> set:
         return {id(h) for h in self.engine.filters.match_filters(bean)}
 
-    def deliver_new(self, bean: EventBean, before: set) -> None:
-        """Hand `bean` to the handles registered since `before` was taken that it satisfies."""
-        fresh = [h for h in self.engine.filters.match_filters(bean)
-                 if id(h) not in before and not getattr(h, "skip_initial", False)]
+    def only_fused(self) -> bool:
+        """Whether every statement runs fused (a new partition then registers no filter)."""
+        return len(self.fused) == len(self.statements)
+
+    def deliver_new(self, bean: EventBean, before: Optional[set], key: Any = None) -> None:
+        """Hand `bean` to the handles registered since `before` was taken that it satisfies
+        (none when `before` is None: nothing was registered) and to the fused statements of
+        the partition of `key`, in the statements' order."""
+        fresh = [] if before is None else \
+            [h for h in self.engine.filters.match_filters(bean)
+             if id(h) not in before and not getattr(h, "skip_initial", False)]
+        if self.fused:
+            for fusion in self.fused.values():
+                d = fusion.direct(bean, key)
+                if d is not None:
+                    fresh.append(d)
         fresh.sort(key=_order)
         for h in fresh:
             h.on_event(bean)

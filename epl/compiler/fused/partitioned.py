@@ -1,0 +1,130 @@
+"""Fused code for a statement inside a keyed context: the shapes of shape.py declared with
+`context C`, run for every partition by one generated function that finds the partition's
+state (its window, aggregation rows and context properties) by the event's key.
+
+The per-partition state is a tuple laid out by `state_names`; the generated functions unpack
+it into locals of the same names the shared body (codegen.body) reads as globals."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Optional, Sequence
+
+import epl.ast as A
+
+from .codegen import INLINE_VALUE, _ident, body, used_properties
+from .shape import Shape, _simple_property, analyze
+
+# annotations that change only the order of the statement's handle (it carries the
+# statement's own order and @drop flag, as the partition handles of the general chain do)
+_ORDER_ANNOTATIONS = frozenset({"priority", "drop"})
+
+
+@dataclass(frozen=True)
+class ContextShape:
+    """A fused context statement: `base` is the Shape of its aggregations; `columns` the
+    select list in order: ('prop', p) the group-by property, ('event', p) a property of the
+    new event beside ungrouped aggregations (`per_event`: a row per new event, as Esper's
+    aggregated-ungrouped result set), ('agg', i) an aggregation of `base`."""
+
+    base: Shape
+    columns: tuple[tuple[str, Any], ...]
+    per_event: bool
+
+
+def analyze_in_context(node: Any) -> Optional[ContextShape]:
+    """The shape of `context C <select>` when the select itself is of a fused shape, or
+    selects properties of the event beside ungrouped aggregations."""
+    if not isinstance(node, A.SelectStatement) or node.context is None:
+        return None
+    keep = tuple(a for a in node.annotations if a.name.lower() not in _ORDER_ANNOTATIONS)
+    node = dataclasses.replace(node, context=None, annotations=keep)
+    shape = analyze(node)
+    if shape is not None:
+        return ContextShape(shape, shape.columns, False)
+    if node.group_by:
+        return None
+    items = node.select.items
+    props = [None if item.event_bean else _simple_property(item.expr) for item in items]
+    if all(p is None for p in props):
+        return None
+    rest = tuple(item for item, p in zip(items, props) if p is None)
+    shape = analyze(dataclasses.replace(node, select=dataclasses.replace(node.select, items=rest)))
+    if shape is None or shape.group is not None:
+        return None
+    aggs = iter(shape.columns)
+    columns = tuple(("event", p) if p is not None else next(aggs) for p in props)
+    return ContextShape(shape, columns, True)
+
+
+def state_names(cshape: ContextShape) -> tuple[str, ...]:
+    """The names of a partition's state tuple, in order: its context properties, then the
+    window and aggregation objects the body reads."""
+    shape = cshape.base
+    names = ["_props"]
+    if shape.length is not None:
+        names += ["_events"] if shape.groupwin is None else ["_gw", "_gwgroups", "_wins"]
+    names += ["_groups", "_refc", "_new_row"] if shape.group is not None else ["_single"]
+    return tuple(names)
+
+
+def _event_row(cshape: ContextShape, classes: Sequence[str], names: Sequence[str]) -> str:
+    """The row of a per-event statement: the new event's properties and the aggregations."""
+    parts = []
+    for name, (kind, what) in zip(names, cshape.columns):
+        if kind == "event":
+            val = f"u.get({_ident(what)!r})"
+        else:
+            a = f"a{int(what)}"
+            tmpl = INLINE_VALUE.get(classes[what])
+            val = f"{a}.value()" if tmpl is None else tmpl.format(a=a)
+        parts.append(f"{str(name)!r}: {val}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
+                         key: Optional[str]) -> str:
+    """The module source defining `on_event(bean)`, the statement's one filter handle over
+    all partitions (`_parts`: key -> state; the key is property `key` of the event, or
+    `_key(u)` when None), and `deliver(bean, st)`, the event that created the partition
+    whose state is `st` (then noted in `_created`, so that on_event skips it)."""
+    shape = cshape.base
+    props = used_properties(shape)
+    pre = {p: f"p{i}" for i, p in enumerate(props)}
+    reads = [f"{pre[p]} = u.get({_ident(p)!r})" for p in props]
+    if key is None:
+        key_expr = "_key(u)"
+    else:
+        key_expr = pre.get(key) or f"u.get({_ident(key)!r})"
+    unpack = ", ".join(state_names(cshape)) + " = st"
+    b = body(shape, classes, names, reclaim, pre)
+    if cshape.per_event:
+        # the body's last line sets the row: here the new event's (none without one)
+        last = b[-1]
+        indent = last[:len(last) - len(last.lstrip())]
+        if not last.lstrip().startswith("out.underlying = "):
+            raise ValueError("unexpected fused body")
+        b[-1] = indent + f"out.underlying = {_event_row(cshape, classes, names)}"
+        b += [indent + "if not np:", indent + "    out = None"]
+    steps = ["    " + unpack]
+    if shape.where:     # a where clause may read context properties
+        steps.append("    _holder.properties = _props")
+    steps += ["    " + line for line in b]
+    if shape.where:
+        steps += ["    if out is not None:", "        _stmt._emit([out], None)", ""]
+    else:
+        steps += ["    _stmt._emit([out], None)", ""]
+    src = ["def on_event(bean):", "    u = bean.underlying"]
+    src += ["    " + line for line in reads]
+    src += [f"    st = _parts.get({key_expr})",
+            "    if st is None:",
+            "        return",
+            # the partition's statements saw the event that created it already
+            "    if _created[0] is bean:",
+            "        _created[0] = None",
+            "        return"]
+    src += steps
+    src += ["def deliver(bean, st):", "    u = bean.underlying"]
+    src += ["    " + line for line in reads]
+    src += steps
+    return "\n".join(src)
