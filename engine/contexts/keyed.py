@@ -119,11 +119,7 @@ class KeyedController(PartitioningController):
         if self._end_spec is not None and spec_matches(self._end_spec, bean):
             return          # a terminating event does not start a partition
         runtime = self.runtime
-        cond = self.spec.terminated
-        # a new partition of fused statements registers no filter (keyed_fused.py), unless
-        # its end condition does
-        before = None if runtime.only_fused() and (cond is None or self.spec.terminated_item is not None) \
-            else runtime.matched(bean)
+        before = runtime.matched(bean)
         values = key if len(creator.item.lookups) > 1 else (key,)
         props: dict[str, Any] = {f"key{i + 1}": v for i, v in enumerate(values)}
         if creator.alias:
@@ -133,10 +129,11 @@ class KeyedController(PartitioningController):
                 props.setdefault(it.alias, bean)
         p = runtime.new_partition(self, self.level, props, self.parent, self._narrower(values), key)
         self.partitions[key] = p
+        cond = self.spec.terminated
         if cond is not None and self.spec.terminated_item is None:
             token = cond.arm(runtime, p.narrow, None, lambda props, events, _p=p: self.end(_p), False)
             p.cleanup.append(token.stop)
-        runtime.deliver_new(bean, before, key)
+        runtime.deliver_new(bean, before)
 
     def end(self, p: Partition) -> None:
         if self.partitions.get(p.key) is p:

@@ -1,26 +1,29 @@
 """Fused statements inside a keyed context: a statement of a fused shape (engine/fused.py)
-declared with `context C` over a one-level keyed context gets ONE filter handle, on its
-own (un-narrowed) filter, whose generated `on_event` finds the event's partition by key in a
-dict and runs the fused steps on that partition's window and aggregation objects. Its
-partitions register no filter: a partition instance here (FusedPartitionInstance) is the
-statement's select instance built as in the general chain (iteration, stop, relocation,
-checkpoints and termination see the same objects) plus its entry in that dict.
-
-The event that creates a partition reaches the new partition's statements first, before any
-other statement, as in the general chain and in Esper: the controller hands it to them
-(`KeyedFusion.deliver_created`) and the statement's handle skips it when it comes by.
+declared with `context C` over a one-level keyed context runs, in every partition, one
+generated function on that partition's window and aggregation objects (the select instance
+of the general chain, built as there: iteration, stop, relocation, checkpoints and
+termination see the same objects). Each partition's filter handle is that function with the
+partition's state bound first (a C-level partial: no frame of its own), registered with the
+partition's narrowed filter as the general chain's handle is: routing stays the filter
+index's lookup by key, and the order in which statements see an event (tree order, Esper's),
+the creating event's delivery to the new partition first, @priority and @drop are the general
+chain's.
 
 Off with the fused statements' switch (`engine.fusion = False`, EPL_FUSION=0)."""
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
 from engine.contracts.event_types import Representation
 from engine.instance import SelectInstance, StreamHandle
-from filterindex.spec import FilterSpec
 
-from .keyed import KeyedSpec, spec_matches
+from engine.faults import statement_failed
+from filterindex.spec import FilterOp
+
+from .keyed import KeyedController, KeyedSpec
+from .partition import CreateHandle
 from .partition import Holder, Partition
 from .statements import PartitionContext, PartitionInstance
 
@@ -43,6 +46,9 @@ def use_compiler(analyze: Callable[[str], Any], generate: Callable[..., str],
     """Set the shape analysis of context statements, the generator and the state layout."""
     global _ANALYZE, _GENERATE, _STATE
     _ANALYZE, _GENERATE, _STATE = analyze, generate, state_names
+    from engine.fused import BATCH_RUNNERS
+    if run_batch not in BATCH_RUNNERS:
+        BATCH_RUNNERS.append(run_batch)
 
 
 def _shape_of(text: str) -> Any:
@@ -60,39 +66,26 @@ def _shape_of(text: str) -> Any:
     return shape
 
 
-class KeyedFusionHandle(StreamHandle):
-    """The statement's filter handle over all its partitions: `on_event` is generated."""
+class FusedPartitionHandle(StreamHandle):
+    """A partition's filter handle: `on_event(bean)` is the statement's generated function
+    with the partition's state bound."""
 
-    __slots__ = ("on_event", "fusion")
+    __slots__ = ("on_event", "state")
 
 
 class KeyedFusion:
-    """One context statement fused over its partitions in one context runtime: `parts`
-    (partition key -> state tuple), the handle and its registration."""
+    """One context statement fused over its partitions: the generated function and the
+    layout of a partition's state."""
 
-    __slots__ = ("statement", "parts", "handle", "registration", "spec", "key_of", "deliver",
-                 "created", "layout", "order")
+    __slots__ = ("statement", "run", "step", "layout", "states")
 
-    def __init__(self, statement: "Statement", spec: FilterSpec, key_of: Callable[[Any], Any],
+    def __init__(self, statement: "Statement", run: Callable[..., None], step: Callable[..., Any],
                  layout: tuple) -> None:
         self.statement = statement
-        self.parts: dict[Any, tuple] = {}
-        self.spec = spec
-        self.key_of = key_of
+        self.run = run
+        self.step = step
         self.layout = layout
-        self.created: list = [None]
-        self.handle: Any = None
-        self.registration: Any = None
-        self.deliver: Any = None
-        self.order = statement._match_key
-
-    def start(self, runtime: Any) -> None:
-        self.registration = runtime.add_filter(self.spec, self.handle)
-
-    def stop(self) -> None:
-        reg, self.registration = self.registration, None
-        if reg is not None:
-            reg.stop()
+        self.states: dict[Any, tuple] = {}      # partition key -> state, of started partitions
 
     def state_of(self, inst: SelectInstance, props: dict) -> tuple:
         """A partition's state tuple: the objects its fused steps work on."""
@@ -121,41 +114,10 @@ class KeyedFusion:
                 raise KeyError(name)
         return tuple(out)
 
-    def direct(self, bean: EventBean, key: Any) -> Optional["_Direct"]:
-        """The new partition's delivery of the event that created it, when the statement's
-        filter takes the event and it is this partition's (None otherwise)."""
-        if not spec_matches(self.spec, bean):
-            return None
-        try:
-            st = self.parts.get(self.key_of(bean.underlying))
-        except Exception:
-            return None
-        if st is None or st is not self.parts.get(key):
-            return None
-        return _Direct(self, st)
-
-
-class _Direct:
-    """A fused statement's delivery of a partition's creating event, sorted among the
-    handles the new partition registered (by the statement's order)."""
-
-    __slots__ = ("fusion", "state", "order")
-
-    def __init__(self, fusion: KeyedFusion, state: tuple) -> None:
-        self.fusion = fusion
-        self.state = state
-        self.order = fusion.order
-
-    def on_event(self, bean: EventBean) -> None:
-        f = self.fusion
-        f.created[0] = bean
-        f.deliver(bean, self.state)
-
 
 class FusedPartitionInstance(PartitionInstance):
-    """A fused statement's instance in one partition: the select instance of the general
-    chain without filter registrations; starting it enters its state in the statement's
-    `parts`, stopping it takes it out."""
+    """A fused statement's instance in one partition: the general chain's, with the fused
+    function as its filter handle."""
 
     __slots__ = ("fusion", "key", "state")
 
@@ -164,21 +126,28 @@ class FusedPartitionInstance(PartitionInstance):
         props = partition.props
         holder.properties = props
         ctx = PartitionContext(engine, statement, statement._order_key, holder, props)
-        self.inst = SelectInstance(engine, statement, plan, statement._order_key,
-                                   bindings=partition, ctx=ctx)
+        inst = SelectInstance(engine, statement, plan, statement._order_key, bindings=partition, ctx=ctx)
+        inst.pattern_filter_addendum = partition.narrow
+        inner = inst.handles[0]
+        handle = FusedPartitionHandle(inner.target, statement, inner.stream_index)
+        handle.state = state = fusion.state_of(inst, props)
+        handle.on_event = partial(fusion.run, state)
+        inst.handles[0] = handle
+        self.inst = inst
         self.holder = holder
         self.props = props
         self.fusion = fusion
         self.key = partition.key
-        self.state = fusion.state_of(self.inst, props)
+        self.state = state
 
     def start(self) -> None:
-        self.fusion.parts[self.key] = self.state
+        PartitionInstance.start(self)
+        self.fusion.states[self.key] = self.state
 
     def stop(self) -> None:
-        parts = self.fusion.parts
-        if parts.get(self.key) is self.state:
-            del parts[self.key]
+        states = self.fusion.states
+        if states.get(self.key) is self.state:
+            del states[self.key]
         self.inst.stop()
 
 
@@ -211,12 +180,6 @@ def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[Key
     if stream.pattern is not None or stream.named_window is not None or stream.contained is not None \
             or et.representation is not Representation.MAP or et.dynamic:
         return None
-    template = plan.inner.streams[0].filter
-    if getattr(template, "needs_bindings", True) and type(template).__name__ != "UnfilteredTemplate":
-        return None         # a filter reading context properties: one per partition
-    item = definition.levels[0].spec.item_for(et)
-    if item is None:
-        return None         # a type the context does not list: every partition sees it
     cshape = _shape_of(statement.text)
     if cshape is None:
         return None
@@ -269,31 +232,122 @@ def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[Key
     known = {"_props", "_events", "_gw", "_gwgroups", "_wins", "_groups", "_refc", "_new_row", "_single"}
     if not layout or not set(layout) <= known:
         return None
-    # the partition key of the statement's events: as the general chain's narrowed filter reads it
-    if len(item.lookups) == 1:
-        getter = item.getters[0]
-        key_prop = item.lookups[0] if item.lookups[0].isidentifier() and item.lookups[0] in props else None
-    else:
-        getters = item.getters
-
-        def getter(u: Any, _g: tuple = getters) -> Any:
-            return tuple(g(u) for g in _g)
-        key_prop = None
-    src = _GENERATE(cshape, classes, names, proc.aggs.reclaim, key_prop)
+    src = _GENERATE(cshape, classes, names, proc.aggs.reclaim)
     code = _CODE.get(src)
     if code is None:
         if len(_CODE) >= _MAX_CODE:
             _CODE.clear()
         code = _CODE[src] = compile(src, "<fused context statement>", "exec")
-    fusion = KeyedFusion(statement, template.bind(None), getter, layout)
     ns = dict(_NAMESPACE)
     ns.update(_Bean=EventBean, _new_bean=EventBean.__new__, _out_type=inner.out_type, _where=inner.where,
-              _stmt=statement, _parts=fusion.parts, _created=fusion.created, _key=getter,
-              _holder=plan.holder)
+              _stmt=statement, _holder=plan.holder)
     exec(code, ns)
-    handle = KeyedFusionHandle(None, statement, stream.index)
-    handle.on_event = ns["on_event"]
-    handle.fusion = fusion
-    fusion.handle = handle
-    fusion.deliver = ns["deliver"]
-    return fusion
+    return KeyedFusion(statement, ns["on_event"], ns["step"], layout)
+
+
+def _solo(et: Any, root: Any) -> Optional[tuple]:
+    """(creator handle, fusion, key property) when the only filters on `et` (a tree `root`
+    of its own, no supertype's) are one keyed context's creating filter (only new keys, no
+    filter of its own) and the unfiltered partitions of its one statement, fused; else None.
+    Then an event of an existing key reaches only its partition's handle and one of a new
+    key only the creator, as the batch loop routes them."""
+    if root.handles or len(root.indexes) != 2:
+        return None
+    bidx = eidx = None
+    for idx in root.indexes:
+        if idx.op is FilterOp.BOOL_EXPR:
+            bidx = idx
+        elif idx.op is FilterOp.EQ:
+            eidx = idx
+    if bidx is None or eidx is None or len(bidx.entries) != 1:
+        return None
+    node = next(iter(bidx.entries.values()))
+    if node.indexes or len(node.handles) != 1:
+        return None
+    ch = next(iter(node.handles.values()))
+    if type(ch) is not CreateHandle or type(ch.controller) is not KeyedController:
+        return None
+    ctl = ch.controller
+    rt = ctl.runtime
+    if ctl.parent is not None or ctl.spec.terminated is not None or len(rt.statements) != 1 \
+            or len(rt.fused) != 1:
+        return None
+    fusion = next(iter(rt.fused.values()))
+    item = ch.arg.item
+    name = item.lookups[0]
+    if item.event_type is not et or len(item.lookups) != 1 or eidx.lookup != name \
+            or not name.isidentifier() or name not in et.properties:
+        return None
+    stmt = fusion.statement
+    if len(eidx.entries) != len(fusion.states):
+        return None
+    for node in eidx.entries.values():
+        if node.indexes or len(node.handles) != 1:
+            return None
+        h = next(iter(node.handles.values()))
+        if type(h) is not FusedPartitionHandle or h.statement is not stmt:
+            return None
+    return ch, fusion, name
+
+
+def run_batch(engine: Any, et: Any, route: Any, root: Any, events: Any, i: int, n: int, check: Any,
+              find: Any, type_name: str) -> int:
+    """send_many's loop over events i.. of `et` when `_solo` holds: an event of an existing
+    key runs its partition's fused steps (rows to a lone two-argument listener directly,
+    as Statement._dispatch would), one of a new key goes to the creator, as routing would
+    hand it; what they queued is drained after each event. Returns where it stopped: after
+    an event whose processing changed the filters or the statement's listeners (the caller
+    looks again), or at an event that is not a dict."""
+    if len(route.roots) != 1 or not root.indexes or (n - i) * 4 < len(root.indexes[-1].entries):
+        return i        # (a short batch: checking every partition would cost more than it saves)
+    solo = _solo(et, root)
+    if solo is None:
+        return i
+    ch, fusion, name = solo
+    stmt = fusion.statement
+    step = fusion.step
+    states = fusion.states
+    filters = engine.filters
+    roots = route.roots
+    expected = filters._filters
+    feed = engine.feed
+    new_bean = EventBean.__new__
+    ls1 = stmt._listeners
+    fn1 = ls1[0][0] if stmt._listeners_only and len(ls1) == 1 and ls1[0][1] == 2 else None
+    empty = None if engine.none_for_empty else ()
+    creator = [ch]
+    for j in range(i, n):
+        u = events[j]
+        if type(u) is not dict:
+            return j
+        if check is not None:
+            check(u)
+        bean = new_bean(EventBean)
+        bean.event_type = et
+        bean.underlying = u
+        st = states.get(u.get(name))
+        if st is None:
+            feed(bean, creator)         # the new partition's statement sees it there
+            expected = filters._filters
+        else:
+            engine.current_statement = stmt
+            try:
+                out = step(st, bean)
+            except Exception as exc:    # the statement skips the event (engine/faults.py)
+                statement_failed(engine, stmt, bean, exc)
+                out = None
+            if out is not None:
+                if fn1 is not None and stmt._listeners is ls1 and stmt._subscriber is None:
+                    try:
+                        fn1([out], empty)
+                    except Exception as exc:
+                        stmt._failed("Listener", fn1, exc)
+                else:
+                    stmt._emit([out], None)
+        if engine._dispatch_queue or engine._route_queue or engine._window_changes:
+            engine._drain()     # (a listener may change the filters: checked next)
+            if stmt._listeners is not ls1:
+                return j + 1
+        if filters._filters != expected or route.roots is not roots or find(type_name) is not et:
+            return j + 1
+    return n

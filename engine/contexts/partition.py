@@ -248,7 +248,6 @@ class ContextRuntime:
         fusion = plan_fusion(self, statement, plan) if hasattr(plan, "partition_plan") else None
         if fusion is not None:
             self.fused[statement] = fusion
-            fusion.start(self)
         self.statements.append((statement, plan))
         if self.root is None:
             self.root = self.definition.levels[0].make(self, None, 0)
@@ -258,9 +257,7 @@ class ContextRuntime:
                 self._instantiate(p, statement, plan)
 
     def detach(self, statement: "Statement") -> None:
-        fusion = self.fused.pop(statement, None)
-        if fusion is not None:
-            fusion.stop()
+        self.fused.pop(statement, None)
         self.statements = [(s, p) for s, p in self.statements if s is not statement]
         if not self.statements:
             root, self.root = self.root, None
@@ -349,22 +346,10 @@ class ContextRuntime:
     def matched(self, bean: EventBean) -> set:
         return {id(h) for h in self.engine.filters.match_filters(bean)}
 
-    def only_fused(self) -> bool:
-        """Whether every statement runs fused (a new partition then registers no filter)."""
-        return len(self.fused) == len(self.statements)
-
-    def deliver_new(self, bean: EventBean, before: Optional[set], key: Any = None) -> None:
-        """Hand `bean` to the handles registered since `before` was taken that it satisfies
-        (none when `before` is None: nothing was registered) and to the fused statements of
-        the partition of `key`, in the statements' order."""
-        fresh = [] if before is None else \
-            [h for h in self.engine.filters.match_filters(bean)
-             if id(h) not in before and not getattr(h, "skip_initial", False)]
-        if self.fused:
-            for fusion in self.fused.values():
-                d = fusion.direct(bean, key)
-                if d is not None:
-                    fresh.append(d)
+    def deliver_new(self, bean: EventBean, before: set) -> None:
+        """Hand `bean` to the handles registered since `before` was taken that it satisfies."""
+        fresh = [h for h in self.engine.filters.match_filters(bean)
+                 if id(h) not in before and not getattr(h, "skip_initial", False)]
         fresh.sort(key=_order)
         for h in fresh:
             h.on_event(bean)

@@ -67,7 +67,6 @@ def test_fast_routing_delivers_as_the_general_path(context, statements, seq):
 
 def test_existing_partitions_match_one_handle():
     engine = Engine(time="simulated", start_time=0)
-    engine.fusion = False       # the general chain's routing (fused statements: test_keyed_fused.py)
     for s in SCHEMAS:
         engine.epl(s)
     engine.epl(CONTEXTS[0])

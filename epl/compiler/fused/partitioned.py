@@ -1,8 +1,9 @@
 """Fused code for a statement inside a keyed context: the shapes of shape.py declared with
-`context C`, run for every partition by one generated function that finds the partition's
-state (its window, aggregation rows and context properties) by the event's key.
+`context C` (and properties of the event beside ungrouped aggregations), run for every
+partition by one generated function given the partition's state (its window, aggregation
+rows and context properties).
 
-The per-partition state is a tuple laid out by `state_names`; the generated functions unpack
+The per-partition state is a tuple laid out by `state_names`; the generated function unpacks
 it into locals of the same names the shared body (codegen.body) reads as globals."""
 from __future__ import annotations
 
@@ -82,21 +83,15 @@ def _event_row(cshape: ContextShape, classes: Sequence[str], names: Sequence[str
     return "{" + ", ".join(parts) + "}"
 
 
-def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
-                         key: Optional[str]) -> str:
-    """The module source defining `on_event(bean)`, the statement's one filter handle over
-    all partitions (`_parts`: key -> state; the key is property `key` of the event, or
-    `_key(u)` when None), and `deliver(bean, st)`, the event that created the partition
-    whose state is `st` (then noted in `_created`, so that on_event skips it)."""
+def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Sequence[str],
+                         reclaim: bool) -> str:
+    """The module source defining `on_event(st, bean)`: the fused steps for an event of
+    the partition whose state tuple is `st` (each partition's filter handle calls it with
+    its own state bound first); and `step(st, bean)`, the same steps returning the row (or
+    None) instead of emitting it, for the batch loop (engine/contexts/keyed_fused.py)."""
     shape = cshape.base
     props = used_properties(shape)
     pre = {p: f"p{i}" for i, p in enumerate(props)}
-    reads = [f"{pre[p]} = u.get({_ident(p)!r})" for p in props]
-    if key is None:
-        key_expr = "_key(u)"
-    else:
-        key_expr = pre.get(key) or f"u.get({_ident(key)!r})"
-    unpack = ", ".join(state_names(cshape)) + " = st"
     b = body(shape, classes, names, reclaim, pre)
     if cshape.per_event:
         # the body's last line sets the row: here the new event's (none without one)
@@ -106,25 +101,16 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
             raise ValueError("unexpected fused body")
         b[-1] = indent + f"out.underlying = {_event_row(cshape, classes, names)}"
         b += [indent + "if not np:", indent + "    out = None"]
-    steps = ["    " + unpack]
+    steps = ["    u = bean.underlying"]
+    steps += [f"    {pre[p]} = u.get({_ident(p)!r})" for p in props]
+    steps.append("    " + ", ".join(state_names(cshape)) + " = st")
     if shape.where:     # a where clause may read context properties
         steps.append("    _holder.properties = _props")
     steps += ["    " + line for line in b]
-    if shape.where:
-        steps += ["    if out is not None:", "        _stmt._emit([out], None)", ""]
+    src = ["def on_event(st, bean):"] + steps
+    if shape.where or cshape.per_event:
+        src += ["    if out is not None:", "        _stmt._emit([out], None)", ""]
     else:
-        steps += ["    _stmt._emit([out], None)", ""]
-    src = ["def on_event(bean):", "    u = bean.underlying"]
-    src += ["    " + line for line in reads]
-    src += [f"    st = _parts.get({key_expr})",
-            "    if st is None:",
-            "        return",
-            # the partition's statements saw the event that created it already
-            "    if _created[0] is bean:",
-            "        _created[0] = None",
-            "        return"]
-    src += steps
-    src += ["def deliver(bean, st):", "    u = bean.underlying"]
-    src += ["    " + line for line in reads]
-    src += steps
+        src += ["    _stmt._emit([out], None)", ""]
+    src += ["def step(st, bean):"] + steps + ["    return out", ""]
     return "\n".join(src)
