@@ -17,14 +17,12 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
 from engine.contracts.event_types import Representation
-from engine.instance import SelectInstance, StreamHandle
-
 from engine.faults import statement_failed
+from engine.instance import SelectInstance, StreamHandle
 from filterindex.spec import FilterOp
 
 from .keyed import KeyedController, KeyedSpec
-from .partition import CreateHandle
-from .partition import Holder, Partition
+from .partition import CreateHandle, Holder, Partition
 from .statements import PartitionContext, PartitionInstance
 
 if TYPE_CHECKING:
@@ -49,6 +47,8 @@ def use_compiler(analyze: Callable[[str], Any], generate: Callable[..., str],
     from engine.fused import BATCH_RUNNERS
     if run_batch not in BATCH_RUNNERS:
         BATCH_RUNNERS.append(run_batch)
+    import engine.contexts.partition as partition_module
+    partition_module.FUSION = (plan_fusion, FusedPartitionInstance)
 
 
 def _shape_of(text: str) -> Any:

@@ -29,6 +29,11 @@ LAST = float("inf")
 _orders = itertools.count()
 
 
+# statements fused in their partitions (keyed_fused.py installs its two functions: the plan
+# of a statement's fusion in a runtime, or None; and the instance of a fused statement)
+FUSION: Optional[tuple[Callable[..., Any], Callable[..., Any]]] = None
+
+
 def first_order() -> tuple:
     return (FIRST, next(_orders))
 
@@ -244,8 +249,8 @@ class ContextRuntime:
 
     # -- statements ----------------------------------------------------------------------------
     def attach(self, statement: "Statement", plan: Any) -> None:
-        from .keyed_fused import plan_fusion
-        fusion = plan_fusion(self, statement, plan) if hasattr(plan, "partition_plan") else None
+        fusion = FUSION[0](self, statement, plan) \
+            if FUSION is not None and hasattr(plan, "partition_plan") else None
         if fusion is not None:
             self.fused[statement] = fusion
         self.statements.append((statement, plan))
@@ -312,8 +317,7 @@ class ContextRuntime:
         if fusion is None:
             inst = plan.make_instance(self.engine, stmt, p)
         else:
-            from .keyed_fused import FusedPartitionInstance
-            inst = FusedPartitionInstance(self.engine, stmt, plan.partition_plan, p, plan.holder, fusion)
+            inst = FUSION[1](self.engine, stmt, plan.partition_plan, p, plan.holder, fusion)
         p.instances.append((stmt, inst))
         try:
             inst.start()
