@@ -77,13 +77,14 @@ class KeyedFusion:
     """One context statement fused over its partitions: the generated function and the
     layout of a partition's state."""
 
-    __slots__ = ("statement", "run", "step", "layout", "states")
+    __slots__ = ("statement", "run", "loop", "event_type", "layout", "states")
 
-    def __init__(self, statement: "Statement", run: Callable[..., None], step: Callable[..., Any],
-                 layout: tuple) -> None:
+    def __init__(self, statement: "Statement", run: Callable[..., None],
+                 loop: Optional[Callable[..., int]], event_type: Any, layout: tuple) -> None:
         self.statement = statement
         self.run = run
-        self.step = step
+        self.loop = loop            # send_many's loop (None: the key is not a plain property)
+        self.event_type = event_type
         self.layout = layout
         self.states: dict[Any, tuple] = {}      # partition key -> state, of started partitions
 
@@ -232,7 +233,14 @@ def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[Key
     known = {"_props", "_events", "_gw", "_gwgroups", "_wins", "_groups", "_refc", "_new_row", "_single"}
     if not layout or not set(layout) <= known:
         return None
-    src = _GENERATE(cshape, classes, names, proc.aggs.reclaim)
+    from engine.fused import _type_checks
+    item = definition.levels[0].spec.item_for(et)
+    key = None
+    if item is not None and len(item.lookups) == 1 and item.lookups[0].isidentifier() \
+            and item.lookups[0] in props:
+        key = item.lookups[0]
+    checked = _type_checks(et)
+    src = _GENERATE(cshape, classes, names, proc.aggs.reclaim, key, [c[0] for c in checked])
     code = _CODE.get(src)
     if code is None:
         if len(_CODE) >= _MAX_CODE:
@@ -240,13 +248,15 @@ def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[Key
         code = _CODE[src] = compile(src, "<fused context statement>", "exec")
     ns = dict(_NAMESPACE)
     ns.update(_Bean=EventBean, _new_bean=EventBean.__new__, _out_type=inner.out_type, _where=inner.where,
-              _stmt=statement, _holder=plan.holder)
+              _stmt=statement, _holder=plan.holder, _failed=statement_failed)
+    for i, (_, allowed) in enumerate(checked):
+        ns[f"_ok{i}"] = frozenset(allowed)
     exec(code, ns)
-    return KeyedFusion(statement, ns["on_event"], ns["step"], layout)
+    return KeyedFusion(statement, ns["on_event"], ns["run"], et, layout)
 
 
 def _solo(et: Any, root: Any) -> Optional[tuple]:
-    """(creator handle, fusion, key property) when the only filters on `et` (a tree `root`
+    """(creator handle, fusion) when the only filters on `et` (a tree `root`
     of its own, no supertype's) are one keyed context's creating filter (only new keys, no
     filter of its own) and the unfiltered partitions of its one statement, fused; else None.
     Then an event of an existing key reaches only its partition's handle and one of a new
@@ -273,6 +283,8 @@ def _solo(et: Any, root: Any) -> Optional[tuple]:
             or len(rt.fused) != 1:
         return None
     fusion = next(iter(rt.fused.values()))
+    if fusion.loop is None or fusion.event_type is not et:
+        return None
     item = ch.arg.item
     name = item.lookups[0]
     if item.event_type is not et or len(item.lookups) != 1 or eidx.lookup != name \
@@ -287,7 +299,7 @@ def _solo(et: Any, root: Any) -> Optional[tuple]:
         h = next(iter(node.handles.values()))
         if type(h) is not FusedPartitionHandle or h.statement is not stmt:
             return None
-    return ch, fusion, name
+    return ch, fusion
 
 
 def run_batch(engine: Any, et: Any, route: Any, root: Any, events: Any, i: int, n: int, check: Any,
@@ -303,51 +315,6 @@ def run_batch(engine: Any, et: Any, route: Any, root: Any, events: Any, i: int, 
     solo = _solo(et, root)
     if solo is None:
         return i
-    ch, fusion, name = solo
-    stmt = fusion.statement
-    step = fusion.step
-    states = fusion.states
-    filters = engine.filters
-    roots = route.roots
-    expected = filters._filters
-    feed = engine.feed
-    new_bean = EventBean.__new__
-    ls1 = stmt._listeners
-    fn1 = ls1[0][0] if stmt._listeners_only and len(ls1) == 1 and ls1[0][1] == 2 else None
-    empty = None if engine.none_for_empty else ()
-    creator = [ch]
-    for j in range(i, n):
-        u = events[j]
-        if type(u) is not dict:
-            return j
-        if check is not None:
-            check(u)
-        bean = new_bean(EventBean)
-        bean.event_type = et
-        bean.underlying = u
-        st = states.get(u.get(name))
-        if st is None:
-            feed(bean, creator)         # the new partition's statement sees it there
-            expected = filters._filters
-        else:
-            engine.current_statement = stmt
-            try:
-                out = step(st, bean)
-            except Exception as exc:    # the statement skips the event (engine/faults.py)
-                statement_failed(engine, stmt, bean, exc)
-                out = None
-            if out is not None:
-                if fn1 is not None and stmt._listeners is ls1 and stmt._subscriber is None:
-                    try:
-                        fn1([out], empty)
-                    except Exception as exc:
-                        stmt._failed("Listener", fn1, exc)
-                else:
-                    stmt._emit([out], None)
-        if engine._dispatch_queue or engine._route_queue or engine._window_changes:
-            engine._drain()     # (a listener may change the filters: checked next)
-            if stmt._listeners is not ls1:
-                return j + 1
-        if filters._filters != expected or route.roots is not roots or find(type_name) is not et:
-            return j + 1
-    return n
+    ch, fusion = solo
+    return fusion.loop(engine, events, i, n, check, find, type_name, fusion.states, [ch], engine.filters,
+                       route, et)

@@ -84,11 +84,14 @@ def _event_row(cshape: ContextShape, classes: Sequence[str], names: Sequence[str
 
 
 def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Sequence[str],
-                         reclaim: bool) -> str:
+                         reclaim: bool, key: Optional[str] = None, checked: Sequence[str] = ()) -> str:
     """The module source defining `on_event(st, bean)`: the fused steps for an event of
     the partition whose state tuple is `st` (each partition's filter handle calls it with
-    its own state bound first); and `step(st, bean)`, the same steps returning the row (or
-    None) instead of emitting it, for the batch loop (engine/contexts/keyed_fused.py)."""
+    its own state bound first); and with `key` (the partition key property of the
+    statement's events) `run(...)`, send_many's loop over a batch when the statement's
+    partitions and the context's creating filter are the only filters on the type (see
+    engine/contexts/keyed_fused.py `run_batch`), else `run = None`. `checked`: the
+    properties send's type check tests, each against the global `_ok<i>` (as codegen.generate)."""
     shape = cshape.base
     props = used_properties(shape)
     pre = {p: f"p{i}" for i, p in enumerate(props)}
@@ -112,5 +115,62 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
         src += ["    if out is not None:", "        _stmt._emit([out], None)", ""]
     else:
         src += ["    _stmt._emit([out], None)", ""]
-    src += ["def step(st, bean):"] + steps + ["    return out", ""]
+    if key is None:
+        return "\n".join(src + ["run = None", ""])
+    key_expr = pre.get(key) or f"u.get({_ident(key)!r})"
+    ind = " " * 16
+    src += ["def run(engine, events, i, n, check, find, type_name, states, creator, filters, route, et):",
+            "    stmt = _stmt",
+            "    ls0 = stmt._listeners",
+            "    fn1 = ls0[0][0] if stmt._listeners_only and len(ls0) == 1 and ls0[0][1] == 2 else None",
+            "    empty = None if engine.none_for_empty else ()",
+            "    feed = engine.feed",
+            "    roots = route.roots",
+            "    expected = filters._filters",
+            "    for j in range(i, n):",
+            "        u = events[j]",
+            "        if type(u) is not dict:",
+            "            return j"]
+    src += [f"        {pre[p]} = u.get({_ident(p)!r})" for p in props]
+    src.append("        if check is not None:")
+    for i, p in enumerate(checked):
+        v = pre.get(p) or f"u.get({_ident(p)!r})"
+        src += [f"            if type({v}) not in _ok{int(i)} and {v} is not None:",
+                "                check(u)"]
+    if not checked:
+        src.append("            check(u)")
+    src += ["        bean = _new_bean(_Bean)",
+            "        bean.event_type = et",
+            "        bean.underlying = u",
+            f"        st = states.get({key_expr})",
+            "        if st is None:",
+            # a new key: the creator, as routing hands it (the new partition sees it there)
+            "            feed(bean, creator)",
+            "            expected = filters._filters",
+            "        else:",
+            "            engine.current_statement = stmt",
+            "            try:",
+            "                " + ", ".join(state_names(cshape)) + " = st"]
+    if shape.where:
+        src.append(ind + "_holder.properties = _props")
+    src += [ind + line for line in b]
+    src += ["            except Exception as exc:   # the statement skips the event (engine/faults.py)",
+            "                _failed(engine, stmt, bean, exc)",
+            "                out = None",
+            "            if out is not None:",
+            # one two-argument listener and no subscriber: called as Statement._dispatch would
+            "                if fn1 is not None and stmt._listeners is ls0 and stmt._subscriber is None:",
+            "                    try:",
+            "                        fn1([out], empty)",
+            "                    except Exception as exc:",
+            "                        stmt._failed('Listener', fn1, exc)",
+            "                else:",
+            "                    stmt._emit([out], None)",
+            "        if engine._dispatch_queue or engine._route_queue or engine._window_changes:",
+            "            engine._drain()",
+            "            if stmt._listeners is not ls0:",
+            "                return j + 1",
+            "        if filters._filters != expected or route.roots is not roots or find(type_name) is not et:",
+            "            return j + 1",
+            "    return n", ""]
     return "\n".join(src)
