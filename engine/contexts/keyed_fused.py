@@ -158,6 +158,7 @@ _NAMESPACE = {"__builtins__": {}, "type": type, "float": float, "int": int, "dic
 
 def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[KeyedFusion]:
     """A KeyedFusion for a context statement whose partitions can run fused, else None."""
+    from engine.aggregation.basic import IntSum32, IntSum64
     from engine.fused import _classes, enabled
     from engine.resultset.aggregation_rows import AggregationRows
     from engine.resultset.processors import AggregatedUngroupedProcessor, RowForAllProcessor, RowPerGroupProcessor
@@ -248,7 +249,8 @@ def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[Key
         code = _CODE[src] = compile(src, "<fused context statement>", "exec")
     ns = dict(_NAMESPACE)
     ns.update(_Bean=EventBean, _new_bean=EventBean.__new__, _out_type=inner.out_type, _where=inner.where,
-              _stmt=statement, _holder=plan.holder, _failed=statement_failed)
+              _stmt=statement, _holder=plan.holder, _failed=statement_failed,
+              _wrap32=IntSum32.wrap, _wrap64=IntSum64.wrap)
     for i, (_, allowed) in enumerate(checked):
         ns[f"_ok{i}"] = frozenset(allowed)
     exec(code, ns)

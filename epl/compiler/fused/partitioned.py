@@ -69,16 +69,31 @@ def state_names(cshape: ContextShape) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _event_row(cshape: ContextShape, classes: Sequence[str], names: Sequence[str]) -> str:
-    """The row of a per-event statement: the new event's properties and the aggregations."""
+# integral sums read inline: the total, wrapped to the column's width as the aggregator's
+# value() does (Java int/long overflow) only when out of range
+_INT_BITS = {"IntSum32": 32, "IntSum64": 64}
+
+
+def _value(cls: str, a: str) -> str:
+    bits = _INT_BITS.get(cls)
+    if bits is not None:
+        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+        return f"(({a}.total if {int(lo)} <= {a}.total <= {int(hi)} else _wrap{int(bits)}({a}.total)) if {a}.n else None)"
+    tmpl = INLINE_VALUE.get(cls)
+    return f"{a}.value()" if tmpl is None else tmpl.format(a=a)
+
+
+def _row(cshape: ContextShape, classes: Sequence[str], names: Sequence[str]) -> str:
+    """The output row: the group's property (`ru`, as codegen's row), the new event's
+    properties (`u`) and the aggregations."""
     parts = []
     for name, (kind, what) in zip(names, cshape.columns):
         if kind == "event":
             val = f"u.get({_ident(what)!r})"
+        elif kind == "prop":
+            val = f"ru.get({_ident(what)!r})"
         else:
-            a = f"a{int(what)}"
-            tmpl = INLINE_VALUE.get(classes[what])
-            val = f"{a}.value()" if tmpl is None else tmpl.format(a=a)
+            val = _value(classes[what], f"a{int(what)}")
         parts.append(f"{str(name)!r}: {val}")
     return "{" + ", ".join(parts) + "}"
 
@@ -96,13 +111,14 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
     props = used_properties(shape)
     pre = {p: f"p{i}" for i, p in enumerate(props)}
     b = body(shape, classes, names, reclaim, pre)
+    # the body's last line sets the row: here with integral sums inline, and for a
+    # per-event statement the new event's (none without one)
+    last = b[-1]
+    indent = last[:len(last) - len(last.lstrip())]
+    if not last.lstrip().startswith("out.underlying = "):
+        raise ValueError("unexpected fused body")
+    b[-1] = indent + f"out.underlying = {_row(cshape, classes, names)}"
     if cshape.per_event:
-        # the body's last line sets the row: here the new event's (none without one)
-        last = b[-1]
-        indent = last[:len(last) - len(last.lstrip())]
-        if not last.lstrip().startswith("out.underlying = "):
-            raise ValueError("unexpected fused body")
-        b[-1] = indent + f"out.underlying = {_event_row(cshape, classes, names)}"
         b += [indent + "if not np:", indent + "    out = None"]
     steps = ["    u = bean.underlying"]
     steps += [f"    {pre[p]} = u.get({_ident(p)!r})" for p in props]
@@ -117,7 +133,11 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
         src += ["    _stmt._emit([out], None)", ""]
     if key is None:
         return "\n".join(src + ["run = None", ""])
-    key_expr = pre.get(key) or f"u.get({_ident(key)!r})"
+    # the loop reads the key (and the checked properties) once too
+    seen = dict(pre)
+    if key not in seen:
+        seen[key] = "pk"
+    key_expr = seen[key]
     ind = " " * 16
     src += ["def run(engine, events, i, n, check, find, type_name, states, creator, filters, route, et):",
             "    stmt = _stmt",
@@ -127,14 +147,16 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
             "    feed = engine.feed",
             "    roots = route.roots",
             "    expected = filters._filters",
+            # evaluation faults name the current statement (a where clause evaluates)
+            "    engine.current_statement = stmt",
             "    for j in range(i, n):",
             "        u = events[j]",
             "        if type(u) is not dict:",
             "            return j"]
-    src += [f"        {pre[p]} = u.get({_ident(p)!r})" for p in props]
+    src += [f"        {v} = u.get({_ident(p)!r})" for p, v in seen.items()]
     src.append("        if check is not None:")
     for i, p in enumerate(checked):
-        v = pre.get(p) or f"u.get({_ident(p)!r})"
+        v = seen.get(p) or f"u.get({_ident(p)!r})"
         src += [f"            if type({v}) not in _ok{int(i)} and {v} is not None:",
                 "                check(u)"]
     if not checked:
@@ -147,8 +169,8 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
             # a new key: the creator, as routing hands it (the new partition sees it there)
             "            feed(bean, creator)",
             "            expected = filters._filters",
-            "        else:",
             "            engine.current_statement = stmt",
+            "        else:",
             "            try:",
             "                " + ", ".join(state_names(cshape)) + " = st"]
     if shape.where:
@@ -170,6 +192,7 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
             "            engine._drain()",
             "            if stmt._listeners is not ls0:",
             "                return j + 1",
+            "            engine.current_statement = stmt",
             "        if filters._filters != expected or route.roots is not roots or find(type_name) is not et:",
             "            return j + 1",
             "    return n", ""]
