@@ -358,6 +358,10 @@ class ContextRuntime:
         for h in fresh:
             h.on_event(bean)
 
+    def single_fused(self) -> bool:
+        """Whether the context runs one statement, fused in its partitions (keyed_fused.py)."""
+        return len(self.statements) == 1 and len(self.fused) == 1
+
     def partition_count(self) -> int:
         return len(self.leaves)
 

@@ -251,6 +251,7 @@ def test_send_many_batch_loop_delivers_as_the_general_chain(script: tuple) -> No
     context, text, receivers, batches = script
     want = run_batches(context, text, receivers, batches, False, False)
     assert repr(run_batches(context, text, receivers, batches, True, True)) == repr(want)
+    assert repr(run_batches(context, text, receivers, batches, True, False)) == repr(want)
     assert repr(run_batches(context, text, receivers, batches, False, True)) == repr(want)
 
 
