@@ -70,7 +70,7 @@ class FusedPartitionHandle(StreamHandle):
     """A partition's filter handle: `on_event(bean)` is the statement's generated function
     with the partition's state bound."""
 
-    __slots__ = ("on_event", "state")
+    __slots__ = ("on_event",)
 
 
 class KeyedFusion:
@@ -131,7 +131,7 @@ class FusedPartitionInstance(PartitionInstance):
         inst.pattern_filter_addendum = partition.narrow
         inner = inst.handles[0]
         handle = FusedPartitionHandle(inner.target, statement, inner.stream_index)
-        handle.state = state = fusion.state_of(inst, props)
+        state = fusion.state_of(inst, props)
         handle.on_event = partial(fusion.run, state)
         inst.handles[0] = handle
         self.inst = inst
@@ -304,7 +304,7 @@ def _solo(et: Any, root: Any) -> Optional[tuple]:
     return ch, fusion
 
 
-def run_batch(engine: Any, et: Any, route: Any, root: Any, events: Any, i: int, n: int, check: Any,
+def run_batch(engine: "Runtime", et: Any, route: Any, root: Any, events: Any, i: int, n: int, check: Any,
               find: Any, type_name: str) -> int:
     """send_many's loop over events i.. of `et` when `_solo` holds: an event of an existing
     key runs its partition's fused steps (rows to a lone two-argument listener directly,
