@@ -48,7 +48,7 @@ def use_compiler(analyze: Callable[[str], Any], generate: Callable[..., str],
     if run_batch not in BATCH_RUNNERS:
         BATCH_RUNNERS.append(run_batch)
     import engine.contexts.partition as partition_module
-    partition_module.FUSION = (plan_fusion, FusedPartitionInstance)
+    partition_module.FUSION = plan_fusion
 
 
 def _shape_of(text: str) -> Any:
@@ -87,6 +87,11 @@ class KeyedFusion:
         self.event_type = event_type
         self.layout = layout
         self.states: dict[Any, tuple] = {}      # partition key -> state, of started partitions
+
+    def instance(self, engine: "Runtime", statement: "Statement", plan: Any, partition: Partition,
+                 holder: Holder) -> "FusedPartitionInstance":
+        """The statement's instance in a new partition."""
+        return FusedPartitionInstance(engine, statement, plan, partition, holder, self)
 
     def state_of(self, inst: SelectInstance, props: dict) -> tuple:
         """A partition's state tuple: the objects its fused steps work on."""

@@ -29,9 +29,10 @@ LAST = float("inf")
 _orders = itertools.count()
 
 
-# statements fused in their partitions (keyed_fused.py installs its two functions: the plan
-# of a statement's fusion in a runtime, or None; and the instance of a fused statement)
-FUSION: Optional[tuple[Callable[..., Any], Callable[..., Any]]] = None
+# statements fused in their partitions: keyed_fused.py installs the plan of a statement's
+# fusion in a runtime (None: the statement keeps the general chain); a fusion makes the
+# statement's partition instances itself (a restored engine has no installed hook)
+FUSION: Optional[Callable[..., Any]] = None
 
 
 def first_order() -> tuple:
@@ -249,7 +250,7 @@ class ContextRuntime:
 
     # -- statements ----------------------------------------------------------------------------
     def attach(self, statement: "Statement", plan: Any) -> None:
-        fusion = FUSION[0](self, statement, plan) \
+        fusion = FUSION(self, statement, plan) \
             if FUSION is not None and hasattr(plan, "partition_plan") else None
         if fusion is not None:
             self.fused[statement] = fusion
@@ -317,7 +318,7 @@ class ContextRuntime:
         if fusion is None:
             inst = plan.make_instance(self.engine, stmt, p)
         else:
-            inst = FUSION[1](self.engine, stmt, plan.partition_plan, p, plan.holder, fusion)
+            inst = fusion.instance(self.engine, stmt, plan.partition_plan, p, plan.holder)
         p.instances.append((stmt, inst))
         try:
             inst.start()
