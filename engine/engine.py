@@ -868,6 +868,9 @@ def _install_fusion() -> None:
     from epl.compiler.fused.shape import analyze
     from epl.parser import parse
     fused.use_compiler(lambda text: analyze(parse(text)), generate)
+    import engine.contexts.keyed_fused as keyed_fused
+    from epl.compiler.fused.partitioned import analyze_in_context, generate_partitioned, state_names
+    keyed_fused.use_compiler(lambda text: analyze_in_context(parse(text)), generate_partitioned, state_names)
 
 
 def _install_features(engine: Engine) -> None:

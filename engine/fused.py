@@ -222,6 +222,12 @@ def _bind(ns: dict, plan: Any, aggs: Any, stmt: Any, et: Any) -> None:
               _failed=statement_failed, _et=et, _route=None, _roots=None, _root=None, _h=None)
 
 
+# send_many's other batch loops, tried when no fused statement is alone on the type:
+# (engine, et, route, root, events, i, n, check, find, type_name) -> where they stopped
+# (engine/contexts/keyed_fused.py adds its own)
+BATCH_RUNNERS: list[Callable[..., int]] = []
+
+
 def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: Any, find: Any,
               type_name: str) -> int:
     """send_many's hook: when the only filter on `et`'s events is a fused statement's
@@ -236,6 +242,10 @@ def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: An
     root = roots[0]
     h = root.one
     if type(h) is not FusedHandle or h.event_type is not et:
+        for runner in BATCH_RUNNERS:    # e.g. keyed-context partitions of a fused statement
+            j = runner(engine, et, route, root, events, i, n, check, find, type_name)
+            if j != i:
+                return j
         return i
     ns = h.run.__globals__      # (after a checkpoint restore, not necessarily h.namespace)
     ns["_route"], ns["_roots"], ns["_root"], ns["_h"] = route, roots, root, h

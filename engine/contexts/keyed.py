@@ -119,7 +119,12 @@ class KeyedController(PartitioningController):
         if self._end_spec is not None and spec_matches(self._end_spec, bean):
             return          # a terminating event does not start a partition
         runtime = self.runtime
-        before = runtime.matched(bean)
+        cond = self.spec.terminated
+        # a context of one fused statement (keyed_fused.py) registers only that statement's
+        # handle for a new partition: the creating event goes to it directly, without
+        # matching every filter before and after (unless an end condition registers too)
+        direct = runtime.single_fused() and (cond is None or self.spec.terminated_item is not None)
+        before = None if direct else runtime.matched(bean)
         values = key if len(creator.item.lookups) > 1 else (key,)
         props: dict[str, Any] = {f"key{i + 1}": v for i, v in enumerate(values)}
         if creator.alias:
@@ -129,11 +134,18 @@ class KeyedController(PartitioningController):
                 props.setdefault(it.alias, bean)
         p = runtime.new_partition(self, self.level, props, self.parent, self._narrower(values), key)
         self.partitions[key] = p
-        cond = self.spec.terminated
         if cond is not None and self.spec.terminated_item is None:
             token = cond.arm(runtime, p.narrow, None, lambda props, events, _p=p: self.end(_p), False)
             p.cleanup.append(token.stop)
-        runtime.deliver_new(bean, before)
+        if before is None:
+            # the one fused statement's handle, when its (narrowed) filter takes the event
+            for _stmt, inst in p.instances:
+                select = inst.inst
+                for reg, h in zip(select.registrations, select.handles):
+                    if spec_matches(reg.spec, bean):
+                        h.on_event(bean)
+        else:
+            runtime.deliver_new(bean, before)
 
     def end(self, p: Partition) -> None:
         if self.partitions.get(p.key) is p:

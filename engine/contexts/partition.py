@@ -29,6 +29,12 @@ LAST = float("inf")
 _orders = itertools.count()
 
 
+# statements fused in their partitions: keyed_fused.py installs the plan of a statement's
+# fusion in a runtime (None: the statement keeps the general chain); a fusion makes the
+# statement's partition instances itself (a restored engine has no installed hook)
+FUSION: Optional[Callable[..., Any]] = None
+
+
 def first_order() -> tuple:
     return (FIRST, next(_orders))
 
@@ -185,6 +191,8 @@ class ContextRuntime:
         self._regs: dict[Registration, None] = {}
         self._slots: dict[tuple, None] = {}       # slots of live schedules and pattern runs
         self._patterns: dict[Any, None] = {}      # pattern-condition instances
+        # statements whose partitions run as fused code (keyed_fused.py), by statement
+        self.fused: dict[Any, Any] = {}
 
     # -- what controllers and conditions register ----------------------------------------------
     def add_filter(self, spec: FilterSpec, handle: Any) -> Registration:
@@ -242,6 +250,10 @@ class ContextRuntime:
 
     # -- statements ----------------------------------------------------------------------------
     def attach(self, statement: "Statement", plan: Any) -> None:
+        fusion = FUSION(self, statement, plan) \
+            if FUSION is not None and hasattr(plan, "partition_plan") else None
+        if fusion is not None:
+            self.fused[statement] = fusion
         self.statements.append((statement, plan))
         if self.root is None:
             self.root = self.definition.levels[0].make(self, None, 0)
@@ -251,6 +263,7 @@ class ContextRuntime:
                 self._instantiate(p, statement, plan)
 
     def detach(self, statement: "Statement") -> None:
+        self.fused.pop(statement, None)
         self.statements = [(s, p) for s, p in self.statements if s is not statement]
         if not self.statements:
             root, self.root = self.root, None
@@ -301,7 +314,11 @@ class ContextRuntime:
         return props
 
     def _instantiate(self, p: Partition, stmt: "Statement", plan: Any) -> None:
-        inst = plan.make_instance(self.engine, stmt, p)
+        fusion = self.fused.get(stmt)
+        if fusion is None:
+            inst = plan.make_instance(self.engine, stmt, p)
+        else:
+            inst = fusion.instance(self.engine, stmt, plan.partition_plan, p, plan.holder)
         p.instances.append((stmt, inst))
         try:
             inst.start()
@@ -341,6 +358,10 @@ class ContextRuntime:
         fresh.sort(key=_order)
         for h in fresh:
             h.on_event(bean)
+
+    def single_fused(self) -> bool:
+        """Whether the context runs one statement, fused in its partitions (keyed_fused.py)."""
+        return len(self.statements) == 1 and len(self.fused) == 1
 
     def partition_count(self) -> int:
         return len(self.leaves)
