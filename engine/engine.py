@@ -404,7 +404,8 @@ class Engine:
                         probe = entry[1]
                         probe.underlying = event
                         self.current_statement = None   # filters evaluate for no one statement
-                        handles = entry[0].fn(probe)
+                        route = entry[0].fn     # (`entry[0].fn(probe)` would not specialize:
+                        handles = route(probe)  # LOAD_METHOD of a slot holding a function)
                         probe.underlying = None
                         if handles:
                             if self.check_events:
