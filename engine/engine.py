@@ -55,6 +55,8 @@ Receivers = Mapping[str, Union[Callable[..., object], Sequence[Callable[..., obj
 _log = logging.getLogger("epl.engine")
 T = TypeVar("T")
 
+_new_bean = EventBean.__new__
+
 # Insert-into events routed for one incoming event (or one time step) before the engine
 # cuts a loop: far above any real chain, small enough to end in about a second.
 ROUTE_LIMIT = 100_000
@@ -410,7 +412,10 @@ class Engine:
                         if handles:
                             if self.check_events:
                                 entry[2](event)
-                            self.feed(EventBean(entry[3], event), handles)
+                            bean = _new_bean(EventBean)     # EventBean(et, event) without
+                            bean.event_type = entry[3]      # its __init__ frame
+                            bean.underlying = event
+                            self.feed(bean, handles)
                         if self.pending:
                             self.drain()
                     finally:
