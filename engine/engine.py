@@ -434,7 +434,8 @@ class Engine:
             et = self._find_type(type_name)
             if et is not None and et.is_map:
                 with self.lock:
-                    self._send_route(et, type_name)
+                    if type_name not in self._send_routes:
+                        self._send_route(et, type_name)
                 self.send(event, type_name)     # the short path from now on
                 return
         bean = self.to_bean(event, type_name)
