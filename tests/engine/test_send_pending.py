@@ -196,3 +196,37 @@ def test_per_event_send_delivers_what_send_many_and_the_general_chain_deliver(ba
     assert _run(batches, "many", relay) == want
     assert _run(batches, "send", relay) == want
     assert _run(batches, "send_unlocked", relay) == want
+
+
+def _holding_the_lock(engine: Engine) -> tuple[threading.Thread, threading.Event]:
+    """Another thread holding `engine.lock` until the returned event is set."""
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with engine.lock:
+            held.set()
+            release.wait(10)
+    t = threading.Thread(target=hold)
+    t.start()
+    held.wait(10)
+    return t, release
+
+
+@pytest.mark.parametrize("thread_safe", [True, False])
+def test_send_waits_for_the_lock_unless_the_engine_is_not_thread_safe(thread_safe):
+    engine = Engine(time="simulated", thread_safe=thread_safe)
+    engine.epl(SCHEMA)
+    got: list = []
+    engine.epl("select v from T(v > 1)").add_listener(lambda new, old: got.append(new[0]["v"]))
+    engine.send({"sym": "a", "v": 2.0, "i": 1}, "T")           # the type's first send
+    holder, release = _holding_the_lock(engine)
+    sender = threading.Thread(target=lambda: (engine.send({"sym": "a", "v": 3.0, "i": 1}, "T"),
+                                              engine.advance_time(5)))
+    sender.start()
+    sender.join(0.3)
+    assert sender.is_alive() is thread_safe         # blocked behind the other thread's lock
+    assert got == ([2.0] if thread_safe else [2.0, 3.0])
+    release.set()
+    holder.join()
+    sender.join(10)
+    assert got == [2.0, 3.0] and engine.now == 5
