@@ -607,9 +607,9 @@ class Engine:
         what the statements produced; hand named-window changes to the windows' consumers and
         call the listeners of what they produced; then the next routed (insert-into) event,
         through `process` (an isolated service's routing, or the engine's own), until none
-        remain, and clear `pending`. Past ROUTE_LIMIT routed events for one event (`insert into A select * from A`
-        never ends) the rest is dropped: an error log line and the `route_limit` signal,
-        never a stall."""
+        remain, and clear `pending`. Past ROUTE_LIMIT routed events for one event (`insert
+        into A select * from A` never ends) the rest is dropped: an error log line and the
+        `route_limit` signal, never a stall."""
         routed = 0
         while True:
             queue = self._dispatch_queue
@@ -709,9 +709,9 @@ class Engine:
         routed = new_rows if ins.selector == "istream" else old_rows if ins.selector == "rstream" \
             else (new_rows or []) + (old_rows or [])
         if routed:
+            self.pending = True         # first: `derive` may raise after some rows are queued
             for row in routed:
                 self._route_queue.append(self.derive(ins, row))
-            self.pending = True
 
     def derive(self, ins: InsertIntoPlan, row: EventBean) -> EventBean:
         """The event of the `insert into` target stream that the row becomes."""
