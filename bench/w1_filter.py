@@ -1,7 +1,8 @@
 """W1: one filtered stream, `select * from Tick(symbol='S7' and price > 50)`, counting listener;
 with the engine's default checking of map events against their declared types on send, and
 without it (`Engine(check_events=False)`: routing alone, as the loop does no checking); and
-through `engine.send` per event instead of `send_many`."""
+through `engine.send` per event instead of `send_many`, on a default (thread-safe) engine and
+on one made with `Engine(thread_safe=False)` (send skips the lock: one feeding thread only)."""
 from __future__ import annotations
 
 from engine import Engine
@@ -27,9 +28,9 @@ def engine_run(events: list[dict], check_events: bool = True) -> Run:
     return elapsed(), seen[0]
 
 
-def engine_send_run(events: list[dict]) -> Run:
+def engine_send_run(events: list[dict], thread_safe: bool = True) -> Run:
     """The same through `engine.send(event, "Tick")` per event."""
-    engine = Engine(time="simulated")
+    engine = Engine(time="simulated", thread_safe=thread_safe)
     engine.epl(data.TICK_SCHEMA)
     seen = [0]
 
@@ -64,4 +65,6 @@ def run(quick: bool, repeat: int) -> list[Row]:
             measure(NAME, "... check_events=False", len(events), lambda: engine_run(events, False),
                     lambda: loop_run(events), repeat),
             measure(NAME, "... engine.send per event", len(events), lambda: engine_send_run(events),
-                    lambda: loop_run(events), repeat)]
+                    lambda: loop_run(events), repeat),
+            measure(NAME, "... send per event, thread_safe=False", len(events),
+                    lambda: engine_send_run(events, False), lambda: loop_run(events), repeat)]

@@ -55,6 +55,8 @@ Receivers = Mapping[str, Union[Callable[..., object], Sequence[Callable[..., obj
 _log = logging.getLogger("epl.engine")
 T = TypeVar("T")
 
+_new_bean = EventBean.__new__
+
 # Insert-into events routed for one incoming event (or one time step) before the engine
 # cuts a loop: far above any real chain, small enough to end in about a second.
 ROUTE_LIMIT = 100_000
@@ -71,14 +73,24 @@ class Engine:
     >>> engine.send({"account": "a1", "amount": 300}, "Withdrawal")
     >>> seen
     [{'account': 'a1', 'amount': 300}]
+
+    An engine is thread-safe: events, time steps and statement changes from several threads
+    are processed one at a time under `engine.lock`. `Engine(time="simulated",
+    thread_safe=False)` is for an engine fed by one thread alone: `send` then skips the lock
+    (about a third of its cost per event, docs/performance.md "A lean send"); sending or
+    changing statements from several threads at once is then unsafe, and a system-time engine
+    (whose timer thread moves time) refuses it.
     """
 
     def __init__(self, time: str = "system", *, resolution_ms: int = 100, none_for_empty: bool = False,
                  start_time: Optional[int] = None, pattern_limit: Optional[int] = None,
                  check_events: bool = True, prioritized_execution: bool = False,
-                 time_zone: str = "UTC") -> None:
+                 time_zone: str = "UTC", thread_safe: bool = True) -> None:
         if time not in ("system", "simulated"):
             raise ValueError("time must be 'system' or 'simulated'")
+        if not thread_safe and time != "simulated":
+            raise ValueError("thread_safe=False needs time='simulated': a system-time engine's "
+                             "timer thread moves time while events are sent")
         self.time_mode = time
         # Esper's runtime setting: @priority and @drop take effect only when it is on
         self.prioritized_execution = prioritized_execution
@@ -102,6 +114,9 @@ class Engine:
         start = start_time if start_time is not None else (wall_clock_ms() if time == "system" else 0)
         self.scheduler = Scheduler(start)
         self.lock = threading.RLock()
+        # send's and advance_time's lock: None when the engine is fed by one thread alone
+        self.thread_safe = thread_safe
+        self._send_lock: Optional[threading.RLock] = self.lock if thread_safe else None
         self.functions: dict[str, Callable[..., Any]] = {}
         from engine.aggregation.registry import AGGREGATIONS
         self.aggregations: dict[str, Any] = dict(AGGREGATIONS)   # built-ins plus registered ones
@@ -113,9 +128,16 @@ class Engine:
         self._dispatch_queue: list = []       # [statement, new, old] in processing order
         self._queued: dict = {}                # statement -> its entry, merged per event
         self._route_queue: deque = deque()
-        self._send_routes: dict = {}           # event type -> send's entry (_send_route)
+        # type name -> send's entry for dicts of that map type (_send_route); dropped when
+        # the name's type is removed
+        self._send_routes: dict = {}
+        self.types.on_removed(self._type_removed)
         # named-window changes waiting for the window's consumers: (handles, new, old)
         self._window_changes: list = []
+        # True when results, routed events or named-window changes wait for `drain`: one
+        # attribute read for the per-event loops, set by everything that queues, cleared by
+        # `drain` once nothing waits (never False while something waits)
+        self.pending = False
         self._depth = 0
         self.services = Services()           # feature services (named windows, variables, ...)
         # listeners get () for a stream with nothing; True restores the older None
@@ -333,7 +355,7 @@ class Engine:
     # -- events ----------------------------------------------------------------------------------
     # The way of an event (docs/dispatch-order.md): its filters match (send's per-type router,
     # send_many's batch scanner, or `filters.match`), the streams whose filters it matched take
-    # it (`feed`), then `_drain` calls the listeners of what it produced and processes the
+    # it (`feed`), then `drain` calls the listeners of what it produced and processes the
     # events it routed (`process`: match and `feed` again) until none remain. Time steps fire
     # their callbacks and drain the same way (`_step`).
     def to_bean(self, event: object, type_name: Optional[str]) -> EventBean:
@@ -367,44 +389,62 @@ class Engine:
 
     def send(self, event: object, type_name: Optional[str] = None) -> None:
         """Process one event: a dict with its type name, or an object of a registered class."""
-        if type(event) is dict and type_name is not None:
-            # the common case, kept to a few steps before the generated routing code: a dict
-            # of a map type, no send in progress (docs/performance.md, "A lean send")
+        if type(event) is dict:
+            # the common case, a few steps before the generated routing code: a dict of a map
+            # type whose entry its first send made, no send in progress (docs/performance.md,
+            # "A lean send")
+            entry = self._send_routes.get(type_name)
+            if entry is not None:
+                lock = self._send_lock
+                if lock is not None:
+                    lock.acquire()          # two calls cost half of a `with` block
+                if not self._depth:
+                    self._depth = 1
+                    try:
+                        # filters see a probe bean: no bean for an event nothing wants (EPL
+                        # filters keep no reference to it; a nested send makes its own)
+                        probe = entry[1]
+                        probe.underlying = event
+                        self.current_statement = None   # filters evaluate for no one statement
+                        route = entry[0].fn     # (`entry[0].fn(probe)` would not specialize:
+                        handles = route(probe)  # LOAD_METHOD of a slot holding a function)
+                        probe.underlying = None
+                        if handles:
+                            if self.check_events:
+                                entry[2](event)
+                            bean = _new_bean(EventBean)     # EventBean(et, event) without
+                            bean.event_type = entry[3]      # its __init__ frame
+                            bean.underlying = event
+                            self.feed(bean, handles)
+                        if self.pending:
+                            self.drain()
+                    finally:
+                        self._depth = 0
+                        if lock is not None:
+                            lock.release()
+                    return
+                if lock is not None:
+                    lock.release()
+        self._send_general(event, type_name)
+
+    def _send_general(self, event: object, type_name: Optional[str]) -> None:
+        """send's path for everything else: objects, beans, a type's first dict, unknown
+        types (refused), events sent from listeners and callbacks (queued)."""
+        if type(event) is dict and type_name is not None and type_name not in self._send_routes:
             et = self._find_type(type_name)
             if et is not None and et.is_map:
                 with self.lock:
-                    if not self._depth:
-                        self._depth += 1
-                        try:
-                            entry = self._send_routes.get(et)
-                            if entry is None:
-                                entry = self._send_route(et)
-                            # filters see a probe bean: no bean for an event nothing wants
-                            # (EPL filters keep no reference to it; a nested send makes its own)
-                            probe = entry[1]
-                            probe.underlying = event
-                            self.current_statement = None   # filters evaluate for no one statement
-                            handles = entry[0].fn(probe)
-                            probe.underlying = None
-                            if handles:
-                                if self.check_events:
-                                    entry[2](event)
-                                self.feed(EventBean(et, event), handles)
-                            if self._dispatch_queue or self._route_queue or self._window_changes:
-                                self._drain()
-                        finally:
-                            self._depth -= 1
-                        return
-                bean = EventBean(et, event)
-            else:
-                bean = self.to_bean(event, type_name)
-        else:
-            bean = self.to_bean(event, type_name)
+                    if type_name not in self._send_routes:
+                        self._send_route(et, type_name)
+                self.send(event, type_name)     # the short path from now on
+                return
+        bean = self.to_bean(event, type_name)
         with self.lock:
             if self._depth:
                 # sent from a listener or callback: processed before the outer send returns
                 self._check(bean)
                 self._route_queue.append(bean)
+                self.pending = True
                 return
             self._depth += 1
             try:
@@ -419,13 +459,17 @@ class Engine:
         if handles:
             self._check(bean)
             self.feed(bean, handles)
-        if self._dispatch_queue or self._route_queue or self._window_changes:
-            self._drain()
+        if self.pending:
+            self.drain()
 
-    def _send_route(self, et: EventType) -> tuple:
-        """send's per-type entry: (the filter index's router, a probe bean, the checker)."""
-        entry = self._send_routes[et] = (self.filters.router(et), EventBean(et, None), et.checker())
-        return entry
+    def _send_route(self, et: EventType, type_name: str) -> None:
+        """send's entry for dicts of the map type `et` named `type_name`: (the filter index's
+        router, a probe bean, the type's checker, the type)."""
+        self._send_routes[type_name] = (self.filters.router(et), EventBean(et, None), et.checker(), et)
+
+    def _type_removed(self, et: EventType) -> None:
+        """A type left the registry: send no longer knows its name (a new type may take it)."""
+        self._send_routes.pop(et.name, None)
 
     def _check(self, bean: EventBean) -> None:
         """Check a map or typed-class event's values against its declared types before any
@@ -464,7 +508,7 @@ class Engine:
         event (a listener may change them)."""
         n = len(events)
         i = 0
-        if self._dispatch_queue or self._route_queue or self._window_changes:
+        if self.pending:
             # left over by an exception: send drains them after its event
             if n:
                 self._send_bean(self.to_bean(events[0], type_name))
@@ -506,8 +550,8 @@ class Engine:
                         h.statement._deliver_now(bean)
                     else:
                         feed(bean, handles)
-                    if self._dispatch_queue or self._route_queue or self._window_changes:
-                        self._drain()
+                    if self.pending:
+                        self.drain()
                 if find(type_name) is not et:
                     i = j + 1
                     break
@@ -516,10 +560,12 @@ class Engine:
         """Run `action` once every statement has processed the current event, in dispatch
         order (variables set by `on ... set` take effect this way)."""
         self._dispatch_queue.append((_AfterEvent(action), None, None))
+        self.pending = True
 
     def route(self, event: object, type_name: Optional[str] = None) -> None:
         """Queue an event to be processed after the current one (from listeners)."""
         self._route_queue.append(self.to_bean(event, type_name))
+        self.pending = True
 
     def process(self, bean: EventBean) -> None:
         """A routed event through this runtime's filters to its statements (the drain goes on
@@ -555,14 +601,15 @@ class Engine:
             if h.drop:
                 drop_at = h.order[0]
 
-    def _drain(self, process: Optional[Callable[[EventBean], None]] = None) -> None:
-        """After an event or a time step (docs/dispatch-order.md): call the listeners of what
-        the statements produced; hand named-window changes to the windows' consumers and
+    def drain(self, process: Optional[Callable[[EventBean], None]] = None) -> None:
+        """Process what waits after an event or a time step (docs/dispatch-order.md); called
+        inside a processing step, the lock held, when `pending` is set: call the listeners of
+        what the statements produced; hand named-window changes to the windows' consumers and
         call the listeners of what they produced; then the next routed (insert-into) event,
         through `process` (an isolated service's routing, or the engine's own), until none
-        remain. Past ROUTE_LIMIT routed events for one event (`insert into A select * from A`
-        never ends) the rest is dropped: an error log line and the `route_limit` signal,
-        never a stall."""
+        remain, and clear `pending`. Past ROUTE_LIMIT routed events for one event (`insert
+        into A select * from A` never ends) the rest is dropped: an error log line and the
+        `route_limit` signal, never a stall."""
         routed = 0
         while True:
             queue = self._dispatch_queue
@@ -575,6 +622,8 @@ class Engine:
                 self._consume_window_changes()
                 continue
             if not self._route_queue:
+                # a listener's `after_event` (a variable set) may wait for the next event
+                self.pending = bool(self._dispatch_queue or self._window_changes)
                 return
             routed += 1
             if routed > ROUTE_LIMIT:
@@ -593,7 +642,7 @@ class Engine:
         self._depth += 1
         try:
             result = action()
-            self._drain(process)
+            self.drain(process)
             return result
         finally:
             self._depth -= 1
@@ -614,13 +663,14 @@ class Engine:
     def queue_results(self, statement: Statement, new_rows: Optional[list],
                       old_rows: Optional[list]) -> None:
         """Rows for a statement's listeners, merged per statement (Esper delivers one call per
-        statement for one event) until `_drain` dispatches them. Copies: the caller may reuse
+        statement for one event) until `drain` dispatches them. Copies: the caller may reuse
         its lists before the rows are dispatched."""
         entry = self._queued.get(statement)
         if entry is None:
             self._queued[statement] = entry = [statement, list(new_rows) if new_rows else [],
                                                list(old_rows) if old_rows else []]
             self._dispatch_queue.append(entry)
+            self.pending = True
         else:
             if new_rows:
                 entry[1].extend(new_rows)
@@ -628,8 +678,9 @@ class Engine:
                 entry[2].extend(old_rows)
 
     def window_changed(self, consumers: tuple, new: Optional[list], old: Optional[list]) -> None:
-        """A named window changed: its consumers see the change in `_drain`."""
+        """A named window changed: its consumers see the change in `drain`."""
         self._window_changes.append((consumers, new, old))
+        self.pending = True
 
     def _consume_window_changes(self) -> None:
         """Each consumer statement (creation order) takes every pending change of the
@@ -666,8 +717,10 @@ class Engine:
         """Queue the rows an `insert into` statement produced as events of the target stream."""
         routed = new_rows if ins.selector == "istream" else old_rows if ins.selector == "rstream" \
             else (new_rows or []) + (old_rows or [])
-        for row in routed or ():
-            self._route_queue.append(self.derive(ins, row))
+        if routed:
+            self.pending = True         # first: `derive` may raise after some rows are queued
+            for row in routed:
+                self._route_queue.append(self.derive(ins, row))
 
     def derive(self, ins: InsertIntoPlan, row: EventBean) -> EventBean:
         """The event of the `insert into` target stream that the row becomes."""
@@ -695,7 +748,10 @@ class Engine:
         engine's time already at t."""
         if self._timer is not None or self.time_mode != "simulated":
             self._check_simulated()
-        with self.lock:
+        lock = self._send_lock
+        if lock is not None:
+            lock.acquire()                      # two calls cost half of a `with` block
+        try:
             scheduler = self.scheduler
             if t < scheduler.now:
                 scheduler.set_time(t)           # raises: time cannot move backwards
@@ -705,6 +761,9 @@ class Engine:
             heap = scheduler._heap
             if heap and heap[0].time <= t:
                 self._fire_due(t)
+        finally:
+            if lock is not None:
+                lock.release()
 
     def advance_time_span(self, t: int) -> None:
         """Esper's advanceTimeSpan: step through each scheduled instant up to t, each

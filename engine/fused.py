@@ -233,7 +233,7 @@ def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: An
     """send_many's hook: when the only filter on `et`'s events is a fused statement's
     unconditional one and nothing waits for dispatch, its generated loop takes events i..;
     returns where it stopped (i when it did not apply)."""
-    if engine._dispatch_queue or engine._route_queue or engine._window_changes:
+    if engine.pending:
         return i
     route = engine.filters.router(et)
     roots = route.roots

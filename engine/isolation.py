@@ -62,6 +62,10 @@ class _Runtime:
         if handles:
             self._engine.feed(bean, handles)
 
+    def drain(self) -> None:
+        """What waits for dispatch, routed events through the service's filters."""
+        self._engine.drain(self.process)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._engine, name)
 

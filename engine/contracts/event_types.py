@@ -461,6 +461,7 @@ class EventTypeRegistry:
         self._by_name: dict[str, EventType] = {}
         self._by_class: dict[type, EventType] = {}
         self._listeners: list[Callable[[EventType], None]] = []
+        self._removed: list[Callable[[EventType], None]] = []
         # the engine's reporter for user getters that raise: (type, path, exception)
         self.on_getter_error: Optional[Callable[[EventType, str, Exception], None]] = None
 
@@ -505,10 +506,17 @@ class EventTypeRegistry:
             cb(event_type)
         return event_type
 
+    def on_removed(self, callback: Callable[[EventType], None]) -> None:
+        """`callback(event_type)` after a type leaves the registry (caches by name forget it)."""
+        self._removed.append(callback)
+
     def remove(self, name: str) -> None:
         t = self._by_name.pop(name, None)
         if t is not None and t.pyclass is not None:
             self._by_class.pop(t.pyclass, None)
+        if t is not None:
+            for cb in self._removed:
+                cb(t)
 
     def register_map(
         self,

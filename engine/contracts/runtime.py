@@ -102,6 +102,10 @@ class Runtime(Protocol):
     # the statement processing the current event: faults are reported for it
     current_statement: Optional["StatementRef"]
 
+    # True when results, routed events or named-window changes wait for `drain()`: one
+    # attribute read, for per-event loops (fused statements) to test after each event
+    pending: bool
+
     @property
     def now(self) -> int: ...
 
@@ -170,6 +174,12 @@ class Runtime(Protocol):
 
     def after_event(self, action: Callable[[], None]) -> None:
         """Run `action` once every statement has processed the current event."""
+        ...
+
+    def drain(self) -> None:
+        """Process what is `pending` (inside a processing step, the lock held): dispatch the
+        results, hand named-window changes to their consumers, process the routed events
+        (through this runtime's filters), until nothing waits; clears `pending`."""
         ...
 
     def run(self, action: Callable[[], T],

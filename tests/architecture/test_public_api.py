@@ -143,6 +143,7 @@ SIGNATURES["Engine"] = {
     'deploy_file': "(self, path: 'PathArg') -> 'Deployment'",
     'deploy_modules': "(self, modules: 'Sequence[PathArg]') -> 'list[Deployment]'",
     'deployment_order': "(self, modules: 'Sequence[PathArg]') -> 'list[PathArg]'",
+    'drain': "(self, process: 'Optional[Callable[[EventBean], None]]' = None) -> 'None'",
     'derive': "(self, ins: 'InsertIntoPlan', row: 'EventBean') -> 'EventBean'",
     'epl': "(self, text: 'str', name: 'Optional[str]' = None) -> 'Statement'",
     'event_type': "(self, name: 'str') -> 'EventType'",

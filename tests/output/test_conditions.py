@@ -120,7 +120,7 @@ def test_when_terminated(engine, rec) -> None:
     send(engine, 1, 2)
     assert rec.take() == []
     stmt._instances[0].output.terminated()
-    engine._drain()
+    engine.drain()
     assert rec.take() == [(rows(1, 2), [])]
 
 
@@ -129,7 +129,7 @@ def test_every_events_and_when_terminated(engine, rec) -> None:
     stmt.add_listener(rec)
     send(engine, 1, 2)
     stmt._instances[0].output.terminated()
-    engine._drain()
+    engine.drain()
     assert rec.take() == [(rows(1, 2), [])]
 
 

@@ -332,8 +332,8 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
                 "                stmt._deliver_now(out)"]
     else:
         src += ["            stmt._emit([out], None)"]
-    src += ["        if engine._dispatch_queue or engine._route_queue or engine._window_changes:",
-            "            engine._drain()",
+    src += ["        if engine.pending:",
+            "            engine.drain()",
             "            return j + 1",
             "        if _route.roots is not _roots or _root.one is not _h or find(type_name) is not _et:",
             "            return j + 1",
