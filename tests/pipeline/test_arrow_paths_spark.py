@@ -5,8 +5,7 @@ from __future__ import annotations
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline import replay, run_local
-from pipeline.parquet_out import replay_to_parquet
+from pipeline import replay, replay_to_parquet, run_local
 from pipeline.replay import prepare_replay
 
 from _pipeline_helpers import TYPED_MODULE as MODULE, bag, typed_rows, typed_table
