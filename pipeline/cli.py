@@ -221,7 +221,11 @@ def run_spark_command(args: argparse.Namespace) -> int:
             out = prepared.output
             if args.out:   # the workers write the Parquet files (pipeline.parquet_out)
                 from .parquet_out import write_prepared
-                rows = write_prepared(prepared, args.out, mode="overwrite").rows
+                try:
+                    rows = write_prepared(prepared, args.out, mode="overwrite").rows
+                except ValueError as e:      # --out names a file, not a directory
+                    print(f"epl spark: {e}", file=sys.stderr)
+                    return 2
             else:
                 rows = _write_rows(out.orderBy("time", "statement", "seq"), args.output_format)
         seconds = _time.monotonic() - started
