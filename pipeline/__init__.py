@@ -18,9 +18,10 @@ if _missing:
 
 from .partitioning import Verdict as Verdict, check_partitionable as check_partitionable  # noqa: E402
 from .replay import replay as replay, run_local as run_local, run_partitioned as run_partitioned  # noqa: E402
+from .parquet_out import replay_to_parquet as replay_to_parquet  # noqa: E402
 from .runner import DEFAULT_FLUSH_MS as DEFAULT_FLUSH_MS  # noqa: E402
 from .session import spark_session as spark_session  # noqa: E402
 from .streaming import stream as stream  # noqa: E402
 
-__all__ = ["replay", "run_local", "run_partitioned", "check_partitionable", "Verdict", "spark_session", "stream",
+__all__ = ["replay", "replay_to_parquet", "run_local", "run_partitioned", "check_partitionable", "Verdict", "spark_session", "stream",
            "DEFAULT_FLUSH_MS"]

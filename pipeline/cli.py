@@ -219,9 +219,13 @@ def run_spark_command(args: argparse.Namespace) -> int:
                 print(f"epl spark: {e}".replace("allow_single_partition=True", "--allow-single-partition"), file=sys.stderr)
                 return 2
             out = prepared.output
-            if args.out:
-                out.write.mode("overwrite").parquet(args.out)
-                rows = spark.read.parquet(args.out).count()
+            if args.out:   # the workers write the Parquet files (pipeline.parquet_out)
+                from .parquet_out import write_prepared
+                try:
+                    rows = write_prepared(prepared, args.out, mode="overwrite").rows
+                except ValueError as e:      # --out names a file, not a directory
+                    print(f"epl spark: {e}", file=sys.stderr)
+                    return 2
             else:
                 rows = _write_rows(out.orderBy("time", "statement", "seq"), args.output_format)
         seconds = _time.monotonic() - started

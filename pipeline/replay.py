@@ -10,6 +10,7 @@ the last event to `end_time` (default: the last event's time plus `flush_ms`, on
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import zlib
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
@@ -66,6 +67,7 @@ class _LocalInput:
     declare: Optional[tuple[tuple[str, str], ...]]
     start: int
     end: int
+    checked: bool = False      # the event type comes from the table's schema: no per-event check
 
 
 def _local_input(events: Union[Iterable[Mapping[str, Any]], pa.Table], statements: Statements,
@@ -74,7 +76,7 @@ def _local_input(events: Union[Iterable[Mapping[str, Any]], pa.Table], statement
                  sequence_column: Optional[str]) -> _LocalInput:
     if isinstance(events, pa.Table):
         declare_from: Any = events.schema
-        rows = events.to_pylist()
+        rows = [e for b in events.to_batches() for e in batch_events(b, events.schema.names)]
     else:
         rows = [dict(e) for e in events]
         declare_from = None
@@ -93,7 +95,8 @@ def _local_input(events: Union[Iterable[Mapping[str, Any]], pa.Table], statement
             declare = ((time_column, "long"),)
     start = start_time if start_time is not None else (times[0] if times else 0)
     end = end_time if end_time is not None else (times[-1] if times else start) + flush_ms
-    return _LocalInput(texts, times, ordered, declare, start, end)
+    checked = declare is not None and declare_from is not None
+    return _LocalInput(texts, times, ordered, declare, start, end, checked)
 
 
 def run_local(events: Union[Iterable[Mapping[str, Any]], pa.Table], statements: Statements, *,
@@ -107,7 +110,8 @@ def run_local(events: Union[Iterable[Mapping[str, Any]], pa.Table], statements: 
     scheduled instant (see engine.replay_clock)."""
     li = _local_input(events, statements, event_type, time_column, start_time, end_time,
                       flush_ms, sequence_column)
-    runner = EngineRunner(plan_job(li.texts, event_type, li.start, li.declare, stepping))
+    runner = EngineRunner(plan_job(li.texts, event_type, li.start, li.declare, stepping,
+                                   check_events=not li.checked))
     runner.feed(li.times, li.events)
     runner.advance(li.end)
     return runner.take_rows()
@@ -126,7 +130,8 @@ def run_partitioned(events: Union[Iterable[Mapping[str, Any]], pa.Table], statem
     analysis = analyse(li.texts, key, start_time=li.times[0] if li.times else li.start)
     if not analysis.ok:
         raise ValueError(analysis.refusal(key))
-    job = plan_job(analysis.texts, event_type, li.start, li.declare, stepping)
+    job = plan_job(analysis.texts, event_type, li.start, li.declare, stepping,
+                   check_events=not li.checked)
     parts: list[tuple[list[int], list[dict]]] = [([], []) for _ in range(partitions)]
     for t, e in zip(li.times, li.events):
         times, evs = parts[zlib.crc32(repr(e.get(key)).encode()) % partitions]
@@ -144,6 +149,38 @@ def run_partitioned(events: Union[Iterable[Mapping[str, Any]], pa.Table], statem
 
 
 # -- Spark ------------------------------------------------------------------------------------
+def parquet_time_bounds(path: Any, time_column: str) -> Optional[tuple[int, int, int]]:
+    """(first time, last time, rows) of an integer time column from the Parquet footers of
+    a file or directory, or None when some row group does not tell (no statistics, nulls
+    only, a path pyarrow does not read the way Spark does): one pass over the data then."""
+    try:
+        import pyarrow.dataset as ds
+        dataset = ds.dataset(str(path), format="parquet", partitioning="hive")
+        lo = hi = None
+        rows = 0
+        for frag in dataset.get_fragments():
+            md = frag.metadata
+            rows += md.num_rows
+            for i in range(md.num_row_groups):
+                rg = md.row_group(i)
+                if rg.num_rows == 0:
+                    continue
+                col = next((rg.column(j) for j in range(rg.num_columns)
+                            if rg.column(j).path_in_schema == time_column), None)
+                if col is None:
+                    return None
+                st = col.statistics
+                if st is None or not st.has_min_max or not isinstance(st.min, int):
+                    return None
+                lo = st.min if lo is None else min(lo, st.min)
+                hi = st.max if hi is None else max(hi, st.max)
+    except (OSError, ValueError, pa.ArrowException, ImportError):
+        return None
+    if lo is None:
+        return None
+    return lo, hi, rows
+
+
 class PartitionTask:
     """mapInArrow's function: one engine over one partition's sorted record batches."""
 
@@ -216,6 +253,8 @@ class Prepared:
     end_time: int
     events: int
     partitions: int
+    ordered: Any = None        # the input, partitioned and sorted, before mapInArrow
+    task: Optional["PartitionTask"] = None     # what mapInArrow runs on each partition
 
 
 def prepare_replay(df_or_path: Any, statements: Statements, *, event_type: str,
@@ -237,9 +276,15 @@ def prepare_replay(df_or_path: Any, statements: Statements, *, event_type: str,
     df = df.withColumn(TIME_COL, time_millis(df, time_column))
     df = df.withColumn(SEQ_COL, F.col(sequence_column).cast("long") if sequence_column
                        else F.monotonically_increasing_id())
-    # one pass for the first and last times (the first pins unanchored time batches)
-    row = df.agg(F.min(TIME_COL), F.max(TIME_COL), F.count(F.lit(1))).first()
-    first, last, events = row[0], row[1], row[2]
+    # the first and last times (the first pins unanchored time batches): from the Parquet
+    # footers when they tell, else one pass over the data
+    bounds = parquet_time_bounds(df_or_path, time_column) if isinstance(df_or_path, (str, os.PathLike)) \
+        and df.schema[time_column].dataType.typeName() in ("long", "integer", "short", "byte") \
+        and (format or "parquet") == "parquet" else None
+    if bounds is None:
+        row = df.agg(F.min(TIME_COL), F.max(TIME_COL), F.count(F.lit(1))).first()
+        bounds = (row[0], row[1], row[2])
+    first, last, events = bounds
     start = start_time if start_time is not None else (first if first is not None else 0)
     end = end_time if end_time is not None else (last if last is not None else start) + flush_ms
     analysis = analyse(texts, key, start_time=first if first is not None else start)
@@ -251,13 +296,15 @@ def prepare_replay(df_or_path: Any, statements: Statements, *, event_type: str,
     declare = None
     if not declares_type(texts, event_type):
         declare = tuple(declared_properties(to_arrow_schema(df.select(*event_columns).schema, timezone="UTC")).items())
-    job = plan_job(texts if single else analysis.texts, event_type, start, declare, stepping)
+    # an event type declared from the input's schema needs no per-event type check
+    job = plan_job(texts if single else analysis.texts, event_type, start, declare, stepping,
+                   check_events=declare is None)
     n = 1 if single else (partitions or spark.sparkContext.defaultParallelism)
     ordered = (df.repartition(1) if single else df.repartition(n, F.col(key))) \
         .sortWithinPartitions(TIME_COL, SEQ_COL)
     task = PartitionTask(job, event_columns, end)
     out = ordered.mapInArrow(task, from_arrow_schema(job.schema, prefer_timestamp_ntz=False))
-    return Prepared(out, analysis, job, start, end, events, n)
+    return Prepared(out, analysis, job, start, end, events, n, ordered, task)
 
 
 def replay(df_or_path: Any, statements: Statements, *, event_type: str, time_column: str,

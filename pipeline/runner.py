@@ -44,6 +44,8 @@ class Job:
     declare: Optional[tuple[tuple[str, str], ...]] = None   # event type properties, when the
     #                                               statements do not create the schema
     stepping: str = "span"                        # "span" (each instant) or "jump" (advanceTime)
+    check_events: bool = True                     # False: every event comes from columns whose
+    #                                               types declared the event type (checked once)
 
 
 class _Sink:
@@ -58,46 +60,19 @@ class _Sink:
 
 
 class Recorder:
-    """The listener on one statement: each delivered row becomes an output row."""
+    """The listener on one statement: each delivered row's values appended to the
+    statement's column lists, each delivery's time, seq and row counts to four more."""
 
-    __slots__ = ("sink", "name", "targets", "others", "base")
+    __slots__ = ("sink", "name", "rows")
 
     def __init__(self, sink: _Sink, stmt: Statement) -> None:
-        cols = sink.buffer.columns       # lists that stay put: the buffer empties them in place
-        names = list(stmt.column_names)
-        index = sink.buffer.index_of(names)
         self.sink = sink
         self.name = stmt.name
-        self.base = cols[:4]
-        self.targets = [(n, cols[i]) for n, i in zip(names, index)]
-        mine = set(index)
-        self.others = [cols[i] for i in range(4, len(cols)) if i not in mine]
+        self.rows = sink.buffer.statement(stmt.name, list(stmt.column_names))
 
     def __call__(self, new: Optional[list], old: Optional[list]) -> None:
-        if new:
-            self._add(new, "insert")
-        if old:
-            self._add(old, "remove")
-
-    def _add(self, beans: list, stream: str) -> None:
         sink = self.sink
-        now = sink.engine.now
-        c_stmt, c_stream, c_time, c_seq = self.base
-        targets, others, name = self.targets, self.others, self.name
-        seq = sink.seq
-        for bean in beans:
-            u = bean.underlying
-            d = u if type(u) is dict else bean.to_dict()   # result rows are dicts already
-            c_stmt.append(name)
-            c_stream.append(stream)
-            c_time.append(now)
-            c_seq.append(seq)
-            seq += 1
-            for col, values in targets:
-                values.append(d.get(col))
-            for values in others:
-                values.append(None)
-        sink.seq = seq
+        sink.seq += self.rows.deliver(sink.engine.now, sink.seq, new, old)
 
 
 def selected_columns(stmt: Statement) -> list[tuple[str, pa.DataType]]:
@@ -111,8 +86,8 @@ def selected_columns(stmt: Statement) -> list[tuple[str, pa.DataType]]:
 
 
 def build_engine(texts: Sequence[str], event_type: str, start_time: int,
-                 declare: Optional[Iterable[tuple[str, str]]]) -> Engine:
-    engine = Engine(time="simulated", start_time=start_time)
+                 declare: Optional[Iterable[tuple[str, str]]], check_events: bool = True) -> Engine:
+    engine = Engine(time="simulated", start_time=start_time, check_events=check_events)
     if declare is not None:
         engine.register_type(event_type, dict(declare))
     for text in texts:
@@ -121,16 +96,20 @@ def build_engine(texts: Sequence[str], event_type: str, start_time: int,
 
 
 def plan_job(texts: Sequence[str], event_type: str, start_time: int,
-             declare: Optional[Iterable[tuple[str, str]]], stepping: str = "span") -> Job:
+             declare: Optional[Iterable[tuple[str, str]]], stepping: str = "span",
+             check_events: bool = True) -> Job:
     """Compile the statements once (errors surface here, not on a worker) and fix the
-    output schema."""
+    output schema. `check_events=False` when every event comes from columns whose types
+    declared the event type (`declare` made from the input's Arrow schema): the engine
+    then skips its per-event type check, which those values pass by construction."""
     decl = tuple(declare) if declare is not None else None
     engine = build_engine(texts, event_type, start_time, decl)
     try:
         cols = [c for s in engine.statements if s.kind == "select" for c in selected_columns(s)]
     finally:
         engine.close()
-    return Job(tuple(texts), event_type, start_time, output_schema(cols), decl, check_stepping(stepping))
+    return Job(tuple(texts), event_type, start_time, output_schema(cols), decl,
+               check_stepping(stepping), bool(check_events) or decl is None)
 
 
 class EngineRunner:
@@ -138,7 +117,8 @@ class EngineRunner:
 
     def __init__(self, job: Job) -> None:
         self.job = job
-        self.engine = build_engine(job.texts, job.event_type, job.start_time, job.declare)
+        self.engine = build_engine(job.texts, job.event_type, job.start_time, job.declare,
+                                   getattr(job, "check_events", True))
         self.sink = _Sink(RowBuffer(job.schema), self.engine)
         for stmt in self.engine.statements:
             if stmt.kind == "select":
@@ -175,10 +155,18 @@ class EngineRunner:
         engine = self.engine
         send = engine.send
         step = self._step()
+        jump = engine.advance_time
+        next_time = engine.scheduler.next_time
         et = self.job.event_type
         for t, e in zip(times, events):
             if t > engine.now:
-                step(t)
+                # nothing due up to t: stepping through the instants is the same as a jump
+                # (the cheaper call); else step through them
+                nt = next_time()
+                if nt is None or nt > t:
+                    jump(t)
+                else:
+                    step(t)
             send(e, et)
 
     def pending(self) -> int:

@@ -41,14 +41,27 @@ def test_output_schema_merges_columns_and_refuses_collisions():
     assert widen(pa.decimal128(38, 18), pa.int32()) == pa.float64()
 
 
+class _Bean:
+    """A delivered row: what a statement hands its listeners."""
+
+    def __init__(self, row):
+        self.underlying = row
+
+    def to_dict(self):
+        return dict(self.underlying)
+
+
 def test_row_buffer_converts_values_to_the_column_types():
     schema = output_schema([("i", pa.int32()), ("s", pa.string()), ("d", pa.decimal128(38, 18)),
                             ("f", pa.float64()), ("o", pa.string()),
                             ("st", pa.struct([pa.field("x", pa.int32())]))])
     buf = RowBuffer(schema)
-    buf.columns[0:4] = [["s1", "s1"], ["insert", "remove"], [1, 2], [0, 1]]
-    buf.columns[4:] = [[1, None], [3, "x"], [decimal.Decimal("1.5"), 2], [1, None],
-                       [{"a": [1, 2]}, None], [{"x": 4}, None]]
+    rows = buf.statement("s1", ["i", "s", "d", "f", "o", "st"])
+    assert rows.deliver(1, 0, [_Bean({"i": 1, "s": 3, "d": decimal.Decimal("1.5"), "f": 1,
+                                      "o": {"a": [1, 2]}, "st": {"x": 4}})], None) == 1
+    assert rows.deliver(2, 1, (), [_Bean({"i": None, "s": "x", "d": 2, "f": None, "o": None,
+                                          "st": None})]) == 1
+    assert len(buf) == 2
     batch = buf.take()
     assert len(buf) == 0
     assert batch.to_pylist() == [
@@ -58,6 +71,32 @@ def test_row_buffer_converts_values_to_the_column_types():
         {"statement": "s1", "stream": "remove", "time": 2, "seq": 1, "i": None, "s": "x",
          "d": decimal.Decimal(2).quantize(decimal.Decimal(1).scaleb(-18)), "f": None,
          "o": None, "st": None}]
+
+
+def test_row_buffer_orders_rows_of_several_statements_by_seq():
+    """Deliveries of several rows and of several statements: one batch in delivery order,
+    each statement's columns null in the other's rows, the same rows as take_rows."""
+    schema = output_schema([("a", pa.int64()), ("b", pa.string())])
+
+    def fill(buf):
+        one, two = buf.statement("one", ["a"]), buf.statement("two", ["b", "a"])
+        seq = one.deliver(5, 0, [_Bean({"a": 1}), _Bean({"a": 2})], [_Bean({"a": 0})])
+        seq += two.deliver(5, seq, [_Bean({"b": "x", "a": 7})], None)
+        seq += one.deliver(6, seq, None, [_Bean({"a": 1})])
+        seq += two.deliver(7, seq, None, None)            # nothing delivered: no row
+        seq += two.deliver(7, seq, [_Bean({"b": "y"})], [_Bean({"b": "z", "a": 8})])
+        return seq
+    buf = RowBuffer(schema)
+    assert fill(buf) == 7
+    want = [("one", "insert", 5, 0, 1, None), ("one", "insert", 5, 1, 2, None),
+            ("one", "remove", 5, 2, 0, None), ("two", "insert", 5, 3, 7, "x"),
+            ("one", "remove", 6, 4, 1, None), ("two", "insert", 7, 5, None, "y"),
+            ("two", "remove", 7, 6, 8, "z")]
+    names = ["statement", "stream", "time", "seq", "a", "b"]
+    assert [tuple(r[n] for n in names) for r in buf.take().to_pylist()] == want
+    fill(buf)
+    assert [tuple(r[n] for n in names) for r in buf.take_rows()] == want
+    assert buf.take().num_rows == 0
 
 
 def test_input_batches_become_event_dicts():

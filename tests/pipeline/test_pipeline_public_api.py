@@ -4,7 +4,7 @@ import pipeline
 
 def test_public_names():
     assert sorted(pipeline.__all__) == sorted([
-        "replay", "run_local", "run_partitioned", "check_partitionable", "Verdict",
+        "replay", "replay_to_parquet", "run_local", "run_partitioned", "check_partitionable", "Verdict",
         "spark_session", "stream", "DEFAULT_FLUSH_MS"])
     for name in pipeline.__all__:
         assert getattr(pipeline, name) is not None
