@@ -2,12 +2,12 @@
 
 Runtime: may import engine.contracts and the runtime; never the compiler. This `__init__`
 is the package's public face: inside our packages, import the defining modules."""
-from .base import NOT_CONSTANT as NOT_CONSTANT
-from .base import AggCall as AggCall
-from .base import AggregationError as AggregationError
-from .base import AggregationFactory as AggregationFactory
-from .base import Aggregator as Aggregator
-from .base import AggregatorFactory as AggregatorFactory
+from engine.contracts.aggregation import NOT_CONSTANT as NOT_CONSTANT
+from engine.contracts.aggregation import AggCall as AggCall
+from engine.contracts.aggregation import AggregationError as AggregationError
+from engine.contracts.aggregation import AggregationFactory as AggregationFactory
+from engine.contracts.aggregation import Aggregator as Aggregator
+from engine.contracts.aggregation import AggregatorFactory as AggregatorFactory
 from .registry import AGGREGATIONS as AGGREGATIONS
 from .registry import Builder as Builder
 from .registry import is_aggregation as is_aggregation

@@ -21,7 +21,7 @@ from typing import Any, Mapping, Optional
 
 from engine.contracts.epl_types import EPLType, PropertyType
 
-from .base import AggCall, AggregationError, AggregationFactory
+from engine.contracts.aggregation import AggCall, AggregationError, AggregationFactory
 
 DEFAULTS = {"epsoftotalcount": 0.0001, "confidence": 0.99, "seed": 1234567, "topk": None}
 

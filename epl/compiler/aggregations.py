@@ -29,8 +29,8 @@ class AggregationCollector:
         return bool(self.entries)
 
     def collect(self, node: A.Call, scope: Scope) -> Compiled:
-        from engine.aggregation.base import AggregationError
-        from engine.aggregation.registry import make_factory
+        from engine.contracts.aggregation import AggregationError
+        from engine.contracts.aggregation import make_factory
         text = expr_text(node)
         known = self._by_text.get(text)
         if known is None:

@@ -290,15 +290,16 @@ def _constant_int(e: A.Expr, scope: Scope, what: str) -> int:
     return c.constant
 
 
-def _uses_ungrouped_property(e: Any, group_texts: set[str], in_agg: bool = False) -> bool:
-    """Whether an expression reads a stream property outside aggregations and group keys."""
-    from engine.aggregation.registry import is_aggregation
+def _uses_ungrouped_property(e: Any, group_texts: set[str], registry: Any = None) -> bool:
+    """Whether an expression reads a stream property outside aggregations (of `registry`, the
+    runtime's aggregation functions) and group keys."""
+    from engine.contracts.aggregation import is_aggregation
     from ..ast.walk import walk
 
     def stop(n: Any) -> bool:   # below these nothing counts
         if isinstance(n, A.Expr) and group_texts and expr_text(n) in group_texts:
             return True
-        if isinstance(n, A.Call) and is_aggregation(n.name.lower()) and not (
+        if isinstance(n, A.Call) and is_aggregation(n.name.lower(), registry) and not (
                 n.name.lower() in ("max", "min") and len(n.args) >= 2):
             return True
         return isinstance(n, (A.Property, A.Lambda))
@@ -320,7 +321,7 @@ def _processor_factory(collector, select_eval, shaper, want_new, want_old, exprs
                        group_compiled, node, streams, stream_plans, engine=None, text=""):
     has_agg = bool(collector.entries)
     group_texts = {expr_text(g) for g in group_exprs}
-    ungrouped_props = any(_uses_ungrouped_property(e, group_texts) for e in exprs) or \
+    ungrouped_props = any(_uses_ungrouped_property(e, group_texts, collector.user_registry or None) for e in exprs) or \
         any(isinstance(i.expr, (A.Wildcard, A.StreamWildcard)) for i in node.select.items)
     entries = collector.entries
     ctx = collector.ctx

@@ -372,16 +372,18 @@ def _infra(name: str, scope: Scope, engine: "Runtime", number: int) -> Any:
 
 def _aggregates_outer(items: Sequence[A.SelectItem], inner: Scope) -> bool:
     """Whether an aggregation of the select clause reads an outer stream."""
-    from engine.aggregation.registry import is_aggregation
+    from engine.contracts.aggregation import is_aggregation
     from .joins import stream_refs
 
     from ..ast.walk import walk
 
+    registry = getattr(getattr(inner.services, "engine", None), "aggregations", None)
+
     def stop(n: Any) -> bool:
-        return isinstance(n, A.Subquery) or (isinstance(n, A.Call) and is_aggregation(n.name.lower()))
+        return isinstance(n, A.Subquery) or (isinstance(n, A.Call) and is_aggregation(n.name.lower(), registry))
     for item in items:
         for n in walk(item.expr, prune=stop):     # iterative: long chains
-            if isinstance(n, A.Call) and is_aggregation(n.name.lower()):
+            if isinstance(n, A.Call) and is_aggregation(n.name.lower(), registry):
                 refs = stream_refs(n, inner)
                 if refs is None or bool(refs - {0}):
                     return True
