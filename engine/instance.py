@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 from views.registry import make_chain
 
 from engine.contracts.bean import EventBean
+from .output.plan import make_limiter
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
@@ -245,10 +246,11 @@ class SelectInstance:
         own = ctx is None
         self.ctx = ctx if ctx is not None else StatementContext(engine, statement, slot)
         self.processor = plan.make_processor()
-        if plan.make_output is None:
+        if plan.output is None:
             self.output = DirectOutput(statement._emit)
         else:
-            self.output = plan.make_output(self.ctx, statement._emit, self.processor, self.current_rows)
+            self.output = make_limiter(plan.output, self.ctx, statement._emit, self.processor,
+                                       self.current_rows)
             # the limiter processes each view update itself: the plumbing hands updates over
             # through its stand-in for the processor (engine/output/tap.py)
             self.processor = self.output.stand_in

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence
 
 from engine.contracts.event_types import EventType
+from epl.plans.output import OutputPlan
 # the plan data the compiler builds lives in the contracts; the one plan interface in
 # engine/contracts/runtime.py (both names stay importable from here)
 from engine.contracts.plans import InsertIntoPlan, StreamPlan  # noqa: F401
@@ -28,7 +29,7 @@ class SelectPlan:
     passthrough: bool                          # single-stream `select *`
     selector: str = "istream"
     insert_into: Optional[InsertIntoPlan] = None
-    make_output: Optional[Callable[..., Any]] = None      # (ctx, emit, processor, iterate) -> limiter
+    output: Optional[OutputPlan] = None         # the output clause; each instance makes its limiter
     make_join: Optional[Callable[[Any], Any]] = None     # join factory for multi-stream statements
     context: Optional[str] = None
     extra: dict = field(default_factory=dict)

@@ -239,10 +239,10 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
                                             exprs, group_exprs, group_compiled, node, streams, stream_plans,
                                             engine=engine, text=text)
 
-    make_output = None
+    output = None
     if node.output is not None:
-        from epl.compiler.output import output_factory
-        make_output = output_factory(node.output, node, scope, collector, text)
+        from epl.compiler.output import compile_output
+        output = compile_output(node.output, node, scope, text)
 
     from .access import attach, check_not_in_filters, prev_holders
     check_not_in_filters(node.where, node.having, bool(collector), scope)
@@ -257,7 +257,7 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
     plan = SelectPlan(streams=tuple(stream_plans), where=where if make_join is None else None,
                       make_processor=make_processor, out_type=out_type, columns=tuple(columns),
                       passthrough=passthrough, selector=selector, insert_into=ins_plan,
-                      make_output=make_output, make_join=make_join, context=node.context,
+                      output=output, make_join=make_join, context=node.context,
                       extra={"subqueries": tuple(scope.services.subqueries)} if scope.services.subqueries else {})
     if holders:
         plan.extra["prev_holders"] = holders
