@@ -7,9 +7,9 @@ from typing import Any
 
 import engine.contracts.epl_types as T
 from engine.contracts.epl_types import EPLType, PropertyType
-from engine.resultset.aggregation_rows import AggEntry, AggregationContext
 
 import epl.ast as A
+from epl.plans.aggregation import AggEntry, AggregationContext
 from .compiled import Compiled
 from .expressions import compile_expr, expr_text
 from .scope import Scope

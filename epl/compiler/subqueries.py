@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 import engine.contracts.epl_types as T
 from engine.contracts.epl_types import EPLType, PropertyType
-from engine.resultset.aggregation_rows import AggregationRows
-from engine.subqueries import SubqueryPlan
+from epl.plans.aggregation import enter_row, fresh_row, shared_states
+from epl.plans.subqueries import SubqueryPlan
 
 import epl.ast as A
 import epl.compiler.operators as O
@@ -323,21 +323,21 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
 
         def results(outer: Sequence[Any]) -> list:
             found = matches(outer)
-            aggs = AggregationRows(entries, reclaim=False)
+            shared = shared_states(entries)     # one aggregation per evaluation
             if group_fns:
                 groups: dict[Any, tuple[list, Any]] = {}
                 for eps in found:
                     key = tuple(g(eps) for g in group_fns)
                     entry = groups.get(key)
                     if entry is None:
-                        entry = groups[key] = (aggs.new_row(), eps)
-                    aggs.enter(entry[0], eps)
+                        entry = groups[key] = (fresh_row(entries, shared), eps)
+                    enter_row(entries, entry[0], eps)
                     groups[key] = (entry[0], eps)
                 rows = list(groups.values())
             else:
-                row = aggs.new_row()
+                row = fresh_row(entries, shared)
                 for eps in found:
-                    aggs.enter(row, eps)
+                    enter_row(entries, row, eps)
                 rows = [(row, found[-1] if found else (None,) + tuple(outer))]
             out = []
             for row, eps in rows:

@@ -5,7 +5,6 @@ new long cycle. Generated from the graph, then grouped by reason."""
 ALLOWED: set[tuple[str, str]] = {
     # epl -> runtime: The compiler builds runtime objects (plans, services, aggregators, windows): to become
     # plan data the runtime turns into objects, or to move to engine/.
-    ("epl.compiler.aggregations", "engine.resultset.aggregation_rows"),
     ("epl.compiler.contexts", "engine.contexts.category"),
     ("epl.compiler.contexts", "engine.contexts.conditions"),
     ("epl.compiler.contexts", "engine.contexts.hashed"),
@@ -57,8 +56,6 @@ ALLOWED: set[tuple[str, str]] = {
     ("epl.compiler.sketches", "engine.aggregation.base"),
     ("epl.compiler.sketches", "engine.aggregation.sketch"),
     ("epl.compiler.spatial", "engine.namedwindows.spatial_index"),
-    ("epl.compiler.subqueries", "engine.resultset.aggregation_rows"),
-    ("epl.compiler.subqueries", "engine.subqueries"),
     ("epl.compiler.tables", "engine.aggregation.base"),
     ("epl.compiler.tables", "engine.aggregation.registry"),
     ("epl.compiler.tables", "engine.namedwindows.service"),
