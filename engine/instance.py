@@ -8,6 +8,7 @@ from views.registry import make_chain
 
 from engine.contracts.bean import EventBean
 from .output.plan import make_limiter
+from .resultset.processors import make_processor
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
@@ -245,7 +246,7 @@ class SelectInstance:
         # a context partition passes its own ctx (its schedules set the partition's properties)
         own = ctx is None
         self.ctx = ctx if ctx is not None else StatementContext(engine, statement, slot)
-        self.processor = plan.make_processor()
+        self.processor = make_processor(plan.result_set)
         if plan.output is None:
             self.output = DirectOutput(statement._emit)
         else:

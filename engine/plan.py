@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence
 
 from engine.contracts.event_types import EventType
 from epl.plans.output import OutputPlan
+from epl.plans.resultset import ResultSetPlan
 # the plan data the compiler builds lives in the contracts; the one plan interface in
 # engine/contracts/runtime.py (both names stay importable from here)
 from engine.contracts.plans import InsertIntoPlan, StreamPlan  # noqa: F401
@@ -23,7 +24,7 @@ class SelectPlan:
 
     streams: tuple[StreamPlan, ...]
     where: Optional[Callable[[Sequence[Any]], bool]]
-    make_processor: Callable[[], Any]          # fresh result-set processor (own aggregation state)
+    result_set: ResultSetPlan                  # each instance makes its processor from it
     out_type: EventType
     columns: tuple[str, ...]
     passthrough: bool                          # single-stream `select *`

@@ -50,7 +50,8 @@ class ContextSelectPlan:
         own = definition.name
         self.infra_streams = tuple(i for i, s in enumerate(plan.streams)
                                    if getattr(s.named_window, "context", None) == own)
-        table = getattr(plan.make_processor, "context_table", None)
+        into = plan.result_set.into_table
+        table = into.table if into is not None else None
         self.into_infra = table if getattr(table, "context", None) == own else None
         # `insert into W` where W is declared with this context: rows go to the partition's W
         self.infra_insert: Any = None
@@ -94,8 +95,9 @@ class ContextSelectPlan:
                 streams[i] = dataclasses.replace(s, named_window=inst, views=(first,) + tuple(s.views[1:]))
             changes["streams"] = tuple(streams)
         if self.into_infra is not None:
-            changes["make_processor"] = plan.make_processor.for_table(
-                self.into_infra.instance(partition, engine))
+            rs = plan.result_set
+            into = dataclasses.replace(rs.into_table, table=self.into_infra.instance(partition, engine))
+            changes["result_set"] = dataclasses.replace(rs, into_table=into)
         return dataclasses.replace(plan, **changes)
 
 

@@ -10,11 +10,14 @@ for `for row in statement`.
 - AggregatedGrouped: grouped, with ungrouped properties; a row per event with its group's
   aggregates.
 Rows of one update are filtered by `having`, made distinct, ordered and limited here.
+`make_processor(plan)` builds the processor of a ResultSetPlan (epl/plans/resultset.py, the
+compiler's) for one statement instance.
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
+from epl.plans.resultset import ResultSetPlan, SelectClause
 from .aggregation_rows import AggregationContext, AggregationRows
 from .java_order import hashmap_order
 from .select import SelectEvaluator
@@ -514,3 +517,50 @@ class RollupProcessor(_Base):
     def iterate(self, eps_list: Sequence[Eps]) -> list:
         bufs, _, _ = self._touched(eps_list, ())
         return self._level_rows(bufs) or []
+
+
+# -- from the plan (epl/plans/resultset.py) -----------------------------------------------------
+
+_KINDS: dict[str, type] = {
+    "simple": SimpleProcessor, "row-for-all": RowForAllProcessor,
+    "aggregated-ungrouped": AggregatedUngroupedProcessor, "row-per-group": RowPerGroupProcessor,
+    "aggregated-grouped": AggregatedGroupedProcessor, "row-per-group-rollup": RollupProcessor,
+}
+
+
+def select_evaluator(clause: SelectClause) -> SelectEvaluator:
+    return SelectEvaluator(clause.names, clause.fns, clause.out_type, clause.passthrough,
+                           clause.wildcard_streams)
+
+
+def _aggregation_rows(plan: ResultSetPlan) -> Any:
+    agg = plan.aggregation
+    if agg is None:
+        return None
+    if plan.into_table is not None:
+        into = plan.into_table      # the table's rows are the aggregation's
+        return into.table.aggregation_rows(agg.entries, into.columns)
+    if agg.aged_ms is not None and agg.clock is not None:
+        from .aged_rows import AgedAggregationRows
+        return AgedAggregationRows(agg.entries, agg.reclaim, agg.clock, agg.aged_ms, agg.freq_ms)
+    return AggregationRows(agg.entries, agg.reclaim)
+
+
+def make_processor(plan: ResultSetPlan) -> _Base:
+    """A fresh result-set processor (its own aggregation state) for one statement instance,
+    or one fire-and-forget query / on-select trigger."""
+    cls = _KINDS[plan.kind]
+    shape = plan.shape
+    shaper = RowShaper(shape.having, shape.order_keys, shape.distinct, shape.limit, shape.offset)
+    args = (select_evaluator(plan.select), shaper, plan.want_new, plan.want_old)
+    if plan.aggregation is None:
+        return cls(*args)
+    aggs = _aggregation_rows(plan)
+    ctx = plan.aggregation.context
+    if plan.levels:
+        levels = [RollupLevel(lv.key_of, select_evaluator(lv.select), lv.having, lv.order_keys)
+                  for lv in plan.levels]
+        return cls(*args, ctx, aggs, levels=levels)
+    if plan.key_of is not None:
+        return cls(*args, ctx, aggs, key_of=plan.key_of, key_types=plan.key_types)
+    return cls(*args, ctx, aggs)
