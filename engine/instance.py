@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 from views.registry import make_chain
 
 from engine.contracts.bean import EventBean
+from .joins.executor import JoinExecutor
 from .output.plan import make_limiter
 from .resultset.processors import make_processor
 
@@ -239,7 +240,7 @@ class SelectInstance:
     """One instance of a select plan (the statement's, or one per context partition)."""
 
     def __init__(self, engine: "Runtime", statement: "Statement", plan: Any, slot: Any,
-                 bindings: Any = None, ctx: Any = None) -> None:
+                 bindings: Any = None, ctx: Any = None, join_class: Optional[type] = None) -> None:
         self.engine = engine
         self.statement = statement
         self.plan = plan
@@ -261,8 +262,8 @@ class SelectInstance:
         self.join = None
         subqueries = getattr(plan, "extra", {}).get("subqueries")
         self.subqueries = engine.services.subqueries.instantiate(self, subqueries) if subqueries else None
-        if plan.make_join is not None:
-            self.join = plan.make_join(self)
+        if plan.join is not None:
+            self.join = (join_class or JoinExecutor)(plan.join, self)
             sinks = self.join.stream_sinks
         else:
             sinks = [make_sink(plan.where, self.processor, self.output,

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence
 
 from engine.contracts.event_types import EventType
+from epl.plans.joins import JoinPlan
 from epl.plans.output import OutputPlan
 from epl.plans.resultset import ResultSetPlan
 # the plan data the compiler builds lives in the contracts; the one plan interface in
@@ -31,7 +32,7 @@ class SelectPlan:
     selector: str = "istream"
     insert_into: Optional[InsertIntoPlan] = None
     output: Optional[OutputPlan] = None         # the output clause; each instance makes its limiter
-    make_join: Optional[Callable[[Any], Any]] = None     # join factory for multi-stream statements
+    join: Optional[JoinPlan] = None            # multi-stream statements: the join plan
     context: Optional[str] = None
     extra: dict = field(default_factory=dict)
 

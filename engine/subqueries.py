@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 from views.registry import make_chain
 
 from engine.contracts.bean import EventBean
-from .joins.indexes import EventStore
+from .joins.indexes import EventStore, make_index
 from epl.plans.subqueries import SubqueryHolder, SubqueryPlan  # noqa: F401  (plan data)
 from .resultset.aggregation_rows import AggregationRows
 
@@ -55,7 +55,7 @@ class SubqueryRuntime:
     def __init__(self, plan: SubqueryPlan, instance: "SelectInstance") -> None:
         self.plan = plan
         self.instance = instance
-        self.indexes = [spec.make() for spec in plan.index_specs]
+        self.indexes = [make_index(spec) for spec in plan.index_specs]
         self.store = EventStore(self.indexes)
         self.stores = [self.store]
         self.aggs = AggregationRows(plan.agg_entries, reclaim=False) if plan.agg_entries else None

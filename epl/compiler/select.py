@@ -250,14 +250,14 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
     holders = prev_holders(scope)
     from .guard import guard
     stream_plans = guard(stream_plans, node, engine)
-    make_join = None
+    join = None
     if len(streams) > 1:
-        make_join = engine.features.join_compiler(node, streams, stream_plans, where, scope, text)
+        join = engine.features.join_compiler(node, streams, stream_plans, where, scope, text)
 
-    plan = SelectPlan(streams=tuple(stream_plans), where=where if make_join is None else None,
+    plan = SelectPlan(streams=tuple(stream_plans), where=where if join is None else None,
                       result_set=result_set, out_type=out_type, columns=tuple(columns),
                       passthrough=passthrough, selector=selector, insert_into=ins_plan,
-                      output=output, make_join=make_join, context=node.context,
+                      output=output, join=join, context=node.context,
                       extra={"subqueries": tuple(scope.services.subqueries)} if scope.services.subqueries else {})
     if holders:
         plan.extra["prev_holders"] = holders

@@ -1,6 +1,6 @@
 """Result-set plan data: what the select compiler (epl/compiler/select.py, rowselect.py)
 decided about a statement's select clause, having, order by, limit, grouping and
-aggregation. The runtime (engine/resultset/factory.py, `make_processor`) builds one result-set
+aggregation. The runtime (engine/resultset/processors.py, `make_processor`) builds one result-set
 processor of the plan's kind from it per statement instance."""
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ class ResultSetPlan:
 class RowsPlan:
     """A select clause over a fixed set of rows (on-select, fire-and-forget queries): the
     output type and the result set that turns the matched rows into output rows, made afresh
-    per trigger or query (engine/resultset/factory.py, `rows_of`)."""
+    per trigger or query (`RowsPlan.rows` in epl/compiler/rowselect.py)."""
 
     out_type: EventType
     columns: tuple[str, ...]

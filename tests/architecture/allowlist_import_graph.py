@@ -22,8 +22,6 @@ ALLOWED: set[tuple[str, str]] = {
     ("epl.compiler.guard", "engine.rollback"),
     ("epl.compiler.indexes", "engine.namedwindows.index"),
     ("epl.compiler.into_table", "engine.aggregation.registry"),
-    ("epl.compiler.joins", "engine.joins.executor"),
-    ("epl.compiler.joins", "engine.joins.plan"),
     ("epl.compiler.onactions", "engine.namedwindows.actions"),
     ("epl.compiler.onactions", "engine.variables"),
     ("epl.compiler.pattern_fastpath", "engine.patterns.followed_by"),
