@@ -79,7 +79,7 @@ def _aggregation(col: A.ColumnDef, engine: "Runtime", text: str) -> Any:
         raise EPLValidationError(f"Column '{col.name}' must declare an aggregation function", text)
     if call.name.lower() == "countminsketch":
         from .sketches import sketch_column
-        return sketch_column(col, text)
+        return sketch_column(col, text, engine.aggregations)
     star = False
     types: list[PropertyType] = []
     for a in call.args:

@@ -45,8 +45,6 @@ ALLOWED: set[tuple[str, str]] = {
     ("epl.compiler.rowrecog_exprs", "engine.rowrecog.plan"),
     ("epl.compiler.rowselect", "engine.resultset.processors"),
     ("epl.compiler.select", "engine.plan"),
-    ("epl.compiler.sketches", "engine.aggregation.base"),
-    ("epl.compiler.sketches", "engine.aggregation.sketch"),
     ("epl.compiler.spatial", "engine.namedwindows.spatial_index"),
     ("epl.compiler.tables", "engine.aggregation.base"),
     ("epl.compiler.tables", "engine.aggregation.registry"),
