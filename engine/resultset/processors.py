@@ -15,6 +15,7 @@ compiler's) for one statement instance.
 """
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable, Optional, Sequence
 
 from epl.plans.resultset import ResultSetPlan, SelectClause
@@ -533,6 +534,23 @@ def select_evaluator(clause: SelectClause) -> SelectEvaluator:
                            clause.wildcard_streams)
 
 
+# what the instances of one plan share (the select evaluator, row shaper and rollup levels
+# hold no state): built at the plan's first instance, dropped with the plan; a keyed context
+# makes an instance per partition
+_SHARED: "weakref.WeakKeyDictionary[ResultSetPlan, tuple]" = weakref.WeakKeyDictionary()
+
+
+def _shared(plan: ResultSetPlan) -> tuple:
+    parts = _SHARED.get(plan)
+    if parts is None:
+        shape = plan.shape
+        shaper = RowShaper(shape.having, shape.order_keys, shape.distinct, shape.limit, shape.offset)
+        levels = tuple(RollupLevel(lv.key_of, select_evaluator(lv.select), lv.having, lv.order_keys)
+                       for lv in plan.levels)
+        parts = _SHARED[plan] = (select_evaluator(plan.select), shaper, levels)
+    return parts
+
+
 def _aggregation_rows(plan: ResultSetPlan) -> Any:
     agg = plan.aggregation
     if agg is None:
@@ -550,17 +568,14 @@ def make_processor(plan: ResultSetPlan) -> _Base:
     """A fresh result-set processor (its own aggregation state) for one statement instance,
     or one fire-and-forget query / on-select trigger."""
     cls = _KINDS[plan.kind]
-    shape = plan.shape
-    shaper = RowShaper(shape.having, shape.order_keys, shape.distinct, shape.limit, shape.offset)
-    args = (select_evaluator(plan.select), shaper, plan.want_new, plan.want_old)
+    select, shaper, levels = _shared(plan)
     if plan.aggregation is None:
-        return cls(*args)
+        return cls(select, shaper, plan.want_new, plan.want_old)
     aggs = _aggregation_rows(plan)
     ctx = plan.aggregation.context
-    if plan.levels:
-        levels = [RollupLevel(lv.key_of, select_evaluator(lv.select), lv.having, lv.order_keys)
-                  for lv in plan.levels]
-        return cls(*args, ctx, aggs, levels=levels)
+    if levels:
+        return cls(select, shaper, plan.want_new, plan.want_old, ctx, aggs, levels=levels)
     if plan.key_of is not None:
-        return cls(*args, ctx, aggs, key_of=plan.key_of, key_types=plan.key_types)
-    return cls(*args, ctx, aggs)
+        return cls(select, shaper, plan.want_new, plan.want_old, ctx, aggs,
+                   key_of=plan.key_of, key_types=plan.key_types)
+    return cls(select, shaper, plan.want_new, plan.want_old, ctx, aggs)

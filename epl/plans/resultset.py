@@ -61,10 +61,11 @@ class IntoTable:
     columns: tuple[Optional[int], ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ResultSetPlan:
     """A statement's result set: its kind (KINDS), select clause and row shape, which streams
-    it delivers, and for aggregating kinds the aggregation and group keys."""
+    it delivers, and for aggregating kinds the aggregation and group keys. (Compared by
+    identity: the runtime shares what its instances may share per plan object.)"""
 
     kind: str
     select: SelectClause
