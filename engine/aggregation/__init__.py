@@ -1,4 +1,6 @@
-"""Aggregation functions: Esper's built-ins, the registry the compiler asks, user functions.
+"""Aggregation functions: Esper's built-ins (the builders each engine's `aggregations`
+registry starts with), user functions. The contract (AggCall, the factory protocols,
+`make_factory` over a registry) is engine/contracts/aggregation.py, which the compiler uses.
 
 Runtime: may import engine.contracts and the runtime; never the compiler. This `__init__`
 is the package's public face: inside our packages, import the defining modules."""

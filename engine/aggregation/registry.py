@@ -3,7 +3,7 @@ this package), the default registry of `make_factory` (engine.contracts.aggregat
 Engine's `aggregations` starts as a copy of it."""
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from engine.contracts.epl_types import PropertyType
 

@@ -9,11 +9,11 @@ when a statement instance starts, the limiter of that instance:
 partition, and `stand_in`, what the statement plumbing calls in the processor's place
 (tap.py). A limiter combines a condition (when output is due) with a batch: an output mode
 over a result-kind part (kinds.py, every.py, and the per-kind helpers). Crontab schedules
-(`parse_crontab`, `next_occurrence`) are reusable.
+(`parse_crontab`, `next_occurrence`, engine/contracts/crontab.py) are reusable.
 
-The modules here are runtime: they import the contracts and epl.ast, never the compiler. This
-`__init__` is the package's public face (names load on first use); nothing inside our packages
-imports it."""
+The modules here are runtime: they import the contracts, epl.ast and epl.plans, never the
+compiler. This `__init__` is the package's public face (names load on first use); nothing
+inside our packages imports it."""
 import typing as _typing
 
 from engine.contracts.lazy import lazy_exports as _lazy_exports

@@ -5,7 +5,7 @@ usable condition is scanned. Subqueries use the same analysis for their correlat
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from engine.contracts.epl_types import EPLType
 from epl.plans.joins import (Access, IndexSpec, InnerPlan, JoinPlan, OuterPlan, Predicate,

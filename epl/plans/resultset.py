@@ -77,17 +77,3 @@ class ResultSetPlan:
     key_types: tuple = ()
     levels: tuple[RollupLevel, ...] = ()                # rollup: the grouping levels
     into_table: Optional[IntoTable] = None
-
-
-@dataclass(frozen=True)
-class RowsPlan:
-    """A select clause over a fixed set of rows (on-select, fire-and-forget queries): the
-    output type and the result set that turns the matched rows into output rows, made afresh
-    per trigger or query (`RowsPlan.rows` in epl/compiler/rowselect.py)."""
-
-    out_type: EventType
-    columns: tuple[str, ...]
-    names: tuple[str, ...]
-    types: tuple
-    passthrough: bool
-    result_set: ResultSetPlan

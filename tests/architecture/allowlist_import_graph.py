@@ -43,7 +43,11 @@ ALLOWED: set[tuple[str, str]] = {
     ("epl.compiler.rowrecog", "engine.rowrecog.view"),
     ("epl.compiler.rowrecog_exprs", "engine.aggregation.registry"),
     ("epl.compiler.rowrecog_exprs", "engine.rowrecog.plan"),
+    # fire-and-forget selects run in the compiler (epl/compiler/fireandforget.py): RowsPlan.rows
+    # makes their result-set processor there (make_processor)
     ("epl.compiler.rowselect", "engine.resultset.processors"),
+    # the statement plan with `instantiate` (tests/engine/test_runtime_contract.py); its parts
+    # (result set, output, join, subqueries) are epl/plans data
     ("epl.compiler.select", "engine.plan"),
     ("epl.compiler.spatial", "engine.namedwindows.spatial_index"),
     ("epl.compiler.tables", "engine.aggregation.base"),
