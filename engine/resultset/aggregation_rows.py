@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
-from epl.plans.aggregation import AggEntry, AggregationContext, fresh_row, shared_states
-
-__all__ = ["AggEntry", "AggregationContext", "AggregationRows"]   # the first two: plan data
+from epl.plans.aggregation import AggEntry, fresh_row, shared_states
 
 
 class AggregationRows:

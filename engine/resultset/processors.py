@@ -19,7 +19,8 @@ import weakref
 from typing import Any, Callable, Optional, Sequence
 
 from epl.plans.resultset import ResultSetPlan, SelectClause
-from .aggregation_rows import AggregationContext, AggregationRows
+from epl.plans.aggregation import AggregationContext
+from .aggregation_rows import AggregationRows
 from .java_order import hashmap_order
 from .select import SelectEvaluator
 
