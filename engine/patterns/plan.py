@@ -27,7 +27,8 @@ class PatternPlan:
     def start(self, instance: Any, handle: Any, initial: Optional[dict] = None) -> Any:
         """`initial`: tags bound before the pattern starts (a context's end pattern reading
         what its start condition provided). The run's `stop()` releases it."""
-        if self.fast is not None and initial is None:
+        # a guarded statement (engine/rollback.py) keeps the general state machines
+        if self.fast is not None and initial is None and getattr(instance, "guard", None) is None:
             run = self.fast.start(self, instance, handle)
             if run is not None:
                 return run

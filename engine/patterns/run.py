@@ -52,11 +52,15 @@ class PatternRun:
         self.live: dict[_LiveFilter, None] = {}
         self.starting = False
         self.consumption = Consumption(self) if has_consume(plan.root) else None
+        # a guarded statement's filters run under its guard (engine/rollback.py)
+        self.guard = getattr(instance, "guard", None)
 
     # -- lifecycle -----------------------------------------------------------------------
     def start(self, initial: Optional[dict] = None) -> "PatternRun":
         if self.batching:
-            flusher = _FlushHandle(self)
+            flusher: Any = _FlushHandle(self)
+            if self.guard is not None:
+                flusher = self.guard.filter_handle(flusher)
             for et in self.plan.event_types:
                 self.flush_tokens.append(self.index.add(FilterSpec(et, ((),)), flusher))
         self.starting = True
@@ -125,6 +129,8 @@ class PatternRun:
         spec = template.bind((EventBean(self.match_type, begin),))
         if self.addendum is not None:
             spec = self.addendum(spec)
+        if self.guard is not None:
+            handle = self.guard.filter_handle(handle)
         f = _LiveFilter(self.index.add(spec, handle))
         self.live[f] = None
         return f

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence
 
 from epl.plans.aggregation import AggEntry, fresh_row, shared_states
+from engine.rollback import blame
 
 
 class AggregationRows:
@@ -54,14 +55,22 @@ class AggregationRows:
 
     def enter(self, row: list, eps: Any) -> None:
         # epl.plans.aggregation.enter_row, inlined: the per-event path
-        for agg, e in zip(row, self.entries):
-            if e.accept is None or e.accept(eps) is True:
-                agg.enter(e.value_of(eps))
+        try:
+            for agg, e in zip(row, self.entries):
+                if e.accept is None or e.accept(eps) is True:
+                    agg.enter(e.value_of(eps))
+        except Exception as exc:       # which event it was, for a statement's rollback guard
+            blame(exc, eps)
+            raise
 
     def leave(self, row: list, eps: Any) -> None:
-        for agg, e in zip(row, self.entries):
-            if e.accept is None or e.accept(eps) is True:
-                agg.leave(e.value_of(eps))
+        try:
+            for agg, e in zip(row, self.entries):
+                if e.accept is None or e.accept(eps) is True:
+                    agg.leave(e.value_of(eps))
+        except Exception as exc:
+            blame(exc, eps)
+            raise
 
     def enter_group(self, key: Any, eps: Any) -> None:
         self.enter(self.group(key), eps)

@@ -248,8 +248,6 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
     check_not_in_filters(node.where, node.having, bool(collector), scope)
     stream_plans = attach(stream_plans, scope)
     holders = prev_holders(scope)
-    from .guard import guard
-    stream_plans = guard(stream_plans, node, engine)
     join = None
     if len(streams) > 1:
         join = engine.features.join_compiler(node, streams, stream_plans, where, scope, text)
@@ -261,6 +259,9 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
                       extra={"subqueries": tuple(scope.services.subqueries)} if scope.services.subqueries else {})
     if holders:
         plan.extra["prev_holders"] = holders
+    from .guard import runs_user_aggregations
+    if runs_user_aggregations(node, engine):     # rolled back when it fails (engine/rollback.py)
+        plan.extra["guarded"] = True
     if node.into_table is not None:      # `into table T select ...`: aggregate into T's rows
         from .into_table import compile_into_table
         plan = compile_into_table(plan, node, engine, text)
@@ -322,7 +323,10 @@ def _result_set_plan(collector, select, shape, want_new, want_old, exprs, group_
     """The result-set kind and its parts (Esper's output model, engine/resultset/processors.py)."""
     has_agg = bool(collector.entries)
     group_texts = {expr_text(g) for g in group_exprs}
-    ungrouped_props = any(_uses_ungrouped_property(e, group_texts, collector.user_registry or None) for e in exprs) or \
+    # aggregations registered with `register_aggregation` aggregate too (engine.aggregations)
+    registry = getattr(engine, "aggregations", None) or collector.user_registry or None
+    ungrouped_props = any(_uses_ungrouped_property(e, group_texts, registry=registry)
+                          for e in exprs) or \
         any(isinstance(i.expr, (A.Wildcard, A.StreamWildcard)) for i in node.select.items)
     # unbounded streams (no data window) keep their groups; windows reclaim empty groups
     reclaim = all(sp.views for sp in stream_plans)

@@ -58,7 +58,17 @@ def shared_states(entries: Sequence[AggEntry]) -> dict:
 
 
 def enter_row(entries: Sequence[AggEntry], row: list, eps: Any) -> None:
-    """The event `eps` enters a row (entries whose filter refuses it are skipped)."""
-    for agg, e in zip(row, entries):
-        if e.accept is None or e.accept(eps) is True:
-            agg.enter(e.value_of(eps))
+    """The event `eps` enters a row (entries whose filter refuses it are skipped). A raising
+    aggregation notes `eps` on the exception as engine.rollback.blame does (for a statement's
+    rollback guard), unless an inner loop did."""
+    try:
+        for agg, e in zip(row, entries):
+            if e.accept is None or e.accept(eps) is True:
+                agg.enter(e.value_of(eps))
+    except Exception as exc:
+        if eps is not None and getattr(exc, "epl_events", None) is None:
+            try:
+                exc.epl_events = eps       # type: ignore[attr-defined]
+            except (AttributeError, TypeError):     # an exception class refusing attributes
+                pass
+        raise

@@ -18,8 +18,6 @@ ALLOWED: set[tuple[str, str]] = {
     ("epl.compiler.contexts", "engine.patterns.match"),
     ("epl.compiler.fireandforget", "engine.contexts.partition"),
     ("epl.compiler.fireandforget", "engine.namedwindows.actions"),
-    ("epl.compiler.guard", "engine.aggregation.registry"),
-    ("epl.compiler.guard", "engine.rollback"),
     ("epl.compiler.indexes", "engine.namedwindows.index"),
     ("epl.compiler.into_table", "engine.aggregation.registry"),
     ("epl.compiler.onactions", "engine.namedwindows.actions"),
