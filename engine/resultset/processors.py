@@ -15,7 +15,6 @@ compiler's) for one statement instance.
 """
 from __future__ import annotations
 
-import weakref
 from typing import Any, Callable, Optional, Sequence
 
 from epl.plans.resultset import ResultSetPlan, SelectClause
@@ -535,21 +534,15 @@ def select_evaluator(clause: SelectClause) -> SelectEvaluator:
                            clause.wildcard_streams)
 
 
-# what the instances of one plan share (the select evaluator, row shaper and rollup levels
-# hold no state): built at the plan's first instance, dropped with the plan; a keyed context
-# makes an instance per partition
-_SHARED: "weakref.WeakKeyDictionary[ResultSetPlan, tuple]" = weakref.WeakKeyDictionary()
-
-
 def _shared(plan: ResultSetPlan) -> tuple:
-    parts = _SHARED.get(plan)
-    if parts is None:
-        shape = plan.shape
-        shaper = RowShaper(shape.having, shape.order_keys, shape.distinct, shape.limit, shape.offset)
-        levels = tuple(RollupLevel(lv.key_of, select_evaluator(lv.select), lv.having, lv.order_keys)
-                       for lv in plan.levels)
-        parts = _SHARED[plan] = (select_evaluator(plan.select), shaper, levels)
-    return parts
+    """The select evaluator, row shaper and rollup levels of a processor (they hold no state).
+    Made per instance: a cache by plan would keep the plan's engine alive through the
+    compiled closures the evaluator holds."""
+    shape = plan.shape
+    shaper = RowShaper(shape.having, shape.order_keys, shape.distinct, shape.limit, shape.offset)
+    levels = tuple(RollupLevel(lv.key_of, select_evaluator(lv.select), lv.having, lv.order_keys)
+                   for lv in plan.levels)
+    return select_evaluator(plan.select), shaper, levels
 
 
 def _aggregation_rows(plan: ResultSetPlan) -> Any:

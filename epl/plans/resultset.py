@@ -65,7 +65,7 @@ class IntoTable:
 class ResultSetPlan:
     """A statement's result set: its kind (KINDS), select clause and row shape, which streams
     it delivers, and for aggregating kinds the aggregation and group keys. (Compared by
-    identity: the runtime shares what its instances may share per plan object.)"""
+    identity, as the closures it holds are.)"""
 
     kind: str
     select: SelectClause
