@@ -21,7 +21,7 @@ class PatternPlan:
     event_types: tuple              # types the pattern's filters listen to
     suppress_overlapping: bool = False
     discard_partials: bool = False
-    # a fast path for the pattern's shape (engine/patterns/keyed_followed.py), or None
+    # a fast path's plan data for the pattern's shape (epl/plans/keyed_followed.py), or None
     fast: Any = None
 
     def start(self, instance: Any, handle: Any, initial: Optional[dict] = None) -> Any:
@@ -29,7 +29,8 @@ class PatternPlan:
         what its start condition provided). The run's `stop()` releases it."""
         # a guarded statement (engine/rollback.py) keeps the general state machines
         if self.fast is not None and initial is None and getattr(instance, "guard", None) is None:
-            run = self.fast.start(self, instance, handle)
+            from engine.patterns.keyed_followed import start_keyed
+            run = start_keyed(self.fast, instance, handle)
             if run is not None:
                 return run
         return PatternRun(self, instance, handle).start(initial)
