@@ -112,8 +112,8 @@ def fuse(inst: Any) -> None:
     from .resultset.processors import RowForAllProcessor, RowPerGroupProcessor
     from .statement import Statement
     engine, plan, stmt = inst.engine, inst.plan, inst.statement
-    if not enabled(engine) or type(stmt) is not Statement or plan.make_join is not None \
-            or plan.make_output is not None or inst.subqueries is not None or len(plan.streams) != 1 \
+    if not enabled(engine) or type(stmt) is not Statement or plan.join is not None \
+            or plan.output is not None or inst.subqueries is not None or len(plan.streams) != 1 \
             or plan.passthrough or len(inst.handles) != 1 or type(inst.handles[0]) is not StreamHandle:
         return
     stream = plan.streams[0]

@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 from views.registry import make_chain
 
 from engine.contracts.bean import EventBean
+from .joins.executor import JoinExecutor
+from .output.plan import make_limiter
+from .resultset.processors import make_processor
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
@@ -238,7 +241,7 @@ class SelectInstance:
     """One instance of a select plan (the statement's, or one per context partition)."""
 
     def __init__(self, engine: "Runtime", statement: "Statement", plan: Any, slot: Any,
-                 bindings: Any = None, ctx: Any = None) -> None:
+                 bindings: Any = None, ctx: Any = None, join_class: Optional[type] = None) -> None:
         self.engine = engine
         self.statement = statement
         self.plan = plan
@@ -252,13 +255,14 @@ class SelectInstance:
             from .rollback import StatementGuard
             self.guard = StatementGuard(self)
             self.ctx = self.guard.context(self.ctx)
-        self.processor = plan.make_processor()
+        self.processor = make_processor(plan.result_set)
         if self.guard is not None:
             self.guard.track(self.processor)
-        if plan.make_output is None:
+        if plan.output is None:
             self.output = DirectOutput(statement._emit)
         else:
-            self.output = plan.make_output(self.ctx, statement._emit, self.processor, self.current_rows)
+            self.output = make_limiter(plan.output, self.ctx, statement._emit, self.processor,
+                                       self.current_rows)
             # the limiter processes each view update itself: the plumbing hands updates over
             # through its stand-in for the processor (engine/output/tap.py)
             self.processor = self.output.stand_in
@@ -268,8 +272,8 @@ class SelectInstance:
         self.join = None
         subqueries = getattr(plan, "extra", {}).get("subqueries")
         self.subqueries = engine.services.subqueries.instantiate(self, subqueries) if subqueries else None
-        if plan.make_join is not None:
-            self.join = plan.make_join(self)
+        if plan.join is not None:
+            self.join = (join_class or JoinExecutor)(plan.join, self)
             sinks = self.join.stream_sinks
         else:
             sinks = [make_sink(plan.where, self.processor, self.output,

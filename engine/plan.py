@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence
 
 from engine.contracts.event_types import EventType
+from epl.plans.joins import JoinPlan
+from epl.plans.output import OutputPlan
+from epl.plans.resultset import ResultSetPlan
 # the plan data the compiler builds lives in the contracts; the one plan interface in
 # engine/contracts/runtime.py (both names stay importable from here)
 from engine.contracts.plans import InsertIntoPlan, StreamPlan  # noqa: F401
@@ -22,14 +25,14 @@ class SelectPlan:
 
     streams: tuple[StreamPlan, ...]
     where: Optional[Callable[[Sequence[Any]], bool]]
-    make_processor: Callable[[], Any]          # fresh result-set processor (own aggregation state)
+    result_set: ResultSetPlan                  # each instance makes its processor from it
     out_type: EventType
     columns: tuple[str, ...]
     passthrough: bool                          # single-stream `select *`
     selector: str = "istream"
     insert_into: Optional[InsertIntoPlan] = None
-    make_output: Optional[Callable[..., Any]] = None      # (ctx, emit, processor, iterate) -> limiter
-    make_join: Optional[Callable[[Any], Any]] = None     # join factory for multi-stream statements
+    output: Optional[OutputPlan] = None         # the output clause; each instance makes its limiter
+    join: Optional[JoinPlan] = None            # multi-stream statements: the join plan
     context: Optional[str] = None
     extra: dict = field(default_factory=dict)
 

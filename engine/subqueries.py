@@ -6,7 +6,8 @@ Esper's order is kept: an event that feeds both a subquery and its statement's o
 enters the subquery window first (the subquery's filter handle is ordered just before the
 statement's), so the outer stream sees the subquery state including that event.
 
-Compiled subquery expressions reach the current window through the plan's `holder`, which
+The plan (SubqueryPlan, epl/plans/subqueries.py) is the compiler's; compiled subquery
+expressions reach the current window through the plan's `holder`, which
 the running instance points at its runtime (`SubqueryGroup.activate`); in a statement of a
 context each partition's instance has its own runtime, found by the partition's properties
 (what the context holder has in place while the partition runs).
@@ -18,70 +19,18 @@ statement starts), so expiry, on-delete, on-update and on-merge are reflected. A
 no change feed: such a subquery reads the table's (partition's) rows when evaluated."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from views.registry import make_chain
 
 from engine.contracts.bean import EventBean
-from .joins.indexes import EventStore
+from .joins.indexes import EventStore, make_index
+from epl.plans.subqueries import SubqueryHolder, SubqueryPlan  # noqa: F401  (plan data)
 from .resultset.aggregation_rows import AggregationRows
 
 if TYPE_CHECKING:
     from .instance import SelectInstance
     from engine.contracts.runtime import Runtime
-
-
-class SubqueryHolder:
-    """Where compiled expressions find the running window of their subquery (None while
-    the statement is stopped: the subquery then sees no events)."""
-
-    __slots__ = ("state", "context", "by_props")
-
-    def __init__(self) -> None:
-        self.state: Optional["SubqueryRuntime"] = None
-        # in a context statement: the context holder and each partition's runtime
-        self.context: Any = None
-        self.by_props: dict[int, "SubqueryRuntime"] = {}
-
-    def current(self) -> Optional["SubqueryRuntime"]:
-        """The runtime of the running statement instance (its partition's, in a context)."""
-        ctx = self.context
-        if ctx is None:
-            return self.state
-        by_props = self.by_props
-        rt = by_props.get(id(ctx.properties))
-        # no partition registered: an instance outside any partition (it has the only state)
-        return rt if rt is not None or by_props else self.state
-
-
-@dataclass(frozen=True)
-class SubqueryPlan:
-    """One subquery's window, decided at compile time.
-
-    `gate(eps)` holds the where-conditions on the subquery's own events only: events failing
-    it are not stored (the window still holds them). `agg_entries` are set for uncorrelated
-    aggregating subqueries, whose aggregation follows the window as events enter and leave.
-    `retain` is False for an aggregating subquery without a data window: it aggregates every
-    event and keeps none."""
-
-    event_type: Any
-    filter: Any                                  # template: bind(bindings) -> FilterSpec
-    views: tuple = ()
-    index_specs: tuple = ()
-    gate: Optional[Callable[[Sequence[Any]], bool]] = field(default=None, compare=False)
-    pad: tuple = ()                              # None for each outer stream
-    agg_entries: tuple = field(default=(), compare=False)
-    retain: bool = True
-    holder: SubqueryHolder = field(default_factory=SubqueryHolder, compare=False)
-    node: Any = field(default=None, compare=False)   # the AST node (dedup of recompilation)
-    signature: tuple = ()
-    # the named window or table the subquery reads (None: an ordinary stream); when
-    # `partitioned` it is declared with the statement's context (PartitionedInfra) and the
-    # subquery reads the partition's own; `accept` is its `W(filter)`
-    infra: Any = field(default=None, compare=False)
-    accept: Optional[Callable[[EventBean], bool]] = field(default=None, compare=False)
-    partitioned: bool = False
 
 
 class SubqueryHandle:
@@ -106,7 +55,7 @@ class SubqueryRuntime:
     def __init__(self, plan: SubqueryPlan, instance: "SelectInstance") -> None:
         self.plan = plan
         self.instance = instance
-        self.indexes = [spec.make() for spec in plan.index_specs]
+        self.indexes = [make_index(spec) for spec in plan.index_specs]
         self.store = EventStore(self.indexes)
         self.stores = [self.store]
         self.aggs = AggregationRows(plan.agg_entries, reclaim=False) if plan.agg_entries else None

@@ -20,7 +20,7 @@ from sortedcontainers import SortedList
 from engine.contracts.epl_types import (BIGINT, DECIMAL, DOUBLE, EPLType, FLOAT, INT, LONG,
                                         PropertyType)
 
-from .base import AggCall, AggregationError, AggregationFactory, Aggregator
+from engine.contracts.aggregation import AggCall, AggregationError, AggregationFactory, Aggregator
 from .checks import expect_args, finish, numeric_arg, ordered_arg
 from .exact import EXACT_DECIMAL
 

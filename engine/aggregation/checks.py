@@ -5,7 +5,7 @@ from typing import Callable
 
 from engine.contracts.epl_types import EPLType, PropertyType
 
-from .base import AggCall, AggregationError, AggregationFactory, Aggregator, type_name
+from engine.contracts.aggregation import AggCall, AggregationError, AggregationFactory, Aggregator, type_name
 from .distinct import distinct_maker
 
 # Values of these kinds have no order: min/max/sorted cannot take them.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .base import Aggregator
+from engine.contracts.aggregation import Aggregator
 
 
 def _hashable(v: Any) -> Any:

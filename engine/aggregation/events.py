@@ -24,7 +24,7 @@ from sortedcontainers import SortedList
 
 from engine.contracts.epl_types import EPLType, OBJECT, PropertyType, array_of
 
-from .base import AggCall, AggregationError, AggregationFactory
+from engine.contracts.aggregation import AggCall, AggregationError, AggregationFactory
 from .checks import expect_args, finish, int_constant, no_distinct, ordered_arg
 
 

@@ -5,7 +5,7 @@ from typing import Any, Callable
 
 from engine.contracts.epl_types import BOOLEAN
 
-from .base import AggCall, AggregationFactory
+from engine.contracts.aggregation import AggCall, AggregationFactory
 from .checks import expect_args, finish, no_distinct
 
 

@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from engine.contracts.epl_types import DOUBLE
 
-from .base import AggCall, AggregationError, AggregationFactory
+from engine.contracts.aggregation import AggCall, AggregationError, AggregationFactory
 from .basic import FloatSum
 from .checks import finish, no_distinct
 from .exact import java_divide

@@ -17,7 +17,7 @@ from sortedcontainers import SortedList
 
 from engine.contracts.epl_types import DOUBLE
 
-from .base import AggCall, AggregationFactory
+from engine.contracts.aggregation import AggCall, AggregationFactory
 from .checks import expect_args, finish, numeric_arg
 from .exact import sqrt_ratio, to_float
 

@@ -12,9 +12,9 @@ from typing import Any, MutableMapping
 
 from engine.contracts.epl_types import OBJECT, PropertyType
 
-from .base import AggCall, AggregationError, AggregatorFactory
+from engine.contracts.aggregation import AggCall, AggregationError, AggregatorFactory
 from .checks import finish
-from .registry import Builder
+from engine.contracts.aggregation import Builder
 
 _METHODS = ("enter", "leave", "value", "clear")
 
@@ -95,7 +95,7 @@ def register_aggregation(registry: MutableMapping[str, Builder], name: str,
     >>> register_aggregation(registry, "Product", Product)
     Traceback (most recent call last):
     ...
-    engine.aggregation.base.AggregationError: Aggregation function 'product' is already registered
+    engine.contracts.aggregation.AggregationError: Aggregation function 'product' is already registered
     """
     key = name.lower()
     if not key.isidentifier():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Optional, Union
 
-from .algebra import (
+from engine.contracts.interval_algebra import (
     RELATIONS as RELATIONS,
     event_interval as event_interval,
     intersection as intersection,

@@ -42,15 +42,19 @@ class ContextSelectPlan:
         self.service = service
         streams = tuple(dataclasses.replace(s, filter=NarrowedFilter(s.filter))
                         if s.pattern is None and s.named_window is None else s for s in plan.streams)
-        make_join = plan.make_join
-        if make_join is not None:
-            make_join = _partition_join(make_join)
-        self.partition_plan = dataclasses.replace(plan, streams=streams, make_join=make_join)
+        join = plan.join
+        if join is not None:
+            # stream filters the join registers itself (the flush of streams sharing a type)
+            # are narrowed by the partition like the streams'
+            join = dataclasses.replace(join, filters=tuple(
+                NarrowedFilter(f) if f is not None else None for f in join.filters))
+        self.partition_plan = dataclasses.replace(plan, streams=streams, join=join)
         # windows and tables declared with this context: each partition binds its own
         own = definition.name
         self.infra_streams = tuple(i for i, s in enumerate(plan.streams)
                                    if getattr(s.named_window, "context", None) == own)
-        table = getattr(plan.make_processor, "context_table", None)
+        into = plan.result_set.into_table
+        table = into.table if into is not None else None
         self.into_infra = table if getattr(table, "context", None) == own else None
         # `insert into W` where W is declared with this context: rows go to the partition's W
         self.infra_insert: Any = None
@@ -94,8 +98,9 @@ class ContextSelectPlan:
                 streams[i] = dataclasses.replace(s, named_window=inst, views=(first,) + tuple(s.views[1:]))
             changes["streams"] = tuple(streams)
         if self.into_infra is not None:
-            changes["make_processor"] = plan.make_processor.for_table(
-                self.into_infra.instance(partition, engine))
+            rs = plan.result_set
+            into = dataclasses.replace(rs.into_table, table=self.into_infra.instance(partition, engine))
+            changes["result_set"] = dataclasses.replace(rs, into_table=into)
         return dataclasses.replace(plan, **changes)
 
 
@@ -107,19 +112,6 @@ class PartitionJoin(JoinExecutor):
         ctx = self.instance.ctx
         ctx.holder.properties = ctx.props
         JoinExecutor.flush(self)
-
-
-def _partition_join(make_join: Any) -> Any:
-    """The join factory of a partition: stream filters the join registers itself (the flush
-    of streams sharing a type) are narrowed by the partition like the streams'."""
-    plan = make_join.plan
-    narrowed = dataclasses.replace(plan, filters=tuple(
-        NarrowedFilter(f) if f is not None else None for f in plan.filters))
-
-    def make(instance: Any) -> PartitionJoin:
-        return PartitionJoin(narrowed, instance)
-    make.plan = narrowed  # type: ignore[attr-defined]
-    return make
 
 
 class ContextStatement:
@@ -235,7 +227,8 @@ class PartitionInstance:
         ctx = PartitionContext(engine, statement, statement._order_key, holder, props)
         # `emitter`: the statement as the instance emits to it (it may route rows first)
         inst = SelectInstance(engine, emitter if emitter is not None else statement, plan,
-                              statement._order_key, bindings=partition, ctx=ctx)
+                              statement._order_key, bindings=partition, ctx=ctx,
+                              join_class=PartitionJoin)
         inst.pattern_filter_addendum = partition.narrow
         wrap = _PartitionHandle if inst.join is None else _PartitionJoinHandle
         inst.handles = [wrap(h, holder, props) for h in inst.handles]

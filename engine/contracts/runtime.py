@@ -54,14 +54,53 @@ class FeatureRegistry(Protocol):
     def start(self, plan: Any, runtime: Any, statement: Any) -> list: ...
 
 
+class Variables(Protocol):
+    """The variable service (engine.variables.VariableService) as compiled expressions and
+    output conditions use it: read, write and watch variables by name."""
+
+    def has(self, name: str) -> bool: ...
+
+    def type_of(self, name: str) -> Any: ...          # engine.contracts.epl_types.PropertyType
+
+    def reader(self, name: str, holder: Any = None) -> Callable[[], Any]: ...
+
+    def get(self, name: str) -> Any: ...
+
+    def set(self, name: str, value: Any) -> None: ...
+
+    def subscribe(self, name: str, callback: Callable[..., None]) -> Any:
+        """Call `callback` when the variable changes; returns the handle `unsubscribe` takes."""
+        ...
+
+    def unsubscribe(self, handle: Any) -> None: ...
+
+
+class SubqueryGroup(Protocol):
+    """The subquery windows of one statement instance (engine.subqueries.SubqueryGroup)."""
+
+    runtimes: list
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class Subqueries(Protocol):
+    """The subquery service (engine.subqueries.SubqueryService): makes an instance's subquery
+    windows from the statement's subquery plans (epl.plans.subqueries.SubqueryPlan)."""
+
+    def instantiate(self, instance: Any, plans: Sequence[Any]) -> SubqueryGroup: ...
+
+
 class FeatureServices(Protocol):
     """The feature services (engine.features.Services): a dict by name with typed accessors;
-    the services are `object` here, their classes live in the runtime."""
+    services not typed by a protocol above are `object` here, their classes live in the
+    runtime."""
 
-    variables: object        # engine.variables.VariableService
+    variables: Optional[Variables]   # engine.variables.VariableService
     named_windows: object    # engine.namedwindows.service.NamedWindowService
     contexts: object         # engine.contexts.service.ContextService
-    subqueries: object       # engine.subqueries.SubqueryService
+    subqueries: Subqueries   # engine.subqueries.SubqueryService
     patterns: object         # engine.features.PatternStreams
     apptime: object          # engine.apptime.release.ApplicationClock, or None
     pattern_limit: object    # engine.patterns.limits.PatternLimit, an int, or None

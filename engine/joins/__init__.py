@@ -15,12 +15,12 @@ from .indexes import HashIndex as HashIndex
 from .indexes import SortedIndex as SortedIndex
 from .intervals import event_interval as event_interval
 from .intervals import row_interval as row_interval
-from .plan import Access as Access
-from .plan import IndexSpec as IndexSpec
-from .plan import InnerPlan as InnerPlan
-from .plan import JoinPlan as JoinPlan
-from .plan import OuterPlan as OuterPlan
-from .plan import Step as Step
+from epl.plans.joins import Access as Access
+from epl.plans.joins import IndexSpec as IndexSpec
+from epl.plans.joins import InnerPlan as InnerPlan
+from epl.plans.joins import JoinPlan as JoinPlan
+from epl.plans.joins import OuterPlan as OuterPlan
+from epl.plans.joins import Step as Step
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime

@@ -18,18 +18,15 @@ timer callbacks of the streams' views due at one instant likewise run before one
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 from engine.contracts.bean import EventBean
 
-from .indexes import EventStore, TableRows
+from .indexes import EventStore, TableRows, make_index
 from .inner import InnerJoin
 from .outer import OuterJoin
-from .plan import InnerPlan, JoinPlan, Row
+from epl.plans.joins import InnerPlan, JoinPlan, Row
 from .timers import JoinTimerContext
-
-if TYPE_CHECKING:
-    from engine.instance import SelectInstance
 
 
 class JoinStreamSink:
@@ -88,7 +85,9 @@ class JoinFlushHandle:
 class JoinExecutor:
     """One instance of a join plan for one statement instance."""
 
-    def __init__(self, plan: JoinPlan, instance: "SelectInstance") -> None:
+    def __init__(self, plan: JoinPlan, instance: Any) -> None:
+        # `instance`: the engine.instance.SelectInstance that makes this join (not imported:
+        # the instance imports this module)
         self.plan = plan
         self.instance = instance
         self.processor = instance.processor
@@ -96,7 +95,7 @@ class JoinExecutor:
         n = plan.stream_count
         tables = plan.tables or (None,) * n
         # a table stream: its store and indexes read the table's rows at each lookup
-        self.indexes = [spec.make() if tables[spec.stream] is None
+        self.indexes = [make_index(spec) if tables[spec.stream] is None
                         else TableRows(tables[spec.stream], spec.key_of, spec.kind)
                         for spec in plan.index_specs]
         self.stores = [EventStore([ix for ix, spec in zip(self.indexes, plan.index_specs) if spec.stream == i])

@@ -224,3 +224,10 @@ class TableRows:
 
     def clear(self) -> None:
         pass
+
+
+def make_index(spec: Any) -> Any:
+    """The index an IndexSpec of a join or subquery plan (epl/plans/joins.py) describes, for
+    one statement instance."""
+    cls = HashIndex if spec.kind == "hash" else SortedIndex
+    return cls(spec.key_of, f"{spec.kind}({spec.key_text})")

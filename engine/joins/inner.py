@@ -7,7 +7,7 @@ from typing import Any, Sequence
 from engine.contracts.bean import EventBean
 
 from .indexes import EventStore
-from .plan import InnerPlan, Row
+from epl.plans.joins import InnerPlan, Row
 
 
 class InnerJoin:

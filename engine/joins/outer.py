@@ -17,7 +17,7 @@ from typing import Any, Sequence
 from engine.contracts.bean import EventBean
 
 from .indexes import EventStore
-from .plan import OuterPlan, Row
+from epl.plans.joins import OuterPlan, Row
 
 _KEEP_LEFT = ("left", "full")
 _KEEP_RIGHT = ("right", "full")

@@ -230,6 +230,11 @@ class Table:
         """The aggregation state of the row with `key` (created when missing)."""
         return self.row(key, create=True).aggs
 
+    def aggregation_rows(self, entries: Sequence[Any], columns: Sequence[Optional[int]]) -> "TableAggregationRows":
+        """The aggregation rows of an `into table` statement instance aggregating into this
+        table (engine/resultset/processors.py asks for them when it makes the processor)."""
+        return TableAggregationRows(self, entries, columns)
+
 
 class TableAggregationRows:
     """The aggregation rows of an `into table` statement: the aggregations stored in the

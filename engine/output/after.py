@@ -1,18 +1,11 @@
 """`output after <time period>` / `output after N events`: nothing is output until the
-statement has run that long or seen that many events; then the after-clause is done for good."""
+statement has run that long or seen that many events; then the after-clause is done for good.
+The spec is the plan's (epl/plans/output.py); AfterState is one statement instance's."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
-
-@dataclass(frozen=True)
-class AfterSpec:
-    msec: Optional[int] = None
-    events: Optional[int] = None
-
-    def make(self, ctx: Any) -> "AfterState":
-        return AfterState(self, ctx)
+from epl.plans.output import AfterSpec
 
 
 class AfterState:

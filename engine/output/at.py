@@ -2,21 +2,10 @@
 the crontab schedule comes due, from the statement's first update on."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
-from .base import Fire, OutputCondition, Scheduled
-from .crontab import CrontabSpec
-
-
-@dataclass(frozen=True)
-class AtCrontab:
-    spec: CrontabSpec
-    timezone: Optional[str] = None
-    start_on_creation: bool = False
-
-    def make(self, ctx: Any, fire: Fire) -> OutputCondition:
-        return CrontabCondition(self, ctx, fire)
+from epl.plans.output import AtCrontab
+from .base import Fire, Scheduled
 
 
 class CrontabCondition(Scheduled):

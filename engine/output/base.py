@@ -69,12 +69,6 @@ class AlwaysFactory:
         return Always(fire)
 
 
-class TerminatedFactory:
-    __slots__ = ()
-
-    def make(self, ctx: Any, fire: Fire) -> OutputCondition:
-        return OnlyWhenTerminated(fire)
-
 
 class Scheduled:
     """A condition that fires on a schedule (`every <period>`, `at (...)`): `_schedule` sets

@@ -1,21 +1,8 @@
 """`output every N events`: output once N insert events (or N remove events) have arrived."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Optional
-
-from .base import Fire, OutputCondition
-
-
-@dataclass(frozen=True)
-class EveryEvents:
-    """`rate` is fixed, or read from a variable at every update (`output every myvar events`)."""
-
-    rate: int
-    read_rate: Optional[Callable[[], Any]] = None
-
-    def make(self, ctx: Any, fire: Fire) -> OutputCondition:
-        return CountCondition(self, fire)
+from epl.plans.output import EveryEvents
+from .base import Fire
 
 
 class CountCondition:
@@ -24,7 +11,7 @@ class CountCondition:
 
     __slots__ = ("spec", "fire", "rate", "new_count", "old_count")
 
-    def __init__(self, spec: EveryEvents, fire: Fire) -> None:
+    def __init__(self, spec: EveryEvents, ctx: object, fire: Fire) -> None:
         self.spec = spec
         self.fire = fire
         self.rate = spec.rate

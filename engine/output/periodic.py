@@ -6,27 +6,10 @@ from that first update. After a jump in time the next output is the next grid po
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
-from .base import Fire, OutputCondition, Scheduled
-
-
-@dataclass(frozen=True)
-class EveryTime:
-    msec: int
-    start_on_creation: bool = False
-    # a variable's period (Esper reads it again for each interval); None: `msec`
-    length: Optional[Callable[[], Any]] = None
-
-    def period(self) -> int:
-        if self.length is None:
-            return max(1, int(self.msec))
-        v = self.length()
-        return max(1, int(round(v))) if isinstance(v, (int, float)) and not isinstance(v, bool) else 1
-
-    def make(self, ctx: Any, fire: Fire) -> OutputCondition:
-        return TimeCondition(self, ctx, fire)
+from epl.plans.output import EveryTime
+from .base import Fire, Scheduled
 
 
 def next_grid_point(now: int, reference: int, period: int) -> int:

@@ -1,25 +1,29 @@
-"""The output plan: what the compiler (epl/compiler/output.py) decided about a statement's
-output clause, and the limiter it makes per statement instance with the instance's result-set
-processor."""
+"""From the output plan (epl/plans/output.py, what epl/compiler/output.py decided about a
+statement's output clause) to the limiter of one statement instance, made with the instance's
+result-set processor when the instance starts: `make_limiter`."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 import epl.ast as A
+from epl.plans.output import AtCrontab, EveryEvents, EveryTime, OutputPlan, TerminatedOnly, WhenSpec
 
 import engine.output.aggregated_grouped as AG
 import engine.output.kinds as KD
 import engine.output.rollup as RU
 import engine.output.row_per_group as RG
-from .after import AfterSpec
-from .base import AlwaysFactory, OutputClock
+from .after import AfterState
+from .at import CrontabCondition
+from .base import AlwaysFactory, Fire, OnlyWhenTerminated, OutputClock, OutputCondition
+from .count import CountCondition
 from .every import EveryUpdate
 from .limiters import AfterLimiter, BatchLimiter, FirstLimiter, SnapshotLimiter
 from .other import KeyedLastBatch, ProcessedBatch
+from .periodic import TimeCondition
 from .polled import PolledFactory
 from .row_for_all import RowForAllLast
 from .simple import SimpleLast
+from .when import WhenCondition
 
 K = A.OutputKind
 # batch(processor, process, buffered): `process` gives the rows of one update (aggregation
@@ -57,56 +61,68 @@ _BATCHES: dict[tuple[str, A.OutputKind], Batch] = {
 _GROUPED_FIRST = {"row-per-group": RG.RowPerGroupFirst, "aggregated-grouped": AG.AggregatedGroupedFirst,
                   "row-per-group-rollup": RU.RollupFirst}
 
-@dataclass(frozen=True)
-class OutputPlan:
-    """Everything decided about a statement's output clause."""
+class _Condition:
+    """A condition spec of the plan with the runtime class that runs it: what the limiters
+    `make(ctx, fire)` per statement instance."""
 
-    kind: A.OutputKind
-    condition: Any                       # condition factory, or None for `output after` alone
-    after: Optional[AfterSpec]
-    terminable: bool
-    selector: str
-    grouped: bool
-    buffered: bool = False               # order by (or the hint) selects Esper's buffered forms
+    __slots__ = ("run", "spec")
 
-    def make(self, ctx: Any, emit: Callable[..., None], processor: Any = None,
-             iterate: Optional[Callable[[], Sequence[Any]]] = None) -> Any:
-        """A limiter for one statement instance. `processor` is the instance's result-set
-        processor (the plumbing calls the limiter's `stand_in` in its place, see tap.py);
-        `iterate` gives the instance's current result for `output snapshot`."""
-        if processor is None:
-            raise ValueError("output rate limiting needs the statement's result-set processor")
-        iterate = iterate or _iterate_of(ctx)
-        ctx = OutputClock(ctx)
-        after = self.after.make(ctx) if self.after is not None else None
-        if self.condition is None:
-            return AfterLimiter(processor, after, emit)
-        kind = getattr(processor, "kind", None)
-        if self.kind is K.SNAPSHOT:
-            return SnapshotLimiter(processor, iterate, self.condition, ctx, emit,
-                                   after, self.terminable)
-        if self.kind is K.FIRST:
-            first = _GROUPED_FIRST.get(kind) if self.grouped else None
-            if first is None:
-                return FirstLimiter(processor, self.condition, ctx, emit, self.selector, after,
-                                    self.terminable)
-            batch = first(processor, PolledFactory(self.condition), ctx)
-            return BatchLimiter(processor, batch, AlwaysFactory(), ctx, emit, after, True,
-                                self.terminable)
-        make = _BATCHES.get((kind, self.kind))
-        if make is not None:
-            batch = make(processor, processor.process, self.buffered)
-        elif self.kind is K.LAST and hasattr(processor, "keyed_process"):
-            batch = KeyedLastBatch(processor.keyed_process)
-        else:
-            batch = ProcessedBatch(processor.process, self.kind is K.LAST)
-        keep = kind != "simple" or self.kind is K.LAST
-        # Esper's non-buffered helpers apply updates to the aggregation themselves, without
-        # the unidirectional reset, except the aggregated-ungrouped ones (they process each
-        # update as an unlimited statement would, reset included)
-        keeps = self.kind in (K.ALL, K.LAST) and not self.buffered and kind != "aggregated-ungrouped"
-        return BatchLimiter(processor, batch, self.condition, ctx, emit, after, keep, self.terminable,
-                            keeps_aggregation=keeps)
+    def __init__(self, run: Callable[[Any, Any, Fire], OutputCondition], spec: Any) -> None:
+        self.run = run
+        self.spec = spec
+
+    def make(self, ctx: Any, fire: Fire) -> OutputCondition:
+        return self.run(self.spec, ctx, fire)
+
+
+# condition spec class (epl/plans/output.py) -> (spec, ctx, fire) -> the running condition
+CONDITIONS: dict[type, Callable[[Any, Any, Fire], OutputCondition]] = {
+    EveryEvents: CountCondition,
+    EveryTime: TimeCondition,
+    AtCrontab: CrontabCondition,
+    WhenSpec: WhenCondition,
+    TerminatedOnly: lambda spec, ctx, fire: OnlyWhenTerminated(fire),
+}
+
+
+def make_limiter(plan: OutputPlan, ctx: Any, emit: Callable[..., None], processor: Any,
+                 iterate: Optional[Callable[[], Sequence[Any]]] = None) -> Any:
+    """The limiter of one statement instance. `processor` is the instance's result-set
+    processor (the plumbing calls the limiter's `stand_in` in its place, see tap.py);
+    `iterate` gives the instance's current result for `output snapshot`."""
+    if processor is None:
+        raise ValueError("output rate limiting needs the statement's result-set processor")
+    iterate = iterate or _iterate_of(ctx)
+    ctx = OutputClock(ctx)
+    after = AfterState(plan.after, ctx) if plan.after is not None else None
+    if plan.condition is None:
+        return AfterLimiter(processor, after, emit)
+    condition = _Condition(CONDITIONS[type(plan.condition)], plan.condition)
+    kind = getattr(processor, "kind", None)
+    if plan.kind is K.SNAPSHOT:
+        return SnapshotLimiter(processor, iterate, condition, ctx, emit, after, plan.terminable)
+    if plan.kind is K.FIRST:
+        first = _GROUPED_FIRST.get(kind) if plan.grouped else None
+        if first is None:
+            return FirstLimiter(processor, condition, ctx, emit, plan.selector, after,
+                                plan.terminable)
+        batch = first(processor, PolledFactory(plan.condition), ctx)
+        return BatchLimiter(processor, batch, AlwaysFactory(), ctx, emit, after, True,
+                            plan.terminable)
+    make = _BATCHES.get((kind, plan.kind))
+    if make is not None:
+        batch = make(processor, processor.process, plan.buffered)
+    elif plan.kind is K.LAST and hasattr(processor, "keyed_process"):
+        batch = KeyedLastBatch(processor.keyed_process)
+    else:
+        batch = ProcessedBatch(processor.process, plan.kind is K.LAST)
+    keep = kind != "simple" or plan.kind is K.LAST
+    # Esper's non-buffered helpers apply updates to the aggregation themselves, without
+    # the unidirectional reset, except the aggregated-ungrouped ones (they process each
+    # update as an unlimited statement would, reset included)
+    keeps = plan.kind in (K.ALL, K.LAST) and not plan.buffered and kind != "aggregated-ungrouped"
+    return BatchLimiter(processor, batch, condition, ctx, emit, after, keep, plan.terminable,
+                        keeps_aggregation=keeps)
 
 
 def _iterate_of(ctx: Any) -> Callable[[], Sequence[Any]]:

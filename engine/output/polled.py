@@ -14,11 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
-from .at import AtCrontab
-from .count import EveryEvents
-from .periodic import EveryTime
+from epl.plans.output import AtCrontab, EveryEvents, EveryTime, WhenSpec
 from .rows import apply_grouped
-from .when import WhenSpec
 
 
 class PolledTime:

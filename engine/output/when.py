@@ -6,50 +6,16 @@ changes (from outside the condition's own `then set`). It may read the built-in 
 `count_remove_total` (since the start) and `last_output_timestamp`. When it is true the
 assignments run and output happens, with a listener call even if there is nothing to deliver.
 A variable change that makes it true outputs at once through a schedule at the current time.
+The spec (WhenSpec, epl/plans/output.py) is compiled once per statement by
+epl/compiler/output_when.py; its `holder` is shared by the compiled expressions, so each
+condition instance fills it right before evaluating.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional
 
-import engine.contracts.epl_types as T
-
-from .base import Fire, OutputCondition
-
-BUILTINS = {
-    "count_insert": T.INT, "count_remove": T.INT,
-    "count_insert_total": T.INT, "count_remove_total": T.INT,
-    "last_output_timestamp": T.LONG,
-}
-
-Assignment = tuple[Callable[[Any], None], Callable[[Sequence[Any]], Any]]   # (write, value)
-
-
-class BuiltinValues:
-    """What compiled expressions read for the built-in names (the scope's builtins holder)."""
-
-    __slots__ = ("values",)
-
-    def __init__(self) -> None:
-        self.values: dict[str, Any] = {}
-
-
-@dataclass(frozen=True)
-class WhenSpec:
-    """Compiled once per statement; `holder` is shared by the compiled expressions, so each
-    condition instance fills it right before evaluating."""
-
-    when: Optional[Callable[[Sequence[Any]], Any]]
-    then: tuple[Assignment, ...]
-    holder: BuiltinValues
-    watched: tuple[str, ...] = ()            # variables whose change re-evaluates `when`
-    variables: Any = None
-    terminable: bool = False
-    terminated_and: Optional[Callable[[Sequence[Any]], Any]] = None
-    terminated_then: tuple[Assignment, ...] = ()
-
-    def make(self, ctx: Any, fire: Fire) -> OutputCondition:
-        return WhenCondition(self, ctx, fire)
+from epl.plans.output import Assignment, WhenSpec
+from .base import Fire
 
 
 class WhenCondition:
@@ -65,8 +31,9 @@ class WhenCondition:
         self.last_output = ctx.now()
         self.handle: Any = None
         self.in_then = False
-        self.subscriptions = [_subscribe(spec.variables, name, self._variable_changed)
-                              for name in spec.watched]
+        subscribe = spec.subscribe
+        self.subscriptions = [subscribe(name, self._variable_changed)
+                              for name in spec.watched] if subscribe is not None else []
 
     def _fill(self) -> None:
         self.spec.holder.values = {
@@ -130,20 +97,8 @@ class WhenCondition:
         if self.handle is not None:
             self.ctx.cancel(self.handle)
             self.handle = None
+        unsubscribe = self.spec.unsubscribe
         for sub in self.subscriptions:
-            _unsubscribe(self.spec.variables, sub)
+            if sub is not None and unsubscribe is not None:
+                unsubscribe(sub)
         self.subscriptions = []
-
-
-# The variable service belongs to another part of the engine; these adapters name the few
-# operations the condition needs (epl/compiler/output_when.py compiles the condition).
-
-def _subscribe(variables: Any, name: str, callback: Callable[..., None]) -> Any:
-    if variables is not None and hasattr(variables, "subscribe"):
-        return variables.subscribe(name, callback)
-    return None
-
-
-def _unsubscribe(variables: Any, handle: Any) -> None:
-    if handle is not None and variables is not None and hasattr(variables, "unsubscribe"):
-        variables.unsubscribe(handle)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
-from .aggregation_rows import AggEntry, AggregationRows
+from epl.plans.aggregation import AggEntry
+from .aggregation_rows import AggregationRows
 
 
 class AgedAggregationRows(AggregationRows):

@@ -1,34 +1,13 @@
 """Aggregation state at runtime: one row of aggregators (ungrouped) or one per group, fed
 with the values each event contributes. Compiled aggregate expressions read the current
-row through an AggregationContext the processor points at the right group."""
+row through an AggregationContext (epl/plans/aggregation.py) the processor points at the
+right group."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Optional, Sequence
 
+from epl.plans.aggregation import AggEntry, fresh_row, shared_states
 from engine.rollback import blame
-
-
-class AggregationContext:
-    """Which row compiled aggregate expressions read: processors set `row` before
-    evaluating select, having and order-by expressions."""
-
-    __slots__ = ("row",)
-
-    def __init__(self) -> None:
-        self.row: list = []
-
-
-class AggEntry:
-    """One aggregation of a statement: its factory, how an event becomes the value entered,
-    and the optional `filter:` predicate."""
-
-    __slots__ = ("factory", "value_of", "accept")
-
-    def __init__(self, factory: Any, value_of: Callable[[Any], Any],
-                 accept: Optional[Callable[[Any], Any]] = None) -> None:
-        self.factory = factory
-        self.value_of = value_of
-        self.accept = accept
 
 
 class AggregationRows:
@@ -54,12 +33,8 @@ class AggregationRows:
     def new_row(self) -> list:
         # a factory with `shared` (per-aggregation group_by) has one state for all rows
         if self._shared is None:
-            self._shared = {i: e.factory.make() for i, e in enumerate(self.entries)
-                            if getattr(e.factory, "shared", False)}
-        shared = self._shared
-        if not shared:
-            return [e.factory.make() for e in self.entries]
-        return [shared[i] if i in shared else e.factory.make() for i, e in enumerate(self.entries)]
+            self._shared = shared_states(self.entries)
+        return fresh_row(self.entries, self._shared)
 
     def ungrouped(self) -> list:
         if self._single is None:
@@ -79,6 +54,7 @@ class AggregationRows:
         return row if row is not None else self.new_row()
 
     def enter(self, row: list, eps: Any) -> None:
+        # epl.plans.aggregation.enter_row, inlined: the per-event path
         try:
             for agg, e in zip(row, self.entries):
                 if e.accept is None or e.accept(eps) is True:

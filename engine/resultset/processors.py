@@ -10,12 +10,16 @@ for `for row in statement`.
 - AggregatedGrouped: grouped, with ungrouped properties; a row per event with its group's
   aggregates.
 Rows of one update are filtered by `having`, made distinct, ordered and limited here.
+`make_processor(plan)` builds the processor of a ResultSetPlan (epl/plans/resultset.py, the
+compiler's) for one statement instance.
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
-from .aggregation_rows import AggregationContext, AggregationRows
+from epl.plans.resultset import ResultSetPlan, SelectClause
+from epl.plans.aggregation import AggregationContext
+from .aggregation_rows import AggregationRows
 from .java_order import hashmap_order
 from .select import SelectEvaluator
 
@@ -514,3 +518,58 @@ class RollupProcessor(_Base):
     def iterate(self, eps_list: Sequence[Eps]) -> list:
         bufs, _, _ = self._touched(eps_list, ())
         return self._level_rows(bufs) or []
+
+
+# -- from the plan (epl/plans/resultset.py) -----------------------------------------------------
+
+_KINDS: dict[str, type] = {
+    "simple": SimpleProcessor, "row-for-all": RowForAllProcessor,
+    "aggregated-ungrouped": AggregatedUngroupedProcessor, "row-per-group": RowPerGroupProcessor,
+    "aggregated-grouped": AggregatedGroupedProcessor, "row-per-group-rollup": RollupProcessor,
+}
+
+
+def select_evaluator(clause: SelectClause) -> SelectEvaluator:
+    return SelectEvaluator(clause.names, clause.fns, clause.out_type, clause.passthrough,
+                           clause.wildcard_streams)
+
+
+def _shared(plan: ResultSetPlan) -> tuple:
+    """The select evaluator, row shaper and rollup levels of a processor (they hold no state).
+    Made per instance: a cache by plan would keep the plan's engine alive through the
+    compiled closures the evaluator holds."""
+    shape = plan.shape
+    shaper = RowShaper(shape.having, shape.order_keys, shape.distinct, shape.limit, shape.offset)
+    levels = tuple(RollupLevel(lv.key_of, select_evaluator(lv.select), lv.having, lv.order_keys)
+                   for lv in plan.levels)
+    return select_evaluator(plan.select), shaper, levels
+
+
+def _aggregation_rows(plan: ResultSetPlan) -> Any:
+    agg = plan.aggregation
+    if agg is None:
+        return None
+    if plan.into_table is not None:
+        into = plan.into_table      # the table's rows are the aggregation's
+        return into.table.aggregation_rows(agg.entries, into.columns)
+    if agg.aged_ms is not None and agg.clock is not None:
+        from .aged_rows import AgedAggregationRows
+        return AgedAggregationRows(agg.entries, agg.reclaim, agg.clock, agg.aged_ms, agg.freq_ms)
+    return AggregationRows(agg.entries, agg.reclaim)
+
+
+def make_processor(plan: ResultSetPlan) -> _Base:
+    """A fresh result-set processor (its own aggregation state) for one statement instance,
+    or one fire-and-forget query / on-select trigger."""
+    cls = _KINDS[plan.kind]
+    select, shaper, levels = _shared(plan)
+    if plan.aggregation is None:
+        return cls(select, shaper, plan.want_new, plan.want_old)
+    aggs = _aggregation_rows(plan)
+    ctx = plan.aggregation.context
+    if levels:
+        return cls(select, shaper, plan.want_new, plan.want_old, ctx, aggs, levels=levels)
+    if plan.key_of is not None:
+        return cls(select, shaper, plan.want_new, plan.want_old, ctx, aggs,
+                   key_of=plan.key_of, key_types=plan.key_types)
+    return cls(select, shaper, plan.want_new, plan.want_old, ctx, aggs)

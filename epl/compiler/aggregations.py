@@ -7,9 +7,9 @@ from typing import Any
 
 import engine.contracts.epl_types as T
 from engine.contracts.epl_types import EPLType, PropertyType
-from engine.resultset.aggregation_rows import AggEntry, AggregationContext
 
 import epl.ast as A
+from epl.plans.aggregation import AggEntry, AggregationContext
 from .compiled import Compiled
 from .expressions import compile_expr, expr_text
 from .scope import Scope
@@ -29,8 +29,8 @@ class AggregationCollector:
         return bool(self.entries)
 
     def collect(self, node: A.Call, scope: Scope) -> Compiled:
-        from engine.aggregation.base import AggregationError
-        from engine.aggregation.registry import make_factory
+        from engine.contracts.aggregation import AggregationError
+        from engine.contracts.aggregation import make_factory
         text = expr_text(node)
         known = self._by_text.get(text)
         if known is None:

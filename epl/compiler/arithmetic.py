@@ -7,7 +7,7 @@ from typing import Any
 
 import engine.contracts.epl_types as T
 from engine.contracts.epl_types import EPLType, PropertyType
-from engine.faults import evaluation_failed
+from engine.contracts.faults import evaluation_failed
 
 import epl.ast as A
 import epl.compiler.java_math as JM

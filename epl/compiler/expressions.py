@@ -10,7 +10,7 @@ import engine.contracts.epl_types as T
 from engine.contracts.bean import EventBean
 from engine.contracts.epl_types import EPLType, PropertyType
 from engine.contracts.event_types import _LEAF_KINDS, Representation, _step
-from engine.faults import evaluation_failed
+from engine.contracts.faults import evaluation_failed
 from engine.contracts.sandbox import allowed_name
 
 import epl.ast as A
@@ -647,7 +647,7 @@ def _array(node: A.ArrayLiteral, scope: Scope) -> Compiled:
 def _call(node: A.Call, scope: Scope) -> Compiled:
     name = node.name
     lname = name.lower()
-    from engine.aggregation.registry import is_aggregation
+    from engine.contracts.aggregation import is_aggregation
     plain_args = [a for a in node.args if not isinstance(a, A.NamedArg)]
     single_row_minmax = lname in ("max", "min") and len(plain_args) >= 2
     registry = getattr(scope.aggregations, "user_registry", None) or _engine_aggregations(scope)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from engine.apptime.algebra import RELATIONS, event_interval, interval_of
+from engine.contracts.interval_algebra import RELATIONS, event_interval, interval_of
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime

@@ -19,8 +19,12 @@ def compile_into_table(plan: Any, node: A.SelectStatement, engine: "Runtime", te
     rows; the group-by keys are the table's primary key."""
     import dataclasses
 
-    from engine.aggregation.registry import is_aggregation
-    from engine.namedwindows.table import TableAggregationRows
+    from engine.contracts.aggregation import is_aggregation as _is_aggregation
+
+    def is_aggregation(name: str) -> bool:      # registered aggregations count too
+        return _is_aggregation(name, engine.aggregations)
+
+    from epl.plans.resultset import IntoTable
 
     table = engine.services.named_windows.get(node.into_table)
     if table is None or not table.is_table:
@@ -57,20 +61,10 @@ def compile_into_table(plan: Any, node: A.SelectStatement, engine: "Runtime", te
     if not targeted:
         raise EPLValidationError(f"The select clause does not aggregate into any aggregation column "
                                  f"of table '{table.name}'", text)
-    make = plan.make_processor
-
-    def for_table(t: Any) -> Any:
-        def make_processor(_make=make, _t=t, _c=tuple(columns)) -> Any:
-            proc = _make()
-            aggs = getattr(proc, "aggs", None)
-            if aggs is not None:
-                proc.aggs = TableAggregationRows(_t, aggs.entries, _c)
-            return proc
-        # a context partition aggregates into its own table (engine.contexts binds it)
-        make_processor.context_table = table  # type: ignore[attr-defined]
-        make_processor.for_table = for_table  # type: ignore[attr-defined]
-        return make_processor
-    return dataclasses.replace(plan, make_processor=for_table(table))
+    # the processor's aggregation rows are the table's (engine/resultset/processors.py); a
+    # context partition aggregates into its own table (engine.contexts binds it)
+    into = IntoTable(table, tuple(columns))
+    return dataclasses.replace(plan, result_set=dataclasses.replace(plan.result_set, into_table=into))
 
 
 def _declared_function(table: Any, column: str, engine: "Runtime") -> Any:

@@ -5,11 +5,11 @@ usable condition is scanned. Subqueries use the same analysis for their correlat
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from engine.contracts.epl_types import EPLType
-from engine.joins.plan import (Access, IndexSpec, InnerPlan, JoinPlan, OuterPlan, Predicate,
-                               Step)
+from epl.plans.joins import (Access, IndexSpec, InnerPlan, JoinPlan, OuterPlan, Predicate,
+                             Step)
 
 import epl.ast as A
 from ..ast.walk import children
@@ -294,9 +294,9 @@ def plan_outer(n: int, joins: Sequence[Optional[A.OuterJoin]], where: Optional[P
 
 
 def compile_join(node: A.SelectStatement, streams: Sequence[StreamInfo], stream_plans: Sequence[Any],
-                 where: Optional[Predicate], scope: Scope, text: str) -> Callable[[Any], Any]:
-    """`engine.features.join_compiler`: the join factory of a multi-stream select."""
-    from engine.joins.executor import JoinExecutor
+                 where: Optional[Predicate], scope: Scope, text: str) -> JoinPlan:
+    """`engine.features.join_compiler`: the join plan of a multi-stream select (the runtime's
+    JoinExecutor runs it per statement instance)."""
     n = len(streams)
     from_ = node.from_
     joins = tuple(from_.joins) if from_ is not None else ()
@@ -338,11 +338,6 @@ def compile_join(node: A.SelectStatement, streams: Sequence[StreamInfo], stream_
         strategy = plan_inner(n, analyze(nodes, scope), registry, scope)
     filters = tuple(sp.filter if getattr(sp, "pattern", None) is None
                     and getattr(sp, "named_window", None) is None else None for sp in stream_plans)
-    plan = JoinPlan(n, tuple(registry.specs), strategy, uni, filters,
+    return JoinPlan(n, tuple(registry.specs), strategy, uni, filters,
                     tuple(sp.event_type for sp in stream_plans), tables,
                     any(sp.unidirectional for sp in stream_plans))
-
-    def make_join(instance: Any, _plan: JoinPlan = plan) -> JoinExecutor:
-        return JoinExecutor(_plan, instance)
-    make_join.plan = plan  # type: ignore[attr-defined]
-    return make_join

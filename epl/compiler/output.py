@@ -1,19 +1,14 @@
-"""The output clause compiler: `output ...` (epl.ast) to an OutputPlan (engine/output/plan.py)
-whose conditions are compiled once per statement; `output_factory` is the select compiler's
-hook."""
+"""The output clause compiler: `output ...` (epl.ast) to an OutputPlan (epl/plans/output.py),
+its conditions compiled once per statement; the runtime makes each instance's limiter from it
+(engine/output/plan.py, `make_limiter`)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import epl.ast as A
+from engine.contracts.crontab import WILDCARD, CrontabError, Every, Keyword, Range, parse_crontab
 from engine.contracts.errors import EPLValidationError
-from engine.output.after import AfterSpec
-from engine.output.at import AtCrontab
-from engine.output.base import TerminatedFactory
-from engine.output.count import EveryEvents
-from engine.output.crontab import WILDCARD, CrontabError, Every, Keyword, Range, parse_crontab
-from engine.output.periodic import EveryTime
-from engine.output.plan import OutputPlan
+from epl.plans.output import AfterSpec, AtCrontab, EveryEvents, EveryTime, OutputPlan, TerminatedOnly
 from epl.compiler.core import compile_expr
 from epl.compiler.output_when import compile_when
 
@@ -21,13 +16,6 @@ K = A.OutputKind
 
 _SELECTORS = {None: "istream", A.StreamSelector.ISTREAM: "istream",
               A.StreamSelector.IRSTREAM: "irstream", A.StreamSelector.RSTREAM: "rstream"}
-
-
-def output_factory(clause: A.OutputClause, node: A.SelectStatement, scope: Any, collector: Any,
-                   text: str) -> Callable[..., Any]:
-    """Compile the output clause; returns `make_output(ctx, emit, processor, iterate=None)`."""
-    plan = compile_output(clause, node, scope, text)
-    return plan.make
 
 
 def compile_output(clause: A.OutputClause, node: A.SelectStatement, scope: Any, text: str) -> OutputPlan:
@@ -41,7 +29,7 @@ def compile_output(clause: A.OutputClause, node: A.SelectStatement, scope: Any, 
     elif clause.when is not None or clause.terminated_and is not None or clause.terminated_then_set:
         condition = compile_when(clause, scope)
     elif clause.when_terminated:
-        condition = TerminatedFactory()
+        condition = TerminatedOnly()
     after = None
     if clause.after_time is not None:
         after = AfterSpec(msec=_msec(clause.after_time, scope, text, "after"))

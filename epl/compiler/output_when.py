@@ -1,5 +1,6 @@
 """Compiles `output when <expr> [then set ...]` and `... and when terminated [and <expr>]
-[then set ...]` into a WhenSpec (engine/output/when.py documents the semantics)."""
+[then set ...]` into a WhenSpec (epl/plans/output.py; engine/output/when.py runs it and
+documents the semantics)."""
 from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
@@ -7,8 +8,15 @@ from typing import Any, Callable, Optional, Sequence
 import engine.contracts.epl_types as T
 import epl.ast as A
 from engine.contracts.errors import EPLValidationError
-from engine.output.when import BUILTINS, Assignment, BuiltinValues, WhenSpec
 from epl.ast.walk import walk
+from epl.plans.output import Assignment, BuiltinValues, WhenSpec
+
+# the built-in properties a when-expression may read (engine/output/when.py fills them)
+BUILTINS = {
+    "count_insert": T.INT, "count_remove": T.INT,
+    "count_insert_total": T.INT, "count_remove_total": T.INT,
+    "last_output_timestamp": T.LONG,
+}
 
 def compile_when(clause: A.OutputClause, scope: Any) -> WhenSpec:
     """Compile the when-expression, its then-assignments and the terminated part against the
@@ -46,9 +54,14 @@ def compile_when(clause: A.OutputClause, scope: Any) -> WhenSpec:
         for name in _names(clause.when):
             if scope.variables.has(name) and name not in watched:
                 watched.append(name)
+    variables = scope.variables
+    subscribe = unsubscribe = None
+    if watched and hasattr(variables, "subscribe"):
+        subscribe = variables.subscribe
+        unsubscribe = getattr(variables, "unsubscribe", None)
     return WhenSpec(
         when=when, then=assignments(clause.then_set), holder=holder, watched=tuple(watched),
-        variables=scope.variables, terminable=clause.when_terminated,
+        subscribe=subscribe, unsubscribe=unsubscribe, terminable=clause.when_terminated,
         terminated_and=boolean(clause.terminated_and, "and-when-terminated"),
         terminated_then=assignments(clause.terminated_then_set))
 

@@ -1,17 +1,19 @@
 """A select clause over a fixed set of rows (on-select, fire-and-forget queries): the output
-type, and a factory of result-set processors that turn the matched rows into output rows
-with Esper's aggregation and grouping rules, evaluated once per trigger or query."""
+type, and the result-set plan whose processors turn the matched rows into output rows with
+Esper's aggregation and grouping rules, evaluated once per trigger or query. (`RowsPlan.rows`
+makes the processor: fire-and-forget queries run it from here, see
+tests/architecture/allowlist_import_graph.py.)"""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from engine.contracts.epl_types import EPLType, PropertyType
 from engine.contracts.event_types import EventType, Representation
 import engine.resultset.processors as P
-from engine.resultset.select import SelectEvaluator
 
 import epl.ast as A
+from epl.plans.resultset import ResultSetPlan, RowShape, SelectClause
 from engine.contracts.errors import EPLValidationError
 from .aggregations import AggregationCollector
 from .expressions import compile_expr, compile_predicate, expr_text
@@ -28,14 +30,14 @@ class RowsPlan:
     names: tuple[str, ...]
     types: tuple[PropertyType, ...]
     passthrough: bool
-    make_processor: Callable[[], Any]
+    result_set: ResultSetPlan
 
     def rows(self, eps_list: Sequence[Sequence[Any]], empty_aggregate: bool = False) -> list:
         """Output rows for the matched events-per-stream tuples (a fresh aggregation each
         call). With `empty_aggregate`, an aggregate over no rows still yields its one row."""
         if not eps_list and not empty_aggregate:
             return []
-        proc = self.make_processor()
+        proc = P.make_processor(self.result_set)
         new, _ = proc.process(list(eps_list), [])
         if new is None and not eps_list and proc.kind == "row-for-all":
             new = proc.iterate([])
@@ -54,7 +56,7 @@ def compile_rows(engine: "Runtime", select: A.SelectClause, streams: list[Stream
                  order_by: Sequence[A.OrderItem] = (), limit: Optional[int] = None,
                  offset: int = 0) -> RowsPlan:
     """Compile `select` over `streams`; `*` selects the properties of `wildcard_stream`."""
-    from .select import _processor_factory, _is_stream_property
+    from .select import _is_stream_property, _result_set_plan
     collector = AggregationCollector(engine.aggregations)
     agg_scope = Scope(streams=streams, functions=scope.functions, variables=scope.variables,
                       epl=scope.epl, services=scope.services, allow_aggregation=True,
@@ -115,9 +117,10 @@ def compile_rows(engine: "Runtime", select: A.SelectClause, streams: list[Stream
         else:
             fn = compile_expr(oe, agg_scope).fn
         order_keys.append((fn, o.descending))
-    shaper = P.RowShaper(having_fn, order_keys, select.distinct, limit, offset)
-    evaluator = SelectEvaluator(names, fns, out_type, passthrough, () if passthrough else wildcards)
-    make = _processor_factory(collector, evaluator, shaper, True, False, exprs, group_exprs,
-                              group_compiled, _Node(select), streams, [])
+    shape = RowShape(having_fn, tuple(order_keys), select.distinct, limit, offset)
+    clause = SelectClause(tuple(names), tuple(fns), out_type, passthrough,
+                          () if passthrough else tuple(wildcards))
+    result_set = _result_set_plan(collector, clause, shape, True, False, exprs, group_exprs,
+                                  group_compiled, _Node(select), streams, [])
     return RowsPlan(out_type, tuple(props) if not passthrough else out_type.property_names,
-                    tuple(names), tuple(types), passthrough, make)
+                    tuple(names), tuple(types), passthrough, result_set)

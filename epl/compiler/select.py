@@ -9,12 +9,11 @@ from engine.contracts.epl_types import EPLType, PropertyType
 from engine.contracts.event_types import EventType, Representation
 from engine.contracts.plans import InsertIntoPlan, StreamPlan
 from engine.plan import SelectPlan
-import engine.resultset.processors as P
-from engine.resultset.aggregation_rows import AggregationRows
-from engine.resultset.select import SelectEvaluator
 
 import epl.ast as A
 from engine.contracts.errors import EPLValidationError
+from epl.plans.aggregation import AggregationPlan
+from epl.plans.resultset import ResultSetPlan, RollupLevel, RowShape, SelectClause
 from .aggregations import AggregationCollector
 from .annotations import has, hints, priority, statement_name
 from .compiled import Compiled
@@ -229,33 +228,34 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
     want_new = selector in ("istream", "irstream") or (ins_plan is not None and ins_plan.selector != "rstream")
     want_old = selector in ("irstream", "rstream") or (ins_plan is not None and ins_plan.selector != "istream")
 
-    shaper = P.RowShaper(having, order_keys, node.select.distinct, limit, offset or 0)
-    select_eval = SelectEvaluator(names, fns, out_type, passthrough, wildcard_streams if not passthrough else ())
+    shape = RowShape(having, tuple(order_keys), node.select.distinct, limit, offset or 0)
+    select_clause = SelectClause(tuple(names), tuple(fns), out_type, passthrough,
+                                 tuple(wildcard_streams) if not passthrough else ())
     if rollup:
-        make_processor = _rollup_factory(level_exprs, group_exprs, node, agg_scope, plain_scope, collector,
-                                         select_eval, shaper, want_new, want_old, names, stream_plans)
+        result_set = _rollup_plan(level_exprs, group_exprs, node, agg_scope, plain_scope, collector,
+                                  select_clause, shape, want_new, want_old, names, stream_plans)
     else:
-        make_processor = _processor_factory(collector, select_eval, shaper, want_new, want_old,
-                                            exprs, group_exprs, group_compiled, node, streams, stream_plans,
-                                            engine=engine, text=text)
+        result_set = _result_set_plan(collector, select_clause, shape, want_new, want_old,
+                                      exprs, group_exprs, group_compiled, node, streams, stream_plans,
+                                      engine=engine, text=text)
 
-    make_output = None
+    output = None
     if node.output is not None:
-        from epl.compiler.output import output_factory
-        make_output = output_factory(node.output, node, scope, collector, text)
+        from epl.compiler.output import compile_output
+        output = compile_output(node.output, node, scope, text)
 
     from .access import attach, check_not_in_filters, prev_holders
     check_not_in_filters(node.where, node.having, bool(collector), scope)
     stream_plans = attach(stream_plans, scope)
     holders = prev_holders(scope)
-    make_join = None
+    join = None
     if len(streams) > 1:
-        make_join = engine.features.join_compiler(node, streams, stream_plans, where, scope, text)
+        join = engine.features.join_compiler(node, streams, stream_plans, where, scope, text)
 
-    plan = SelectPlan(streams=tuple(stream_plans), where=where if make_join is None else None,
-                      make_processor=make_processor, out_type=out_type, columns=tuple(columns),
+    plan = SelectPlan(streams=tuple(stream_plans), where=where if join is None else None,
+                      result_set=result_set, out_type=out_type, columns=tuple(columns),
                       passthrough=passthrough, selector=selector, insert_into=ins_plan,
-                      make_output=make_output, make_join=make_join, context=node.context,
+                      output=output, join=join, context=node.context,
                       extra={"subqueries": tuple(scope.services.subqueries)} if scope.services.subqueries else {})
     if holders:
         plan.extra["prev_holders"] = holders
@@ -291,10 +291,10 @@ def _constant_int(e: A.Expr, scope: Scope, what: str) -> int:
     return c.constant
 
 
-def _uses_ungrouped_property(e: Any, group_texts: set[str], in_agg: bool = False,
-                             registry: Any = None) -> bool:
-    """Whether an expression reads a stream property outside aggregations and group keys."""
-    from engine.aggregation.registry import is_aggregation
+def _uses_ungrouped_property(e: Any, group_texts: set[str], registry: Any = None) -> bool:
+    """Whether an expression reads a stream property outside aggregations (of `registry`, the
+    runtime's aggregation functions) and group keys."""
+    from engine.contracts.aggregation import is_aggregation
     from ..ast.walk import walk
 
     def stop(n: Any) -> bool:   # below these nothing counts
@@ -318,17 +318,16 @@ def _uses_ungrouped_property(e: Any, group_texts: set[str], in_agg: bool = False
     return False
 
 
-def _processor_factory(collector, select_eval, shaper, want_new, want_old, exprs, group_exprs,
-                       group_compiled, node, streams, stream_plans, engine=None, text=""):
+def _result_set_plan(collector, select, shape, want_new, want_old, exprs, group_exprs,
+                     group_compiled, node, streams, stream_plans, engine=None, text="") -> ResultSetPlan:
+    """The result-set kind and its parts (Esper's output model, engine/resultset/processors.py)."""
     has_agg = bool(collector.entries)
     group_texts = {expr_text(g) for g in group_exprs}
     # aggregations registered with `register_aggregation` aggregate too (engine.aggregations)
-    registry = getattr(engine, "aggregations", None)
+    registry = getattr(engine, "aggregations", None) or collector.user_registry or None
     ungrouped_props = any(_uses_ungrouped_property(e, group_texts, registry=registry)
                           for e in exprs) or \
         any(isinstance(i.expr, (A.Wildcard, A.StreamWildcard)) for i in node.select.items)
-    entries = collector.entries
-    ctx = collector.ctx
     # unbounded streams (no data window) keep their groups; windows reclaim empty groups
     reclaim = all(sp.views for sp in stream_plans)
     from .annotations import group_reclaim
@@ -337,9 +336,10 @@ def _processor_factory(collector, select_eval, shaper, want_new, want_old, exprs
         reclaim = override
     if not group_exprs:
         if not has_agg:
-            return lambda: P.SimpleProcessor(select_eval, shaper, want_new, want_old)
-        cls = P.AggregatedUngroupedProcessor if ungrouped_props else P.RowForAllProcessor
-        return lambda: cls(select_eval, shaper, want_new, want_old, ctx, AggregationRows(entries, reclaim))
+            return ResultSetPlan("simple", select, shape, want_new, want_old)
+        kind = "aggregated-ungrouped" if ungrouped_props else "row-for-all"
+        return ResultSetPlan(kind, select, shape, want_new, want_old,
+                             AggregationPlan(tuple(collector.entries), collector.ctx, reclaim))
     key_fns = tuple(c.fn for c in group_compiled)
     key_types = tuple(c.type for c in group_compiled)
     if len(key_fns) == 1:
@@ -347,17 +347,18 @@ def _processor_factory(collector, select_eval, shaper, want_new, want_old, exprs
     else:
         def key_of(eps, _fns=key_fns):
             return tuple(f(eps) for f in _fns)
-    cls = P.AggregatedGroupedProcessor if ungrouped_props else P.RowPerGroupProcessor
+    kind = "aggregated-grouped" if ungrouped_props else "row-per-group"
+    clock = None
     if aged_ms is not None and engine is not None:
-        from engine.resultset.aged_rows import AgedAggregationRows
-        clock = type(engine).now.fget
+        now = type(engine).now.fget
 
-        def aged_rows():
-            return AgedAggregationRows(entries, reclaim, lambda: clock(engine), aged_ms, freq_ms)
-        return lambda: cls(select_eval, shaper, want_new, want_old, ctx, aged_rows(),
-                           key_of=key_of, key_types=key_types)
-    return lambda: cls(select_eval, shaper, want_new, want_old, ctx, AggregationRows(entries, reclaim),
-                       key_of=key_of, key_types=key_types)
+        def clock(_now=now, _engine=engine):
+            return _now(_engine)
+    else:
+        aged_ms = freq_ms = None
+    aggregation = AggregationPlan(tuple(collector.entries), collector.ctx, reclaim, aged_ms, freq_ms, clock)
+    return ResultSetPlan(kind, select, shape, want_new, want_old, aggregation,
+                         key_of=key_of, key_types=key_types)
 
 
 def _expand_grouping(elements) -> list[list[A.Expr]]:
@@ -390,8 +391,8 @@ def _expand_grouping(elements) -> list[list[A.Expr]]:
     return levels
 
 
-def _rollup_factory(level_exprs, group_exprs, node, agg_scope, plain_scope, collector, select_eval,
-                    shaper, want_new, want_old, names, stream_plans):
+def _rollup_plan(level_exprs, group_exprs, node, agg_scope, plain_scope, collector, select,
+                 shape, want_new, want_old, names, stream_plans) -> ResultSetPlan:
     from dataclasses import replace as _replace
     all_texts = frozenset(expr_text(g) for g in group_exprs)
     levels = []
@@ -400,7 +401,7 @@ def _rollup_factory(level_exprs, group_exprs, node, agg_scope, plain_scope, coll
         lscope = _replace(agg_scope, null_texts=all_texts - texts, grouped_texts=texts)
         fns = [compile_expr(i.expr, lscope).fn for i in node.select.items
                if not isinstance(i.expr, (A.Wildcard, A.StreamWildcard))]
-        sel = SelectEvaluator(names, fns, select_eval.out_type)
+        sel = SelectClause(tuple(names), tuple(fns), select.out_type)
         having = compile_predicate(node.having, lscope) if node.having is not None else None
         order = []
         for o in node.order_by:
@@ -411,13 +412,13 @@ def _rollup_factory(level_exprs, group_exprs, node, agg_scope, plain_scope, coll
                 order.append((compile_expr(oe, lscope).fn, o.descending))
         key_fns = tuple(compile_expr(g, plain_scope).fn for g in level)
         key_of = (lambda eps, _f=key_fns: tuple(f(eps) for f in _f))
-        levels.append(P.RollupLevel(key_of, sel, having, order))
-    entries, ctx = collector.entries, collector.ctx
+        levels.append(RollupLevel(key_of, sel, having, tuple(order)))
     reclaim = all(sp.views for sp in stream_plans)
-    shaper = P.RowShaper(None, [(None, d) for _, d in levels[0].order_keys] if levels else (),
-                         shaper.distinct, shaper.limit, shaper.offset)
-    return lambda: P.RollupProcessor(select_eval, shaper, want_new, want_old, ctx,
-                                     AggregationRows(entries, reclaim), levels=levels)
+    shape = RowShape(None, tuple((None, d) for _, d in levels[0].order_keys) if levels else (),
+                     shape.distinct, shape.limit, shape.offset)
+    return ResultSetPlan("row-per-group-rollup", select, shape, want_new, want_old,
+                         AggregationPlan(tuple(collector.entries), collector.ctx, reclaim),
+                         levels=tuple(levels))
 
 
 def _insert_into(ins: Optional[A.InsertInto], engine: "Runtime", out_type: EventType, names: list[str],

@@ -1,15 +1,16 @@
 """Count-min sketch in EPL: the `countMinSketch({...})` table column and the methods
 `countMinSketchFrequency(x)` / `countMinSketchTopk()` on such a column
 (`Table.column.countMinSketchFrequency(word)`); the sketch itself is
-engine/aggregation/sketch.py."""
+engine/contracts/sketch.py, the aggregator filling a column engine/aggregation/sketch.py's."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Optional
+import dataclasses
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
 
 import engine.contracts.epl_types as T
-from engine.aggregation.base import AggregationError
-from engine.aggregation.sketch import (
-    FREQUENCY, TOPK, TOPK_TYPE, CountMinSketchState, column_factory, sketch_params,
+from engine.contracts.aggregation import AggregationError, make_factory
+from engine.contracts.sketch import (
+    ADD_FUNCTION, FREQUENCY, TOPK, TOPK_TYPE, CountMinSketchState, sketch_params,
 )
 
 import epl.ast as A
@@ -20,8 +21,10 @@ if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
 
 
-def sketch_column(col: A.ColumnDef, text: str) -> Any:
-    """The factory of `name countMinSketch()` / `countMinSketch({epsOfTotalCount: ..})`."""
+def sketch_column(col: A.ColumnDef, text: str, registry: Mapping[str, Any]) -> Any:
+    """The factory of `name countMinSketch()` / `countMinSketch({epsOfTotalCount: ..})`: the
+    `countMinSketchAdd` aggregator of the runtime's `registry` (engine.aggregations) with the
+    column's parameters."""
     call = col.aggregation
     values: dict[str, Any] = {}
     if len(call.args) > 1 or (call.args and not isinstance(call.args[0], A.NewMap)):
@@ -36,7 +39,9 @@ def sketch_column(col: A.ColumnDef, text: str) -> Any:
                                      f"parameter '{name}' must be a constant", text)
         values[name] = v
     try:
-        return column_factory(sketch_params(values))
+        factory = make_factory(ADD_FUNCTION, [T.OBJECT], named={"params": sketch_params(values)},
+                               registry=registry)
+        return dataclasses.replace(factory, name="countminsketch")
     except AggregationError as e:
         raise EPLValidationError(f"Failed to validate table column '{col.name}': {e}", text) from None
 

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 import engine.contracts.epl_types as T
 from engine.contracts.epl_types import EPLType, PropertyType
-from engine.resultset.aggregation_rows import AggregationRows
-from engine.subqueries import SubqueryPlan
+from epl.plans.aggregation import enter_row, fresh_row, shared_states
+from epl.plans.subqueries import SubqueryPlan
 
 import epl.ast as A
 import epl.compiler.operators as O
@@ -323,21 +323,21 @@ def compile_subquery(node: A.Subquery, scope: Scope) -> CompiledSubquery:
 
         def results(outer: Sequence[Any]) -> list:
             found = matches(outer)
-            aggs = AggregationRows(entries, reclaim=False)
+            shared = shared_states(entries)     # one aggregation per evaluation
             if group_fns:
                 groups: dict[Any, tuple[list, Any]] = {}
                 for eps in found:
                     key = tuple(g(eps) for g in group_fns)
                     entry = groups.get(key)
                     if entry is None:
-                        entry = groups[key] = (aggs.new_row(), eps)
-                    aggs.enter(entry[0], eps)
+                        entry = groups[key] = (fresh_row(entries, shared), eps)
+                    enter_row(entries, entry[0], eps)
                     groups[key] = (entry[0], eps)
                 rows = list(groups.values())
             else:
-                row = aggs.new_row()
+                row = fresh_row(entries, shared)
                 for eps in found:
-                    aggs.enter(row, eps)
+                    enter_row(entries, row, eps)
                 rows = [(row, found[-1] if found else (None,) + tuple(outer))]
             out = []
             for row, eps in rows:
@@ -372,16 +372,18 @@ def _infra(name: str, scope: Scope, engine: "Runtime", number: int) -> Any:
 
 def _aggregates_outer(items: Sequence[A.SelectItem], inner: Scope) -> bool:
     """Whether an aggregation of the select clause reads an outer stream."""
-    from engine.aggregation.registry import is_aggregation
+    from engine.contracts.aggregation import is_aggregation
     from .joins import stream_refs
 
     from ..ast.walk import walk
 
+    registry = getattr(getattr(inner.services, "engine", None), "aggregations", None)
+
     def stop(n: Any) -> bool:
-        return isinstance(n, A.Subquery) or (isinstance(n, A.Call) and is_aggregation(n.name.lower()))
+        return isinstance(n, A.Subquery) or (isinstance(n, A.Call) and is_aggregation(n.name.lower(), registry))
     for item in items:
         for n in walk(item.expr, prune=stop):     # iterative: long chains
-            if isinstance(n, A.Call) and is_aggregation(n.name.lower()):
+            if isinstance(n, A.Call) and is_aggregation(n.name.lower(), registry):
                 refs = stream_refs(n, inner)
                 if refs is None or bool(refs - {0}):
                     return True

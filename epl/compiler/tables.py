@@ -61,14 +61,13 @@ def compile_create_table(node: A.CreateTable, engine: "Runtime", text: str) -> C
 
 def _aggregation(col: A.ColumnDef, engine: "Runtime", text: str) -> Any:
     """`sum(int)`, `count(*)`, `avg(double)`, `window(*) @type(T)`: the arguments name types."""
-    from engine.aggregation.base import AggregationError
-    from engine.aggregation.registry import make_factory
+    from engine.contracts.aggregation import AggregationError, make_factory
     call = col.aggregation
     if not isinstance(call, A.Call):
         raise EPLValidationError(f"Column '{col.name}' must declare an aggregation function", text)
     if call.name.lower() == "countminsketch":
         from .sketches import sketch_column
-        return sketch_column(col, text)
+        return sketch_column(col, text, engine.aggregations)
     star = False
     types: list[PropertyType] = []
     for a in call.args:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from engine.aggregation.base import type_name
+from engine.contracts.aggregation import type_name
 from engine.contracts.epl_types import NUMERIC_RANK, EPLType
 
 from .compiled import Compiled

@@ -22,7 +22,7 @@ def join_of(stmt):
 
 
 def describe(stmt) -> list[str]:
-    return stmt.plan.make_join.plan.describe()
+    return stmt.plan.join.describe()
 
 
 def test_equality_uses_hash_index_both_ways(engine):

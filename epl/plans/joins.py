@@ -1,14 +1,15 @@
-"""Join plans: what the compiler decided once per statement about how each stream's events
-find their partners: which event indexes to keep, and per lookup step whether to probe a
-hash index (equality), a sorted index (range) or, lacking a usable condition, to scan."""
+"""Join plans: what the compiler (epl/compiler/joins.py) decided once per statement about how
+each stream's events find their partners: which event indexes to keep, and per lookup step
+whether to probe a hash index (equality), a sorted index (range) or, lacking a usable
+condition, to scan. The runtime (engine/joins/executor.py, JoinExecutor) makes the indexes
+(engine/joins/indexes.py, `make_index`) and runs the plan per statement instance; `Access`
+reads the indexes and stores it is handed (subquery closures use it too)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 from engine.contracts.bean import EventBean
-
-from .indexes import EventStore, HashIndex, SortedIndex
 
 Row = tuple            # events per stream; None where a stream has no event (outer joins)
 RowFn = Callable[[Row], Any]
@@ -22,10 +23,6 @@ class IndexSpec:
     stream: int
     key_text: str
     key_of: Callable[[EventBean], Any] = field(compare=False, repr=False)
-
-    def make(self) -> Any:
-        cls = HashIndex if self.kind == "hash" else SortedIndex
-        return cls(self.key_of, f"{self.kind}({self.key_text})")
 
 
 @dataclass(frozen=True)
@@ -47,7 +44,7 @@ class Access:
     swap: bool = False              # `between`: Esper accepts the endpoints in either order
     text: str = ""
 
-    def candidates(self, indexes: Sequence[Any], stores: Sequence[EventStore],
+    def candidates(self, indexes: Sequence[Any], stores: Sequence[Any],
                    row: Row) -> Iterable[EventBean]:
         kind = self.kind
         if kind == "hash":
