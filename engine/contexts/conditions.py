@@ -131,8 +131,9 @@ class PatternCondition:
         if self.provided and bindings is not None:
             initial = {a: b for a, b in zip(self.provided, bindings) if b is not None}
         try:
-            run = inst.run = self.plan.start(inst, _PatternHandle(fire, self.inclusive and start, order),
-                                             initial)
+            from engine.patterns.run import start_pattern
+            run = inst.run = start_pattern(self.plan, inst,
+                                           _PatternHandle(fire, self.inclusive and start, order), initial)
         except Exception:
             release()
             raise
@@ -155,7 +156,7 @@ class CrontabCondition:
     spec: Any
 
     def next_time(self, now: int) -> int:
-        from engine.output.crontab import next_occurrence
+        from engine.contracts.crontab import next_occurrence
         return next_occurrence(self.spec, now)
 
     def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> Any:

@@ -18,14 +18,14 @@ import typing as _typing
 from engine.contracts.lazy import lazy_exports as _lazy_exports
 
 if _typing.TYPE_CHECKING:
-    from engine.output.crontab import CrontabError as CrontabError
-    from engine.output.crontab import CrontabSpec as CrontabSpec
-    from engine.output.crontab import Every as Every
-    from engine.output.crontab import Keyword as Keyword
-    from engine.output.crontab import Range as Range
-    from engine.output.crontab import WILDCARD as WILDCARD
-    from engine.output.crontab import next_occurrence as next_occurrence
-    from engine.output.crontab import parse_crontab as parse_crontab
+    from engine.contracts.crontab import CrontabError as CrontabError
+    from engine.contracts.crontab import CrontabSpec as CrontabSpec
+    from engine.contracts.crontab import Every as Every
+    from engine.contracts.crontab import Keyword as Keyword
+    from engine.contracts.crontab import Range as Range
+    from engine.contracts.crontab import WILDCARD as WILDCARD
+    from engine.contracts.crontab import next_occurrence as next_occurrence
+    from engine.contracts.crontab import parse_crontab as parse_crontab
     from engine.output.plan import OutputPlan as OutputPlan
     from engine.output.tap import ViewUpdate as ViewUpdate
     from epl.compiler.output import compile_output as compile_output
@@ -39,18 +39,18 @@ __all__ = [
 # Where each public name is defined; a name is imported on first use, then cached in the
 # module dict, so later lookups never reach __getattr__.
 _ORIGIN = {
-    "CrontabError": ("engine.output.crontab", "CrontabError"),
-    "CrontabSpec": ("engine.output.crontab", "CrontabSpec"),
-    "Every": ("engine.output.crontab", "Every"),
-    "Keyword": ("engine.output.crontab", "Keyword"),
+    "CrontabError": ("engine.contracts.crontab", "CrontabError"),
+    "CrontabSpec": ("engine.contracts.crontab", "CrontabSpec"),
+    "Every": ("engine.contracts.crontab", "Every"),
+    "Keyword": ("engine.contracts.crontab", "Keyword"),
     "OutputPlan": ("engine.output.plan", "OutputPlan"),
-    "Range": ("engine.output.crontab", "Range"),
+    "Range": ("engine.contracts.crontab", "Range"),
     "ViewUpdate": ("engine.output.tap", "ViewUpdate"),
-    "WILDCARD": ("engine.output.crontab", "WILDCARD"),
+    "WILDCARD": ("engine.contracts.crontab", "WILDCARD"),
     "compile_output": ("epl.compiler.output", "compile_output"),
-    "next_occurrence": ("engine.output.crontab", "next_occurrence"),
+    "next_occurrence": ("engine.contracts.crontab", "next_occurrence"),
     "output_factory": ("epl.compiler.output", "output_factory"),
-    "parse_crontab": ("engine.output.crontab", "parse_crontab"),
+    "parse_crontab": ("engine.contracts.crontab", "parse_crontab"),
 }
 
 

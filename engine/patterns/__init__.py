@@ -14,7 +14,7 @@ if _typing.TYPE_CHECKING:
     from engine.patterns.limits import PatternLimit as PatternLimit
     from engine.patterns.limits import pattern_limit as pattern_limit
     from engine.patterns.limits import set_pattern_limit as set_pattern_limit
-    from engine.patterns.plan import PatternPlan as PatternPlan
+    from epl.plans.patterns import PatternPlan as PatternPlan
     from engine.patterns.run import PatternRun as PatternRun
     from epl.compiler.patterns import PatternService as PatternService
     from epl.compiler.patterns import compile_pattern as compile_pattern
@@ -28,7 +28,7 @@ __all__ = [
 # Where each public name is defined; a name is imported on first use, then cached in the
 # module dict, so later lookups never reach __getattr__.
 _ORIGIN = {
-    "PatternPlan": ("engine.patterns.plan", "PatternPlan"),
+    "PatternPlan": ("epl.plans.patterns", "PatternPlan"),
     "PatternService": ("epl.compiler.patterns", "PatternService"),
     "PatternRun": ("engine.patterns.run", "PatternRun"),
     "compile_pattern": ("epl.compiler.patterns", "compile_pattern"),

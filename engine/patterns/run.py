@@ -18,9 +18,24 @@ from .base import Match, StateNode
 from .consume import Consumption, has_consume
 from .limits import PatternLimit, pattern_limit
 from .match import event_ids, without_overlaps
+from .nodes import build
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
+    from epl.plans.patterns import PatternPlan
+
+
+def start_pattern(plan: "PatternPlan", instance: Any, handle: Any, initial: Optional[dict] = None) -> Any:
+    """Run a compiled pattern for one statement instance (`instance.engine`, `.ctx`,
+    `.statement`; optional `.pattern_filter_addendum`), feeding each match (an EventBean of
+    `plan.match_type`) to `handle.on_event`. `initial`: tags bound before the pattern starts
+    (a context's end pattern reading what its start condition provided). The run returned
+    has `stop()`, which releases every filter and schedule, and `relocate(runtime)`."""
+    if plan.fast is not None and initial is None:
+        run = plan.fast.start(plan, instance, handle)
+        if run is not None:
+            return run
+    return PatternRun(plan, instance, handle).start(initial)
 
 
 class PatternRun:
@@ -28,8 +43,9 @@ class PatternRun:
 
     filter_child_stays = False
 
-    def __init__(self, plan: Any, instance: Any, handle: Any) -> None:
+    def __init__(self, plan: "PatternPlan", instance: Any, handle: Any) -> None:
         self.plan = plan
+        self.root = build(plan.root)        # what the state nodes are made from
         self.engine = instance.engine
         self.index = self.engine.filters
         self.ctx = instance.ctx
@@ -61,7 +77,7 @@ class PatternRun:
                 self.flush_tokens.append(self.index.add(FilterSpec(et, ((),)), flusher))
         self.starting = True
         try:
-            top = self.top = self.plan.root.make(self, self)
+            top = self.top = self.root.make(self, self)
             top.start(dict(initial) if initial else {})
         finally:
             self.starting = False
@@ -80,12 +96,11 @@ class PatternRun:
         """Continue in another runtime (engine or isolated service) with the same state:
         every live filter moves to its filter index. Schedules go through the instance's
         context, which the instance moves itself."""
-        from engine.instance import move_filter
         old, new = self.index, runtime.filters
         if new is not old:
             for f in self.live:
-                f.token = move_filter(f.token, old, new)
-            self.flush_tokens = [move_filter(t, old, new) for t in self.flush_tokens]
+                f.token = _moved(f.token, old, new)
+            self.flush_tokens = [_moved(t, old, new) for t in self.flush_tokens]
         self.engine, self.index = runtime, new
 
     # -- root evaluator ----------------------------------------------------------------
@@ -163,6 +178,14 @@ class PatternRun:
         if lim.__class__ is not PatternLimit:
             lim = pattern_limit(self.engine)
         lim.release(self.statement)
+
+
+def _moved(token: Any, old: Any, new: Any) -> Any:
+    """engine.instance.move_filter, which this module cannot import (engine.instance starts
+    pattern runs): the registration moved from filter index `old` to `new`."""
+    fresh = new.add(token.spec, token.handle)
+    old.remove(token)
+    return fresh
 
 
 class _LiveFilter:

@@ -325,7 +325,7 @@ def _condition(cond: A.ContextCondition, engine: "Runtime", text: str, provided:
         if provided:
             # an end pattern may name what the start condition provided (`B(id = s0.id)`):
             # those are tags of its match, bound when the pattern starts
-            from engine.patterns.match import match_type
+            from epl.compiler.patterns import match_type
             tags = {s.alias: s.event_type for s in provided}
             for tag, t in mt.properties.items():
                 if t.kind is EPLType.EVENT and t.event_type is not None:
