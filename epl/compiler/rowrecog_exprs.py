@@ -10,7 +10,7 @@ from typing import Any, Optional
 import engine.contracts.epl_types as T
 from engine.aggregation.registry import AGGREGATIONS
 from engine.contracts.epl_types import EPLType, PropertyType
-from engine.rowrecog.plan import PrevHolder
+from views.match_recognize_plan import PrevHolder
 
 import epl.ast as A
 from ..ast.walk import children
