@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from .base import Fire, OutputCondition, Scheduled
-from engine.contracts.crontab import CrontabSpec
+from .crontab import CrontabSpec
 
 
 @dataclass(frozen=True)

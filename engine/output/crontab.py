@@ -1,7 +1,5 @@
-"""Moved to engine.contracts.crontab (the contracts layer: the compiler parses crontabs, the
-runtime computes their next occurrence); this name keeps existing imports working."""
-import sys
-
-import engine.contracts.crontab as _moved
-
-sys.modules[__name__] = _moved
+"""Old path of engine/contracts/crontab.py (crontab schedules, shared by `output at`,
+`timer:at` and context conditions): re-exported for the callers that import it from here."""
+from engine.contracts.crontab import (  # noqa: F401
+    DEFAULT_TIMEZONE, WILDCARD, CrontabError, CrontabSpec, DayOperator, Every, Keyword, Param,
+    Range, next_occurrence, parse_crontab)
