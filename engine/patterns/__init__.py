@@ -1,11 +1,12 @@
 """Event patterns (`select ... from pattern [every a=A -> b=B(id = a.id)]`): compiled once
-into operator plans (the compiler is epl/compiler/patterns.py); each statement instance runs a
-tree of live sub-expressions whose filters sit in the engine's filter index and whose timers
-go through the statement's schedule, released as soon as each sub-expression ends.
+into a tree of operator plans (plan data, epl/plans/patterns.py; the compiler is
+epl/compiler/patterns.py); each statement instance runs a tree of live sub-expressions whose
+filters sit in the engine's filter index and whose timers go through the statement's
+schedule, released as soon as each sub-expression ends.
 
-The modules here are runtime: they import the contracts, filterindex and epl.ast, never the
-compiler. This `__init__` is the package's public face (names load on first use, some from
-the compiler); nothing inside our packages imports it."""
+The modules here are runtime: they import the contracts, filterindex, epl.ast and epl.plans,
+never the compiler. This `__init__` is the package's public face (names load on first use,
+some from the compiler); nothing inside our packages imports it."""
 import typing as _typing
 
 from engine.contracts.lazy import lazy_exports as _lazy_exports
