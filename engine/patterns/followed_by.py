@@ -11,7 +11,8 @@ from __future__ import annotations
 import logging
 from typing import Any, Optional
 
-from epl.plans.patterns import FollowedByPlan  # noqa: F401  (where pattern_fastpath finds it)
+# where epl/compiler/pattern_fastpath.py finds it
+from epl.plans.patterns import FollowedByPlan  # noqa: F401
 
 from .base import Match, StateNode, remove_from_children
 

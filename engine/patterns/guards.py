@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from epl.plans.patterns import GuardPlan, WhileGuard, WithinGuard  # noqa: F401  (GuardPlan: where pattern_fastpath finds it)
+# GuardPlan: where epl/compiler/pattern_fastpath.py finds it
+from epl.plans.patterns import GuardPlan, WhileGuard, WithinGuard  # noqa: F401
 
 from .base import Match, StateNode, holds_any
 
