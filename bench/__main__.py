@@ -12,7 +12,8 @@ import sys
 import time
 from typing import Any, Callable
 
-from . import baseline, memory, w1_filter, w2_window, w3_time_batch, w4_pattern, w5_statements, w6_context, w7_rowrecog, w8_enum
+from . import (baseline, memory, w1_filter, w2_window, w3_time_batch, w4_pattern, w5_statements,
+               w6_context, w7_rowrecog, w8_enum, w9_time_window, w10_subquery, w11_join)
 from .harness import Row, format_rows, not_supported
 
 WORKLOADS: dict[str, Callable[[bool, int], list[Row]]] = {
@@ -24,6 +25,9 @@ WORKLOADS: dict[str, Callable[[bool, int], list[Row]]] = {
     "W6": w6_context.run,
     "W7": w7_rowrecog.run,
     "W8": w8_enum.run,
+    "W9": w9_time_window.run,
+    "W10": w10_subquery.run,
+    "W11": w11_join.run,
     "MEM": memory.run,
 }
 SPARK = "Spark"

@@ -640,7 +640,7 @@ class Engine:
             if len(consumers) > 1:
                 consumers = sorted(consumers, key=_consumer_order)
             for h in consumers:
-                h.target.update(new, old)
+                self._to_consumer(h, new, old)
             return
         per: dict = {}
         for consumers, new, old in pending:
@@ -651,7 +651,16 @@ class Engine:
                 entry[1].append((new, old))
         for h, changes in sorted(per.values(), key=lambda e: _consumer_order(e[0])):
             for new, old in changes:
-                h.target.update(new, old)
+                self._to_consumer(h, new, old)
+
+    def _to_consumer(self, h: Any, new: Optional[list], old: Optional[list]) -> None:
+        """One window change to one consumer statement; a consumer that raises skips that
+        change alone (faults.py), the others still take it."""
+        self.current_statement = h.statement
+        try:
+            h.target.update(new, old)
+        except Exception as exc:
+            statement_failed(self, h.statement, (new or old)[0] if (new or old) else None, exc)
 
     def insert_rows(self, ins: InsertIntoPlan, new_rows: Optional[list], old_rows: Optional[list]) -> None:
         """Queue the rows an `insert into` statement produced as events of the target stream."""

@@ -26,6 +26,7 @@ class StatementContext:
     views.base.ViewContext protocol): time, and schedules in the statement's slot."""
 
     __slots__ = ("_scheduler", "slot", "statement", "msec_per_unit", "offset")
+    shared_state = True     # engine/rollback.py records through it, never its contents
 
     def __init__(self, engine: "Runtime", statement: "Statement", slot: Any) -> None:
         self._scheduler = engine.scheduler
@@ -244,7 +245,16 @@ class SelectInstance:
         # a context partition passes its own ctx (its schedules set the partition's properties)
         own = ctx is None
         self.ctx = ctx if ctx is not None else StatementContext(engine, statement, slot)
+        # a statement running user code that can raise mid-update rolls back (engine/rollback.py):
+        # its schedules, streams and pattern filters go through its guard
+        self.guard = None
+        if getattr(plan, "extra", {}).get("guarded"):
+            from .rollback import StatementGuard
+            self.guard = StatementGuard(self)
+            self.ctx = self.guard.context(self.ctx)
         self.processor = plan.make_processor()
+        if self.guard is not None:
+            self.guard.track(self.processor)
         if plan.make_output is None:
             self.output = DirectOutput(statement._emit)
         else:
@@ -270,6 +280,8 @@ class SelectInstance:
                 first, chain = make_chain(list(stream.views), ctx, sink)
             else:
                 first, chain = sink, []
+            if self.guard is not None:
+                first = self.guard.target(first)
             self.views.append(chain)
             handle = make_handle(first, statement, stream.index) if self.join is None \
                 else self.join.make_handle(first, statement, stream.index)

@@ -1,19 +1,24 @@
 """Statement-state rollback for the last-resort fault path: a statement that raises while
 processing an event is put back, in place, to its state before the event (docs/errors.md).
 
-`StateCapture` records the mutable state reachable from a statement instance's views
-(windows, the result-set processor's aggregation rows, output limiters, user aggregators):
-lists, dicts, sets and deques by content, other objects by their attributes. Objects that
-are not the statement's state are pinned, never recorded or entered: events, event types,
-the engine, statements, contexts, schedulers, functions and methods, classes, modules and
-frozen dataclasses (compiled configuration). Restoring writes every recorded content back
-into the same objects, so references from schedules and other statements stay valid.
+`StateCapture` records the mutable state reachable from a statement instance (windows, the
+result-set processor's aggregation rows, output limiters, pattern state, joins, user
+aggregators): lists, dicts, sets and deques by content, other objects by their attributes.
+Objects that are not the statement's state are pinned, never recorded or entered: events,
+event types, the engine, statements, contexts, schedulers, the filter index and its
+registrations, named windows and tables, functions and methods, classes, modules and frozen
+dataclasses (compiled configuration). Restoring writes every recorded content back into the
+same objects, so references from schedules and other statements stay valid.
 
-`GuardChain` holds the views of each stream of a guarded statement: it records before
-passing an event on, or before a callback its views scheduled runs (window expiry), and
-restores when that raises, then re-raises for the engine's fault report. Schedules the
-failed step added in the statement's slots are cancelled, the ones it cancelled are live
-again, and a failed callback runs again at the next time advance.
+`StatementGuard` guards one statement instance: every way work reaches it goes through the
+guard (its streams' first views, the filters its pattern registers, the callbacks its views,
+patterns and output limiter schedule), which records the state before the first step of an
+event and restores it when a step raises, then re-raises for the engine's fault report. The
+statement's other steps for that event are skipped (it skips the event whole). Schedules the
+failed step added are cancelled, the ones it cancelled are live again, filters its pattern
+added or removed are taken out or put back, and a failed callback runs again at the next time
+advance. When the step failed on an event waiting in a batch window (the batch is processed
+when it posts, see `blame`), that event leaves the batch and the step runs again without it.
 
 Recording costs time proportional to the statement's state, per event: statements are
 guarded when they run user code that can raise mid-update (registered aggregations), not
@@ -27,7 +32,6 @@ import logging
 import threading
 import types
 from collections import deque
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable, Iterator, Optional
 
@@ -46,15 +50,6 @@ _ATOMIC = (type(None), bool, int, float, complex, str, bytes, Decimal, range, fr
 _MISSING = object()
 # a statement whose state is larger than this is not guarded (logged once)
 MAX_OBJECTS = 200_000
-
-
-def _pinned_classes(ctx: Any) -> tuple:
-    """Classes known only at run time: the engine (the class of the statement's engine: the
-    runtime does not import the facade), statements and their contexts."""
-    from .instance import StatementContext
-    from .statement import Statement
-    engine = getattr(getattr(ctx, "statement", None), "engine", None)
-    return ((type(engine),) if engine is not None else ()) + (Statement, StatementContext)
 
 
 _class_infos: dict[type, tuple[bool, tuple[str, ...]]] = {}
@@ -84,7 +79,8 @@ _categories: dict[type, int] = {}
 
 
 def _categorize(cls: type, pinned: tuple) -> int:
-    if issubclass(cls, _ATOMIC) or issubclass(cls, pinned) or _class_info(cls)[0]:
+    if issubclass(cls, _ATOMIC) or issubclass(cls, pinned) or _class_info(cls)[0] \
+            or getattr(cls, "shared_state", False):
         cat = _SKIP                           # values, shared objects, frozen configuration
     elif cls is tuple:
         cat = _TUPLE
@@ -159,6 +155,10 @@ class StateCapture:
                 if cat == 1:
                     saved: Any = dict(obj)
                     items = list(saved.values())
+                    # keys can be state too (a pattern node's live children)
+                    keys = list(saved)
+                    if keys and not (leafy(keys[0]) and leafy(keys[-1])):
+                        stack.extend(keys)
                 else:
                     saved = items = list(obj)
                 records.append((obj, cat, saved))
@@ -223,130 +223,327 @@ def scheduler_cancel_since(scheduler: Scheduler, mark: int, slot: Any) -> None:
             scheduler.cancel(h)
 
 
+
+def blame(exc: BaseException, eps: Any) -> None:
+    """Note on `exc` the events (a tuple, one per stream) whose aggregation raised it, unless
+    an inner loop already did: a guard then knows which waiting event to leave out."""
+    if eps is not None and getattr(exc, "epl_events", None) is None:
+        try:
+            exc.epl_events = eps       # type: ignore[attr-defined]
+        except (AttributeError, TypeError):     # an exception class refusing attributes
+            pass
+
+
+def _delegated(wrapper: Any, slot: str, name: str) -> Any:
+    """`name` of the object a wrapper stands for (its `slot`); no dunders, and nothing while
+    the wrapper is being unpickled."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    try:
+        inner = object.__getattribute__(wrapper, slot)
+    except AttributeError:
+        raise AttributeError(name) from None
+    return getattr(inner, name)
+
+
 class GuardedCall:
-    """A scheduled callback of a guarded chain (window expiry): run under the guard."""
+    """A scheduled callback of a guarded statement (window expiry, batch end, pattern timers,
+    output limiting): run under the guard."""
 
-    __slots__ = ("chain", "callback", "handle")
+    __slots__ = ("guard", "callback", "handle")
 
-    def __init__(self, chain: "GuardChain", callback: Callable[[], None]) -> None:
-        self.chain = chain
+    def __init__(self, guard: "StatementGuard", callback: Callable[[], None]) -> None:
+        self.guard = guard
         self.callback = callback
         self.handle: Any = None
 
     def __call__(self) -> None:
         # a callback that fails is live again afterwards: it runs at the next time advance
-        self.chain.guarded(self.callback, revive=self.handle)
+        self.guard.step(self.callback, revive=self.handle)
 
 
 class GuardedContext:
-    """The views' context inside a guarded chain: the statement's, with the callbacks they
-    schedule run under the guard."""
+    """A guarded statement's context as its views, patterns and output limiter see it: the
+    statement's, with the callbacks they schedule run under the guard."""
 
-    __slots__ = ("ctx", "chain")
+    __slots__ = ("ctx", "guard")
 
-    def __init__(self, ctx: Any, chain: "GuardChain") -> None:
+    def __init__(self, ctx: Any, guard: "StatementGuard") -> None:
         self.ctx = ctx
-        self.chain = chain
+        self.guard = guard
 
     def schedule(self, at: int, callback: Callable[[], None]) -> Any:
-        call = GuardedCall(self.chain, callback)
+        call = GuardedCall(self.guard, callback)
         call.handle = self.ctx.schedule(at, call)
         return call.handle
 
     def schedule_after_views(self, at: int, callback: Callable[[], None]) -> Any:
-        call = GuardedCall(self.chain, callback)
+        call = GuardedCall(self.guard, callback)
         call.handle = self.ctx.schedule_after_views(at, call)
         return call.handle
 
+    def schedule_after(self, delta: int, callback: Callable[[], None]) -> Any:
+        return self.schedule(self.ctx.now() + delta, callback)
+
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        try:
-            ctx = object.__getattribute__(self, "ctx")
-        except AttributeError:          # while unpickling
-            raise AttributeError(name) from None
-        return getattr(ctx, name)
+        return _delegated(self, "ctx", name)
 
 
-class GuardChain:
-    """A guarded stream's views: each update, and each callback they scheduled, runs after
-    recording the statement instance's state, which is restored if it raises (the
-    exception then goes on to the engine's fault report)."""
+class GuardedTarget:
+    """Stands for a guarded stream's first view (or sink): what the stream's handle, a named
+    window or a pattern hands it goes through the guard. The event is the step's key: a
+    statement that failed on an event skips its other streams' steps for that event."""
 
-    __slots__ = ("views", "ctx", "enabled", "pinned", "_child")
+    __slots__ = ("inner", "guard")
 
-    def __init__(self, factories: tuple, ctx: Any) -> None:
-        self.ctx = ctx
-        self.enabled = True
-        self.pinned = _pinned_classes(ctx)
-        self._child: Any = None
-        inner = GuardedContext(ctx, self)
-        self.views = [f.make(inner) for f in factories]
-        for a, b in zip(self.views, self.views[1:]):
-            a.child = b
-            if getattr(b, "source", False) is None:    # a view that reads its parent on demand
-                b.source = a
-
-    @property
-    def child(self) -> Any:
-        return self._child
-
-    @child.setter
-    def child(self, sink: Any) -> None:
-        self._child = sink
-        if self.views:
-            self.views[-1].child = sink
+    def __init__(self, inner: Any, guard: "StatementGuard") -> None:
+        self.inner = inner
+        self.guard = guard
 
     def update(self, new: Events, old: Events) -> None:
-        first = self.views[0] if self.views else self._child
-        self.guarded(first.update, new, old)
+        self.guard.step(self.inner.update, new, old,
+                        key=new[0] if new and len(new) == 1 else None)
 
-    def guarded(self, fn: Callable[..., None], *args: Any, revive: Any = None) -> None:
+    def __iter__(self) -> Iterator[EventBean]:
+        return iter(self.inner)
+
+    def __len__(self) -> int:
+        return len(self.inner)
+
+    def __getattr__(self, name: str) -> Any:
+        return _delegated(self, "inner", name)
+
+
+class GuardedFilterHandle:
+    """A filter a guarded statement's pattern registers: the filter index calls it, and the
+    pattern's own node runs under the guard."""
+
+    __slots__ = ("inner", "guard", "order", "drop", "statement")
+
+    def __init__(self, inner: Any, guard: "StatementGuard") -> None:
+        self.inner = inner
+        self.guard = guard
+        self.order = inner.order
+        self.drop = inner.drop
+        self.statement = inner.statement
+
+    def on_event(self, bean: EventBean) -> None:
+        self.guard.step(self.inner.on_event, bean, key=bean)
+
+
+def _pinned_runtime_classes() -> tuple:
+    """Shared objects a statement reaches but does not own: the filter index and its
+    registrations. Statements, their contexts, named windows and tables (other statements'
+    state) say so themselves with a `shared_state` class attribute."""
+    from filterindex.tree import FilterIndex, _Registration
+    return (FilterIndex, _Registration, StatementGuard, GuardedContext)
+
+
+class StatementGuard:
+    """Records a statement instance's state before each event's first step (and before each
+    scheduled callback) and restores it when a step raises; see the module docstring."""
+
+    __slots__ = ("instance", "enabled", "depth", "key", "capture", "mark", "failed", "pinned",
+                 "retries")
+
+    # how many waiting events one step may leave out before it gives up (docs/errors.md)
+    MAX_RETRIES = 16
+
+    def __init__(self, instance: Any) -> None:
+        self.instance = instance
+        self.enabled = True
+        self.depth = 0
+        self.key: Any = None
+        self.capture: Optional[StateCapture] = None
+        self.mark: Any = None
+        self.failed: Any = None
+        self.pinned: tuple = ()
+        self.retries = 0
+
+    def __getstate__(self) -> dict:
+        # a checkpoint is taken between events: nothing recorded is worth keeping
+        return {"instance": self.instance, "enabled": self.enabled}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(state["instance"])
+        self.enabled = state["enabled"]
+
+    def track(self, processor: Any) -> None:
+        """Aggregations take the per-event path in a guarded statement, which notes on an
+        exception the event that raised it (`blame`)."""
+        aggs = getattr(processor, "aggs", None)
+        if aggs is not None and hasattr(aggs, "plain"):
+            aggs.plain = False
+
+    # -- the engine's view of the statement ---------------------------------------------------
+    def target(self, inner: Any) -> GuardedTarget:
+        return GuardedTarget(inner, self)
+
+    def context(self, ctx: Any) -> GuardedContext:
+        return GuardedContext(ctx, self)
+
+    def filter_handle(self, handle: Any) -> GuardedFilterHandle:
+        return GuardedFilterHandle(handle, self)
+
+    # -- steps --------------------------------------------------------------------------------
+    def step(self, fn: Callable[..., None], *args: Any, key: Any = None, revive: Any = None) -> None:
+        """Run `fn(*args)`, one step of the statement's work; `key` is the event the step
+        processes (None: a step of its own, e.g. a callback or a window change)."""
+        if self.depth:                 # inside a step of this statement already
+            fn(*args)
+            return
+        if key is not None and key is self.failed:
+            return                     # this statement skips the rest of that event
         if not self.enabled:
             fn(*args)
             return
+        if key is None or key is not self.key or self.capture is None:
+            if not self._record(key):
+                fn(*args)
+                return
+        self.depth = 1
         try:
-            capture = StateCapture([self], self.pinned)
+            fn(*args)
+        except BaseException as exc:
+            self.depth = 0
+            self._undo()
+            blamed = self._leave_out_blamed(exc, key)
+            if blamed is not None:
+                self.retries += 1
+                try:
+                    self._report(exc, blamed)
+                    if self.retries <= self.MAX_RETRIES:
+                        self.step(fn, *args, key=key, revive=revive)
+                        return
+                finally:
+                    self.retries -= 1
+            self.failed = key
+            self.capture = None
+            if isinstance(revive, ScheduleHandle) and not revive.active:
+                scheduler = self._scheduler()
+                if scheduler is not None:
+                    scheduler_revive(scheduler, revive)
+            raise
+        finally:
+            self.depth = 0
+        if key is None:
+            self.capture = None        # a step of its own: nothing else shares its recording
+
+    def _scheduler(self) -> Optional[Scheduler]:
+        s = getattr(self.instance.ctx, "_scheduler", None)
+        return s if isinstance(s, Scheduler) else None
+
+    def _record(self, key: Any) -> bool:
+        """Record the state before a step; False when the statement became too large to
+        guard (logged once, unguarded from then on)."""
+        if not self.pinned:
+            engine = self.instance.engine
+            self.pinned = (type(engine),) + _pinned_runtime_classes()
+        try:
+            capture = StateCapture(self._roots(), self.pinned)
         except OverflowError:
             self.enabled = False
+            self.capture = None
             log.warning("Statement state too large to roll back on faults; not guarded")
-            fn(*args)
+            return False
+        scheduler = self._scheduler()
+        self.mark = next(scheduler._seq) if scheduler is not None else None
+        self.capture = capture
+        self.failed = None
+        if key is not None and self.key is not key:
+            self.key = key
+            after = getattr(self.instance.engine, "after_event", None)
+            if after is not None:      # the recording serves this event's steps only
+                after(self._forget)
+        return True
+
+    def _forget(self) -> None:
+        self.key = self.failed = self.capture = None
+
+    def _roots(self) -> list:
+        inst = self.instance
+        roots = [inst]
+        limit = getattr(getattr(inst.engine, "services", None), "pattern_limit", None)
+        if limit is not None and not isinstance(limit, int):
+            roots.append(limit)         # instance counts move with the pattern's state
+        return roots
+
+    def _undo(self) -> None:
+        """Put the recorded state back, with the statement's filters and schedules."""
+        capture = self.capture
+        if capture is None:
             return
-        scheduler = getattr(self.ctx, "_scheduler", None)
-        if not isinstance(scheduler, Scheduler):
-            scheduler = None
-        mark = next(scheduler._seq) if scheduler is not None else None
-        try:
-            fn(*args)
-        except BaseException:
-            capture.restore(scheduler)
-            slot = getattr(self.ctx, "slot", None)
-            if scheduler is not None and isinstance(slot, tuple):
-                scheduler_cancel_since(scheduler, mark, slot)
-            if scheduler is not None and isinstance(revive, ScheduleHandle) and not revive.active:
-                scheduler_revive(scheduler, revive)
-            raise
+        runs = [r for r in getattr(self.instance, "registrations", ()) if hasattr(r, "live")]
+        after = [{id(f.token): f.token for f in r.live} for r in runs]
+        scheduler = self._scheduler()
+        capture.restore(scheduler)
+        for run, post in zip(runs, after):
+            _reconcile_filters(run, post)
+        slot = getattr(self.instance.ctx, "slot", None)
+        if scheduler is not None and isinstance(slot, tuple) and self.mark is not None:
+            scheduler_cancel_since(scheduler, self.mark, slot)
 
-    def __iter__(self) -> Iterator[EventBean]:
-        return iter(self.views[-1]) if self.views else iter(())
+    def _leave_out_blamed(self, exc: BaseException, key: Any) -> Optional[EventBean]:
+        """When the step failed on an event waiting in one of the statement's batch windows
+        (not the step's own event: that one the statement skips anyway), take it out of the
+        batch, as if it had never arrived. The event taken out, or None."""
+        eps = getattr(exc, "epl_events", None)
+        if not eps:
+            return None
+        culprits = [e for e in eps if isinstance(e, EventBean) and e is not key]
+        if not culprits:
+            return None
+        held = False
+        for view in _batch_views(self.instance):
+            batch = getattr(view, "_batch", None)
+            if batch and any(c is e for c in culprits for e in batch):
+                view._drop(culprits)
+                held = True
+        if not held:
+            return None
+        exc.epl_events = None      # type: ignore[attr-defined]
+        self._record(key)
+        return culprits[0]
 
-    def __len__(self) -> int:
-        return len(list(iter(self)))
-
-    def stop(self) -> None:
-        for v in self.views:
-            v.stop()
+    def _report(self, exc: BaseException, event: Optional[EventBean]) -> None:
+        from .faults import statement_failed
+        statement_failed(self.instance.engine, self.instance.statement, event, exc)
 
 
-@dataclass(frozen=True)
-class GuardChainFactory:
-    """Makes the GuardChain that replaces a guarded stream's views."""
+def _batch_views(instance: Any) -> Iterator[Any]:
+    """The statement's batch windows holding a pending batch (BatchHeld views), grouped ones
+    included."""
+    from views._held import BatchHeld
+    seen: set[int] = set()
+    stack = [v for chain in getattr(instance, "views", ()) for v in chain]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+            continue
+        if id(v) in seen or isinstance(v, (int, float, str, EventBean)):
+            continue
+        seen.add(id(v))
+        if isinstance(v, BatchHeld):
+            yield v
+        for attr in ("views", "_views", "groups", "_groups", "members", "_members", "child"):
+            inner = getattr(v, attr, None)
+            if isinstance(inner, dict):
+                stack.extend(inner.values())
+            elif isinstance(inner, (list, tuple)) or isinstance(getattr(inner, "update", None),
+                                                                 types.MethodType):
+                stack.append(inner)
 
-    inner: tuple
 
-    @property
-    def is_data_window(self) -> bool:
-        return any(getattr(f, "is_data_window", False) for f in self.inner)
-
-    def make(self, ctx: Any) -> GuardChain:
-        return GuardChain(self.inner, ctx)
+def _reconcile_filters(run: Any, post: dict) -> None:
+    """After a pattern's state was put back: filters its failed step registered leave the
+    index, filters it removed are registered again (same spec, same handle)."""
+    index = run.index
+    pre = {id(f.token): f for f in run.live}
+    for tid, token in post.items():
+        if tid not in pre:
+            index.remove(token)
+    for tid, f in pre.items():
+        if tid not in post:
+            token = f.token
+            f.token = index.add(token.spec, token.handle)

@@ -32,6 +32,8 @@ class Statement:
     nothing (None with `Engine(none_for_empty=True)`); added with `signature="esper"` a
     listener also gets the statement and the engine, like Esper's UpdateListener."""
 
+    shared_state = True     # engine/rollback.py never records a statement's own attributes
+
     def __init__(self, engine: "Runtime", name: str, text: str, kind: str, order: int,
                  priority: int = 0, drop: bool = False, plan: Optional["Plan"] = None,
                  annotations: tuple = (), phase: int = 0) -> None:

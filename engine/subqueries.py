@@ -115,6 +115,9 @@ class SubqueryRuntime:
             first, self.views = make_chain(list(plan.views), instance.ctx, self)
         else:
             first, self.views = self, []
+        guard = getattr(instance, "guard", None)
+        if guard is not None:           # the statement rolls back (engine/rollback.py)
+            first = guard.target(first)
         self.handle = SubqueryHandle(first, instance.statement)
         self.token: Any = None
         self.first = first

@@ -43,12 +43,14 @@ def _builder_for(obj: Any) -> Builder:
 
         def build_class(call: AggCall) -> AggregatorFactory:
             return finish(call, rtype, obj, tupled=len(call.arg_types) > 1)
+        build_class.user_defined = True        # type: ignore[attr-defined]  # epl/compiler/guard.py
         return build_class
     if callable(getattr(obj, "make", None)) and callable(getattr(obj, "result_type", None)):
         def build_factory(call: AggCall) -> AggregatorFactory:
             if not call.distinct:
                 return obj
             return finish(call, obj.result_type(), obj.make, tupled=len(call.arg_types) > 1)
+        build_factory.user_defined = True      # type: ignore[attr-defined]
         return build_factory
     raise AggregationError("An aggregation must be a class with enter, leave, value and clear, "
                            "or a factory with result_type() and make()")

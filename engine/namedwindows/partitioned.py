@@ -22,6 +22,8 @@ class PartitionedInfra:
     """Stands where a NamedWindow or Table would in the named-window service; `prototype` is
     the never-started window or table each partition's instance copies."""
 
+    shared_state = True      # not the consuming statement's state (engine/rollback.py)
+
     def __init__(self, prototype: Any, context: str) -> None:
         self.prototype = prototype
         self.name: str = prototype.name

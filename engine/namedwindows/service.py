@@ -47,6 +47,7 @@ class TablePlan:
 
 @dataclass
 class NamedWindowService:
+    shared_state = True      # not the consuming statement's state (engine/rollback.py)
     windows: dict[str, Any] = field(default_factory=dict)
 
     def get(self, name: str) -> Any:

@@ -32,6 +32,7 @@ class _Row:
 
 class Table:
     is_table = True
+    shared_state = True      # not the consuming statement's state (engine/rollback.py)
 
     def __init__(self, name: str, event_type: EventType, primary_keys: Sequence[str],
                  plain_columns: Sequence[str], aggregations: Sequence[tuple[str, Any]]) -> None:

@@ -26,6 +26,8 @@ class NamedWindow:
     """One named window. `attach(handle)` adds a consumer (its `handle.target.update(new,
     old)` is called on every change) and returns the attachment to `stop()`."""
 
+    shared_state = True      # not the consuming statement's state (engine/rollback.py)
+
     is_table = False
 
     def __init__(self, name: str, event_type: EventType, view_factories: Sequence[Any],

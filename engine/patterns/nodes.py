@@ -39,6 +39,8 @@ STATES: dict[type, type] = {
 class Node:
     """One plan node as a run uses it (see the module docstring)."""
 
+    shared_state = True     # immutable configuration: a rollback guard records none of it
+
     def __init__(self, plan: Any, state: type) -> None:
         self.source = plan          # the plan node itself (for what walks plans)
         self.state = state

@@ -31,7 +31,8 @@ def start_pattern(plan: "PatternPlan", instance: Any, handle: Any, initial: Opti
     `plan.match_type`) to `handle.on_event`. `initial`: tags bound before the pattern starts
     (a context's end pattern reading what its start condition provided). The run returned
     has `stop()`, which releases every filter and schedule, and `relocate(runtime)`."""
-    if plan.fast is not None and initial is None:
+    # a guarded statement (engine/rollback.py) keeps the general state machines
+    if plan.fast is not None and initial is None and getattr(instance, "guard", None) is None:
         run = plan.fast.start(plan, instance, handle)
         if run is not None:
             return run
@@ -68,11 +69,15 @@ class PatternRun:
         self.live: dict[_LiveFilter, None] = {}
         self.starting = False
         self.consumption = Consumption(self) if has_consume(plan.root) else None
+        # a guarded statement's filters run under its guard (engine/rollback.py)
+        self.guard = getattr(instance, "guard", None)
 
     # -- lifecycle -----------------------------------------------------------------------
     def start(self, initial: Optional[dict] = None) -> "PatternRun":
         if self.batching:
-            flusher = _FlushHandle(self)
+            flusher: Any = _FlushHandle(self)
+            if self.guard is not None:
+                flusher = self.guard.filter_handle(flusher)
             for et in self.plan.event_types:
                 self.flush_tokens.append(self.index.add(FilterSpec(et, ((),)), flusher))
         self.starting = True
@@ -140,6 +145,8 @@ class PatternRun:
         spec = template.bind((EventBean(self.match_type, begin),))
         if self.addendum is not None:
             spec = self.addendum(spec)
+        if self.guard is not None:
+            handle = self.guard.filter_handle(handle)
         f = _LiveFilter(self.index.add(spec, handle))
         self.live[f] = None
         return f

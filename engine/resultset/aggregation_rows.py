@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
+from engine.rollback import blame
+
 
 class AggregationContext:
     """Which row compiled aggregate expressions read: processors set `row` before
@@ -77,14 +79,22 @@ class AggregationRows:
         return row if row is not None else self.new_row()
 
     def enter(self, row: list, eps: Any) -> None:
-        for agg, e in zip(row, self.entries):
-            if e.accept is None or e.accept(eps) is True:
-                agg.enter(e.value_of(eps))
+        try:
+            for agg, e in zip(row, self.entries):
+                if e.accept is None or e.accept(eps) is True:
+                    agg.enter(e.value_of(eps))
+        except Exception as exc:       # which event it was, for a statement's rollback guard
+            blame(exc, eps)
+            raise
 
     def leave(self, row: list, eps: Any) -> None:
-        for agg, e in zip(row, self.entries):
-            if e.accept is None or e.accept(eps) is True:
-                agg.leave(e.value_of(eps))
+        try:
+            for agg, e in zip(row, self.entries):
+                if e.accept is None or e.accept(eps) is True:
+                    agg.leave(e.value_of(eps))
+        except Exception as exc:
+            blame(exc, eps)
+            raise
 
     def enter_group(self, key: Any, eps: Any) -> None:
         self.enter(self.group(key), eps)

@@ -248,8 +248,6 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
     check_not_in_filters(node.where, node.having, bool(collector), scope)
     stream_plans = attach(stream_plans, scope)
     holders = prev_holders(scope)
-    from .guard import guard
-    stream_plans = guard(stream_plans, node, engine)
     make_join = None
     if len(streams) > 1:
         make_join = engine.features.join_compiler(node, streams, stream_plans, where, scope, text)
@@ -261,6 +259,9 @@ def compile_select(node: A.SelectStatement, engine: "Runtime", text: str, *,
                       extra={"subqueries": tuple(scope.services.subqueries)} if scope.services.subqueries else {})
     if holders:
         plan.extra["prev_holders"] = holders
+    from .guard import runs_user_aggregations
+    if runs_user_aggregations(node, engine):     # rolled back when it fails (engine/rollback.py)
+        plan.extra["guarded"] = True
     if node.into_table is not None:      # `into table T select ...`: aggregate into T's rows
         from .into_table import compile_into_table
         plan = compile_into_table(plan, node, engine, text)
@@ -290,7 +291,8 @@ def _constant_int(e: A.Expr, scope: Scope, what: str) -> int:
     return c.constant
 
 
-def _uses_ungrouped_property(e: Any, group_texts: set[str], in_agg: bool = False) -> bool:
+def _uses_ungrouped_property(e: Any, group_texts: set[str], in_agg: bool = False,
+                             registry: Any = None) -> bool:
     """Whether an expression reads a stream property outside aggregations and group keys."""
     from engine.aggregation.registry import is_aggregation
     from ..ast.walk import walk
@@ -298,7 +300,7 @@ def _uses_ungrouped_property(e: Any, group_texts: set[str], in_agg: bool = False
     def stop(n: Any) -> bool:   # below these nothing counts
         if isinstance(n, A.Expr) and group_texts and expr_text(n) in group_texts:
             return True
-        if isinstance(n, A.Call) and is_aggregation(n.name.lower()) and not (
+        if isinstance(n, A.Call) and is_aggregation(n.name.lower(), registry) and not (
                 n.name.lower() in ("max", "min") and len(n.args) >= 2):
             return True
         return isinstance(n, (A.Property, A.Lambda))
@@ -320,7 +322,10 @@ def _processor_factory(collector, select_eval, shaper, want_new, want_old, exprs
                        group_compiled, node, streams, stream_plans, engine=None, text=""):
     has_agg = bool(collector.entries)
     group_texts = {expr_text(g) for g in group_exprs}
-    ungrouped_props = any(_uses_ungrouped_property(e, group_texts) for e in exprs) or \
+    # aggregations registered with `register_aggregation` aggregate too (engine.aggregations)
+    registry = getattr(engine, "aggregations", None)
+    ungrouped_props = any(_uses_ungrouped_property(e, group_texts, registry=registry)
+                          for e in exprs) or \
         any(isinstance(i.expr, (A.Wildcard, A.StreamWildcard)) for i in node.select.items)
     entries = collector.entries
     ctx = collector.ctx

@@ -13,8 +13,6 @@ ALLOWED: set[tuple[str, str]] = {
     ("epl.compiler.expressions", "engine.faults"),
     ("epl.compiler.fireandforget", "engine.contexts.partition"),
     ("epl.compiler.fireandforget", "engine.namedwindows.actions"),
-    ("epl.compiler.guard", "engine.aggregation.registry"),
-    ("epl.compiler.guard", "engine.rollback"),
     ("epl.compiler.indexes", "engine.namedwindows.index"),
     ("epl.compiler.interval_methods", "engine.apptime.algebra"),
     ("epl.compiler.into_table", "engine.aggregation.registry"),
