@@ -18,7 +18,8 @@ from views.length import LengthWindow, LengthWindowFactory
 from engine.contracts.bean import EventBean
 from engine.contracts.event_types import Representation
 from .faults import statement_failed
-from .instance import StreamHandle
+from .fused_windows import SINK_VIEWS, fuse_window
+from .instance import SingleStreamSink, StatementContext, StreamHandle
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
@@ -122,12 +123,16 @@ def fuse(inst: Any) -> None:
         return
     proc = inst.processor
     if type(proc) not in (RowPerGroupProcessor, RowForAllProcessor) or not proc.shaper.plain \
-            or not proc.want_new or proc.want_old or type(proc.aggs) is not AggregationRows \
+            or type(proc.aggs) is not AggregationRows \
             or not proc.aggs.plain or proc.select.passthrough or proc.select.wildcard_streams:
         return
     chain = inst.views[0]
-    if len(chain) > 1 or (chain and type(chain[0]) not in (LengthWindow, GroupWinView)):
+    # a time or length batch or a time window: a fused sink (engine/fused_windows.py)
+    windowed = len(chain) == 1 and type(chain[0]) in SINK_VIEWS
+    if len(chain) > 1 or (chain and type(chain[0]) not in (LengthWindow, GroupWinView) and not windowed):
         return              # before parsing: most statements that do not fuse stop here
+    if not windowed and (not proc.want_new or proc.want_old):
+        return
     shape = _shape_of(stmt.text)
     if shape is None or shape.where != (plan.where is not None):
         return
@@ -150,6 +155,20 @@ def fuse(inst: Any) -> None:
         return
     handle = inst.handles[0]
     ns = dict(_NAMESPACE)
+    if shape.window is not None:
+        if _GENERATE is None:
+            return
+        _bind(ns, plan, proc.aggs, stmt, et)
+        checked = _type_checks(et)
+        if not all(name.isidentifier() for name, _ in checked):
+            checked = []
+        for i, (_, allowed) in enumerate(checked):
+            ns[f"_ok{i}"] = frozenset(allowed)
+        fused = fuse_window(inst, shape, classes, _code_for, _GENERATE, FusedHandle, ns,
+                            [c[0] for c in checked], SingleStreamSink, StatementContext)
+        if fused is not None:
+            inst.handles[0] = fused
+        return
     if shape.length is None:
         if chain:
             return
@@ -169,17 +188,13 @@ def fuse(inst: Any) -> None:
         return
     aggs = proc.aggs
     checked = _type_checks(et)
+    if not all(name.isidentifier() for name, _ in checked):
+        checked = []        # (`count(*)` of an insert-into type): the loop calls the check
     src = generate(shape, classes, names, aggs.reclaim, stmt._listeners_only, [c[0] for c in checked])
     for i, (_, allowed) in enumerate(checked):
         ns[f"_ok{i}"] = frozenset(allowed)
-    code = _CODE.get(src)
-    if code is None:
-        if len(_CODE) >= _MAX_CODE:
-            _CODE.clear()
-        code = _CODE[src] = compile(src, "<fused statement>", "exec")
-    ns.update(_Bean=EventBean, _new_bean=EventBean.__new__, _out_type=plan.out_type, _where=plan.where, _groups=aggs.groups,
-              _refc=aggs.refcounts, _new_row=aggs.new_row, _single=aggs.ungrouped(), _stmt=stmt,
-              _failed=statement_failed, _et=et, _route=None, _roots=None, _root=None, _h=None)
+    code = _code_for(src)
+    _bind(ns, plan, aggs, stmt, et)
     exec(code, ns)
     fused = FusedHandle(handle.target, stmt, handle.stream_index)
     fused.on_event = ns["on_event"]
@@ -188,6 +203,23 @@ def fuse(inst: Any) -> None:
     fused.shape = shape
     fused.event_type = et       # the batch loop's inline check is this type's, not a subtype's
     inst.handles[0] = fused
+
+
+def _code_for(src: str) -> Any:
+    """The compiled code of a generated source: one compile per shape."""
+    code = _CODE.get(src)
+    if code is None:
+        if len(_CODE) >= _MAX_CODE:
+            _CODE.clear()
+        code = _CODE[src] = compile(src, "<fused statement>", "exec")
+    return code
+
+
+def _bind(ns: dict, plan: Any, aggs: Any, stmt: Any, et: Any) -> None:
+    """The globals every generated statement module reads."""
+    ns.update(_Bean=EventBean, _new_bean=EventBean.__new__, _out_type=plan.out_type, _where=plan.where, _groups=aggs.groups,
+              _refc=aggs.refcounts, _new_row=aggs.new_row, _single=aggs.ungrouped(), _stmt=stmt,
+              _failed=statement_failed, _et=et, _route=None, _roots=None, _root=None, _h=None)
 
 
 def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: Any, find: Any,

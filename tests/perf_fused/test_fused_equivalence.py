@@ -203,8 +203,8 @@ def test_fusion_switches() -> None:
         del os.environ["EPL_FUSION"]
     for other in ("select sym, avg(v) from T#groupwin(sym)#length(3) group by sym having avg(v) > 1",
                   "select irstream sym, avg(v) from T#groupwin(sym)#length(3) group by sym",
-                  "select sym, avg(v) from T#length(3) group by sym",
-                  "select sym, avg(v) from T#time(3 sec) group by sym",
+                  "select sym, avg(v) from T#groupwin(i)#length(3) group by sym",
+                  "select sym, avg(v) from T#unique(sym) group by sym",
                   "select sym, v, avg(v) from T group by sym",
                   "select count(distinct v) from T"):
         assert handle(other) == "StreamHandle", other

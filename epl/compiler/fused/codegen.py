@@ -36,6 +36,34 @@ INLINE_LEAVE = {
 }
 INLINE_LEAVE["FloatAvg"] = INLINE_LEAVE["FloatSum"]
 INLINE_LEAVE["IntSum64"] = INLINE_LEAVE["IntSum32"]
+# one event in and one out of a full window, in one step: the enter and then the leave of
+# INLINE_ENTER/INLINE_LEAVE with the same result (the same IEEE operations in the same order),
+# without storing the state between them ({v} enters, {w} leaves)
+def _leaving(lines: list[str]) -> list[str]:
+    return [x.replace("{v}", "{w}") for x in lines]
+
+
+INLINE_SLIDE = {
+    "CountAll": [],          # in and out: the count stays (it is at least 1 between them)
+    "CountValues": ["if {v} is not None:", "    if {w} is None:", "        {a}.n += 1",
+                    "elif {w} is not None and {a}.n > 0:", "    {a}.n -= 1"],
+    "FloatSum": ["if {v} is not None and {w} is not None:",
+                 "    if {a}.n > 0:",
+                 "        {a}.total = ({a}.total + ({v} if type({v}) is float else float({v}))) - "
+                 "({w} if type({w}) is float else float({w}))",
+                 "    else:         # entered as the only value, then left: a fresh sum",
+                 "        {a}.total = 0.0",
+                 "else:"] + ["    " + x for x in INLINE_ENTER["FloatSum"] + _leaving(INLINE_LEAVE["FloatSum"])],
+    "IntSum32": ["if {v} is not None and {w} is not None:",
+                 "    if {a}.n > 0:",
+                 "        {a}.total = ({a}.total + ({v} if type({v}) is int else int({v}))) - "
+                 "({w} if type({w}) is int else int({w}))",
+                 "    else:",
+                 "        {a}.total = 0",
+                 "else:"] + ["    " + x for x in INLINE_ENTER["IntSum32"] + _leaving(INLINE_LEAVE["IntSum32"])],
+}
+INLINE_SLIDE["FloatAvg"] = INLINE_SLIDE["FloatSum"]
+INLINE_SLIDE["IntSum64"] = INLINE_SLIDE["IntSum32"]
 INLINE_VALUE = {
     "CountAll": "{a}.n",
     "CountValues": "{a}.n",
@@ -74,6 +102,23 @@ def _update(shape: Shape, classes: Sequence[str], u: str, enter: bool, ind: str,
             out.append(f"{a}.{'enter' if enter else 'leave'}({v if agg.prop is not None else 'None'})")
         else:
             out.extend(t.format(a=a, v=v) for t in tmpl)
+    return [ind + line for line in out]
+
+
+def _slide(shape: Shape, classes: Sequence[str], ou: str, ind: str, pre: dict[str, str]) -> list[str]:
+    """The new event (`u`) enters and the expelled one (underlying `ou`) leaves the
+    aggregators a0, a1, ... (in locals): per aggregator, its enter then its leave."""
+    out = []
+    for i, (agg, cls) in enumerate(zip(shape.aggs, classes)):
+        a, v, w = f"a{i}", f"v{i}", f"w{i}"
+        if agg.prop is not None:
+            out += [f"{v} = {_read('u', agg.prop, pre)}", f"{w} = {ou}.get({_ident(agg.prop)!r})"]
+        tmpl = INLINE_SLIDE.get(cls)
+        if tmpl is None:
+            arg_v, arg_w = (v, w) if agg.prop is not None else ("None", "None")
+            out += [f"{a}.enter({arg_v})", f"{a}.leave({arg_w})"]
+        else:
+            out.extend(t.format(a=a, v=v, w=w) for t in tmpl)
     return [ind + line for line in out]
 
 
@@ -155,12 +200,19 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
             L += [J + "row = _groups.get(k)", J + "if row is None:",
                   J + "    row = _groups[k] = _new_row()"]
         if stable:
+            # one in and one out of the group's full window, or one in
             L += [J + h for h in hoist]
-        L += _update(shape, classes, "u", True, J, pre, load)
-        # the group's count of events: one in and one out leave it as it was (a positive
-        # count is stored already; at 0 the group goes, or 0 is stored without reclaim)
-        L += [J + "if op:", J + "    ru = ob.underlying"]
-        L += _update(shape, classes, "ru", False, J + "    ", pre, load)
+            L += [J + "if op:", J + "    ru = ob.underlying"]
+            L += _slide(shape, classes, "ru", J + "    ", pre)
+            L += [J + "else:", J + "    ru = u"]
+            L += _update(shape, classes, "u", True, J + "    ", pre, load)
+            L += [J + "    _refc[k] = _refc.get(k, 0) + 1"]
+        else:
+            L += _update(shape, classes, "u", True, J, pre, load)
+            # the group's count of events: one in and one out leave it as it was (a positive
+            # count is stored already; at 0 the group goes, or 0 is stored without reclaim)
+            L += [J + "if op:", J + "    ru = ob.underlying"]
+            L += _update(shape, classes, "ru", False, J + "    ", pre, load)
         if shape.where:
             # (without a where clause the count is the group's window length, never 0 here)
             L += [J + "    rc = _refc.get(k, 0)", J + "    if rc <= 0:"]
@@ -168,8 +220,8 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
                 L += [J + "        del _groups[k]", J + "        _refc.pop(k, None)", J + "        row = None"]
             else:
                 L += [J + "        _refc[k] = rc"]
-        L += [J + "else:", J + "    ru = u", J + "    _refc[k] = _refc.get(k, 0) + 1"]
         if shape.where:
+            L += [J + "else:", J + "    ru = u", J + "    _refc[k] = _refc.get(k, 0) + 1"]
             L += [I + "else:", J + "ru = ob.underlying", J + f"k = ru.get({G})",
                   J + "row = _groups.get(k)", J + "if row is not None:"]
             L += _update(shape, classes, "ru", False, J + "    ", pre)
@@ -188,9 +240,15 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
         else:
             J = I
             L += [I + h for h in hoist]
-        L += _update(shape, classes, "u", True, J, pre, load)
-        L += [I + "if op:", I + "    ou = ob.underlying"]
-        L += _update(shape, classes, "ou", False, I + "    ", pre, load)
+        if stable:
+            L += [I + "if op:", I + "    ou = ob.underlying"]
+            L += _slide(shape, classes, "ou", I + "    ", pre)
+            L += [I + "else:"]
+            L += _update(shape, classes, "u", True, I + "    ", pre, load)
+        else:
+            L += _update(shape, classes, "u", True, J, pre, load)
+            L += [I + "if op:", I + "    ou = ob.underlying"]
+            L += _update(shape, classes, "ou", False, I + "    ", pre, load)
     if not stable:
         used = sorted({what for kind, what in shape.columns if kind == "agg"})
         L += [I + f"a{i} = row[{int(i)}]" for i in used]
@@ -201,11 +259,17 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
 
 
 def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
-             listeners_only: bool, checked: Sequence[str] = ()) -> str:
+             listeners_only: bool, checked: Sequence[str] = (),
+             streams: tuple[bool, bool] = (True, False)) -> str:
     """The module source defining `on_event(bean)` and `run(engine, events, i, n, check, find,
     type_name)`. `checked`: the properties send's type check tests, each against the global
     `_ok<i>` (the exact types it passes without a closer look): `run` tests them inline and
-    calls `check(u)` (which raises, or passes a subclass) only for a value of another type."""
+    calls `check(u)` (which raises, or passes a subclass) only for a value of another type.
+    A shape with a `window` gets a fused sink instead (windows_sink.py; `streams`: whether
+    the statement posts its insert and its remove stream)."""
+    if shape.window is not None:
+        from .windows_sink import generate_sink
+        return generate_sink(shape, classes, names, reclaim, *streams, checked=checked)
     props = used_properties(shape)
     pre = {p: f"p{i}" for i, p in enumerate(props)}
     reads = [f"{pre[p]} = u.get({_ident(p)!r})" for p in props]

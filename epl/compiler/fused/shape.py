@@ -7,6 +7,8 @@ from typing import Any, Optional
 
 import epl.ast as A
 
+from .windows import SINK_WINDOWS
+
 # aggregations a fused statement updates: inlined (count, sum, avg) or through the
 # aggregator's own enter/leave/value methods (the rest); all take one property or count(*)
 AGGREGATIONS = frozenset({"count", "sum", "avg", "min", "max", "median", "stddev", "avedev"})
@@ -35,6 +37,9 @@ class Shape:
     aggs: tuple[Agg, ...]                       # distinct aggregations, in order of appearance
     columns: tuple[tuple[str, Any], ...]        # ('prop', name) or ('agg', index), select order
     where: bool                                 # a where clause (called as compiled)
+    # the one data window a fused sink takes the view's updates from (windows_sink.py):
+    # its EPL name (time_batch, length_batch, time), None for the shapes above
+    window: Optional[str] = None
 
 
 def _simple_property(e: Any) -> Optional[str]:
@@ -75,8 +80,9 @@ def analyze(node: Any) -> Optional[Shape]:
     if node.having is not None or node.output is not None or node.order_by or node.limit is not None \
             or node.context is not None or node.into_table is not None or node.for_clause is not None:
         return None
-    if node.select.distinct or node.select.selector not in (None, A.StreamSelector.ISTREAM):
+    if node.select.distinct:
         return None
+    istream_only = node.select.selector in (None, A.StreamSelector.ISTREAM)
     if node.insert_into is not None and node.insert_into.selector not in (None, A.StreamSelector.ISTREAM):
         return None
     if any(a.name.lower() not in _HARMLESS_ANNOTATIONS for a in node.annotations):
@@ -88,7 +94,7 @@ def analyze(node: Any) -> Optional[Shape]:
     if not isinstance(stream, A.FilterStream) or stream.contained or stream.unidirectional \
             or stream.retain_union or stream.retain_intersection:
         return None
-    length = groupwin = None
+    length = groupwin = window = None
     views = stream.views
     names = [v.name.lower() for v in views]
     if names == ["length"]:
@@ -101,6 +107,8 @@ def analyze(node: Any) -> Optional[Shape]:
         groupwin, length = _simple_property(views[0].args[0]), _int_literal(views[1].args[0])
         if groupwin is None or length is None:
             return None
+    elif len(names) == 1 and names[0] in SINK_WINDOWS:
+        window = names[0]        # its arguments are the view's business: it is kept as built
     elif names:
         return None
     group = None
@@ -111,8 +119,13 @@ def analyze(node: Any) -> Optional[Shape]:
         if group is None:
             return None
     # a sliding window not grouped by the group-by property can post two groups in one
-    # update (Java hash-map ordered): the general chain keeps those
+    # update (Java hash-map ordered): a #length window of those posts to a fused sink
+    # (windows_sink.py), as the time and batch windows do
     if group is not None and length is not None and groupwin != group:
+        if groupwin is not None:
+            return None
+        window, length = "length", None
+    if not istream_only and window is None:
         return None
     aggs: list[Agg] = []
     columns: list[tuple[str, Any]] = []
@@ -133,4 +146,4 @@ def analyze(node: Any) -> Optional[Shape]:
         columns.append(("agg", aggs.index(agg)))
     if not aggs:
         return None
-    return Shape(length, groupwin, group, tuple(aggs), tuple(columns), node.where is not None)
+    return Shape(length, groupwin, group, tuple(aggs), tuple(columns), node.where is not None, window)

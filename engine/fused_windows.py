@@ -1,0 +1,106 @@
+"""Fused statements over a time batch, length batch or sliding time window (see
+epl/compiler/fused/windows_sink.py): the window the general chain built stays where it is
+(timers, batches, iteration, stop, relocation and checkpoints see the same object); its
+child, the general sink, is replaced by the generated `update`, and the statement's filter
+handle by one whose `on_event` is generated too."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+
+from views.length import LengthWindow
+from views.length_batch import LengthBatchWindow
+from views.time import TimeWindow
+from views.time_batch import TimeBatchWindow
+
+from .resultset.java_order import java_hash
+
+# the window classes the fused sink takes updates from, by their EPL view names
+SINK_VIEWS = {TimeBatchWindow: "time_batch", LengthBatchWindow: "length_batch", TimeWindow: "time",
+              LengthWindow: "length"}
+
+if TYPE_CHECKING:
+    from engine.contracts.runtime import Runtime
+
+_MAX_CACHED = 65536
+
+
+class FusedSink:
+    """The child of a fused statement's window: `update(new, old)` is generated."""
+
+    __slots__ = ("update",)
+
+    def __init__(self, update: Callable[[Any, Any], None]) -> None:
+        self.update = update
+
+
+def hashmap_order(kinds: Sequence[Any]) -> Callable[[dict], list]:
+    """`java_order.hashmap_order(keys, types)` for a one-property group key of the given
+    EPL type kind: the keys of a dict as a fresh java.util.HashMap iterates them. String
+    keys' hashes are remembered (a group's key recurs in every batch)."""
+    kind = kinds[0] if len(kinds) == 1 else None
+    cache: dict[str, int] = {}
+
+    def spread(k: Any) -> int:
+        if type(k) is str:
+            h = cache.get(k)
+            if h is None:
+                if len(cache) >= _MAX_CACHED:
+                    cache.clear()
+                h = java_hash(k, kind) & 0xFFFFFFFF
+                h = cache[k] = h ^ (h >> 16)
+            return h
+        h = java_hash(k, kind) & 0xFFFFFFFF
+        return h ^ (h >> 16)
+
+    def order(reps: dict) -> list:
+        n = len(reps)
+        cap = 16
+        while n > cap * 0.75:
+            cap *= 2
+        mask = cap - 1
+        # a stable sort: keys of one bucket stay in insertion order, as in the map's list
+        return sorted(reps, key=lambda k: spread(k) & mask)
+    return order
+
+
+def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], Any],
+                generate: Callable[..., str], handle_type: type, ns: dict,
+                checked: Sequence[str], sink_type: type, ctx_type: type) -> Optional[Any]:
+    """Fuse a statement instance whose one view is a sink window (checked by the caller:
+    shape, processor, aggregations, select); returns the new filter handle, or None when
+    the instance is not of the shape after all. `checked`: the properties send's type
+    check tests (each against the global `_ok<i>`, bound by the caller); `sink_type` and
+    `ctx_type`: engine.instance's SingleStreamSink and StatementContext (the only sink the
+    fused one replaces, the context whose clock the time window's handle reads)."""
+    plan, stmt, proc = inst.plan, inst.statement, inst.processor
+    chain = inst.views[0]
+    if len(chain) != 1 or SINK_VIEWS.get(type(chain[0])) != shape.window:
+        return None
+    w = chain[0]
+    handle = inst.handles[0]
+    if handle.target is not w or type(w.child) is not sink_type:
+        return None
+    if shape.window == "time" and type(w._ctx) is not ctx_type:
+        return None         # (the generated on_event reads a StatementContext's clock)
+    if shape.group is not None and len(proc.key_types) != 1:
+        return None
+    aggs = proc.aggs
+    src = generate(shape, classes, proc.select.names, aggs.reclaim, stmt._listeners_only, checked,
+                   (bool(proc.want_new), bool(proc.want_old)))
+    code = code_for(src)
+    ns.update(_w=w, _memo=[None, None], _order=hashmap_order([t.kind for t in proc.key_types]) if shape.group is not None else None)
+    exec(code, ns)
+    w.child = FusedSink(ns["update"])
+    fused = handle_type(handle.target, stmt, handle.stream_index)
+    fused.on_event = ns["on_event"]
+    fused.run = ns.get("run", _not_batched)
+    fused.namespace = ns
+    fused.shape = shape
+    fused.event_type = plan.streams[0].event_type
+    return fused
+
+
+def _not_batched(engine: "Runtime", events: Any, i: int, *rest: Any) -> int:
+    """send_many's batch loop of a window statement: not taken (events go one by one
+    through the filter scanner to `on_event`)."""
+    return i

@@ -1,0 +1,312 @@
+"""The source of a fused sink: what a statement's one data window posts to (`update(new,
+old)`, in place of the general SingleStreamSink, result-set processor and direct output),
+with the where clause, the grouped or ungrouped aggregation and the rows inlined, the same
+steps in the same order as the general chain; and the statement's `on_event`, which hands
+each event to the window as the general handle does (an event joining a non-empty time
+batch is appended in place).
+
+The window itself is the one the general chain builds (its timers, batches, iteration,
+stop and checkpoints unchanged): any data window posts through the sink, whatever the
+number of events it posts at once (a batch's end: the batch as new, the previous one as
+old; a sliding window: one in, the expired out).
+
+Names and literals reach the source only through repr() of validated identifiers and ints;
+everything else is a global of the generated module (`_`-prefixed names bound by
+engine/fused_windows.py)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .codegen import INLINE_ENTER, INLINE_LEAVE, INLINE_VALUE, _ident
+from .shape import Shape
+
+
+def _steps(shape: Shape, classes: Sequence[str], u: str, enter: bool, ind: str, load: bool) -> list[str]:
+    """Enter (or leave) the values of the event whose underlying is `u` into the
+    aggregators a0, a1, ... (read from `row` first when `load`)."""
+    out = []
+    table = INLINE_ENTER if enter else INLINE_LEAVE
+    for i, (agg, cls) in enumerate(zip(shape.aggs, classes)):
+        a, v = f"a{i}", f"v{i}"
+        if load:
+            out.append(f"{a} = row[{i}]")
+        if agg.prop is not None:
+            out.append(f"{v} = {u}.get({_ident(agg.prop)!r})")
+        tmpl = table.get(cls)
+        if tmpl is None:
+            out.append(f"{a}.{'enter' if enter else 'leave'}({v if agg.prop is not None else 'None'})")
+        else:
+            out.extend(t.format(a=a, v=v) for t in tmpl)
+    return [ind + line for line in out]
+
+
+# the inlined aggregators' state fields, held in locals (`n<i>`, `t<i>`) over a loop of
+# events and stored back after it, and their enter/leave steps on those locals (the same
+# steps as engine.aggregation.basic's methods)
+_FIELDS = {"CountAll": ("n",), "CountValues": ("n",), "FloatSum": ("n", "total"),
+           "FloatAvg": ("n", "total"), "IntSum32": ("n", "total"), "IntSum64": ("n", "total")}
+_LOCAL_ENTER = {
+    "CountAll": ["{n} += 1"],
+    "CountValues": ["if {v} is not None:", "    {n} += 1"],
+    "FloatSum": ["if {v} is not None:", "    {t} += {v} if type({v}) is float else float({v})", "    {n} += 1"],
+    "IntSum32": ["if {v} is not None:", "    {t} += {v} if type({v}) is int else int({v})", "    {n} += 1"],
+}
+_LOCAL_LEAVE = {
+    "CountAll": ["if {n} > 0:", "    {n} -= 1"],
+    "CountValues": ["if {v} is not None and {n} > 0:", "    {n} -= 1"],
+    "FloatSum": ["if {v} is not None:", "    if {n} <= 1:", "        {n} = 0", "        {t} = 0.0",
+                 "    else:", "        {t} -= {v} if type({v}) is float else float({v})", "        {n} -= 1"],
+    "IntSum32": ["if {v} is not None:", "    if {n} <= 1:", "        {n} = 0", "        {t} = 0",
+                 "    else:", "        {t} -= {v} if type({v}) is int else int({v})", "        {n} -= 1"],
+}
+for _t in (_LOCAL_ENTER, _LOCAL_LEAVE):
+    _t["FloatAvg"], _t["IntSum64"] = _t["FloatSum"], _t["IntSum32"]
+
+
+def _load(classes: Sequence[str], ind: str) -> list[str]:
+    """The aggregators' state into locals (inlined ones)."""
+    out = []
+    for i, cls in enumerate(classes):
+        for f in _FIELDS.get(cls, ()):
+            out.append(f"{ind}{f[0]}{i} = a{i}.{f}")
+    return out
+
+
+def _store(classes: Sequence[str], ind: str) -> list[str]:
+    out = []
+    for i, cls in enumerate(classes):
+        for f in _FIELDS.get(cls, ()):
+            out.append(f"{ind}a{i}.{f} = {f[0]}{i}")
+    return out
+
+
+def _local_steps(shape: Shape, classes: Sequence[str], u: str, enter: bool, ind: str) -> list[str]:
+    """_steps on the state locals of the inlined aggregators (between _load and _store)."""
+    out = []
+    table = _LOCAL_ENTER if enter else _LOCAL_LEAVE
+    read: dict[str, str] = {}           # each property read once per event
+    for i, (agg, cls) in enumerate(zip(shape.aggs, classes)):
+        v = f"v{i}"
+        if agg.prop is not None:
+            if agg.prop in read:
+                v = read[agg.prop]
+            else:
+                read[agg.prop] = v
+                out.append(f"{v} = {u}.get({_ident(agg.prop)!r})")
+        tmpl = table.get(cls)
+        if tmpl is None:
+            out.append(f"a{i}.{'enter' if enter else 'leave'}({v if agg.prop is not None else 'None'})")
+        else:
+            out.extend(t.format(n=f"n{i}", t=f"t{i}", v=v) for t in tmpl)
+    return [ind + line for line in out]
+
+
+def _row(shape: Shape, classes: Sequence[str], names: Sequence[str], ind: str, load: bool,
+         target: str, row: str = "row") -> list[str]:
+    """Lines building the output row of the current aggregators (and the group's
+    representative underlying `ru`) into the local `target`."""
+    parts = []
+    for name, (kind, what) in zip(names, shape.columns):
+        if kind == "prop":
+            val = f"ru.get({_ident(what)!r})"
+        else:
+            a = f"a{int(what)}"
+            tmpl = INLINE_VALUE.get(classes[what])
+            val = f"{a}.value()" if tmpl is None else tmpl.format(a=a)
+        parts.append(f"{str(name)!r}: {val}")
+    L = []
+    if load:
+        used = sorted({what for kind, what in shape.columns if kind == "agg"})
+        L += [f"a{int(i)} = {row}[{int(i)}]" for i in used]
+    # EventBean(type, underlying) without its __init__ frame: the same two slots
+    L += [f"{target} = _new_bean(_Bean)", f"{target}.event_type = _out_type",
+          f"{target}.underlying = {{{', '.join(parts)}}}"]
+    return [ind + line for line in L]
+
+
+def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
+             want_new: bool, want_old: bool) -> list[str]:
+    G = repr(_ident(shape.group))
+    L = ["groups = _groups", "get = groups.get", "refc = _refc", "count = refc.get"]
+
+    def rows(target: str) -> list[str]:
+        # one row per group the update touched, in Java hash-map order, from the group's
+        # last event in the update (its key as that event has it)
+        return [f"{target} = []",
+                "for k in order:",
+                "    row = get(k)",
+                "    if row is None:",
+                "        row = _new_row()",
+                "    ru = reps[k]",
+                *_row(shape, classes, names, "    ", True, "out"),
+                f"    {target}.append(out)",
+                f"if not {target}:",
+                f"    {target} = None"]
+
+    def enter_one(ind: str) -> list[str]:
+        return [ind + "row = get(k)", ind + "if row is None:", ind + "    row = groups[k] = _new_row()",
+                *_steps(shape, classes, "u", True, ind, True),
+                ind + "refc[k] = count(k, 0) + 1"]
+
+    # one event in, none out (a sliding window's arrival): its group alone, no ordering
+    L += ["if new and len(new) == 1 and not old:",
+          "    u = new[0].underlying",
+          f"    k = u.get({G})",
+          "    ru = u"]
+    if want_old:
+        L += ["    row = get(k)", "    if row is None:", "        row = _new_row()",
+              *_row(shape, classes, names, "    ", True, "prior")]
+    L += enter_one("    ")
+    if want_new:
+        L += _row(shape, classes, names, "    ", False, "out")
+    L.append("    _stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")")
+    L.append("    return")
+    # none in, one out (a sliding window's expiry): its group alone
+    L += ["if not new and old and len(old) == 1:",
+          "    u = old[0].underlying",
+          f"    k = u.get({G})",
+          "    ru = u",
+          "    row = get(k)"]
+    if want_old:
+        L += ["    prow = row if row is not None else _new_row()"]
+        L += _row(shape, classes, names, "    ", True, "prior", "prow")
+    L += ["    if row is not None:", *_steps(shape, classes, "u", False, "        ", True),
+          "        rc = count(k, 0) - 1"]
+    if reclaim:
+        L += ["        if rc <= 0:", "            del groups[k]", "            refc.pop(k, None)",
+              "            row = None", "        else:", "            refc[k] = rc"]
+    else:
+        L += ["        refc[k] = rc"]
+    if want_new:
+        L += ["    if row is None:", "        row = _new_row()", *_row(shape, classes, names, "    ", True, "out")]
+    L.append("    _stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")")
+    L.append("    return")
+    # the events of each group in update order (a group's aggregators take its events in
+    # that order: the same running sums), groups in order of first appearance
+    def split(var: str, src: str, ind: str) -> list[str]:
+        return [ind + f"{var} = {{}}", ind + f"for b in {src}:", ind + "    u = b.underlying",
+                ind + f"    k = u.get({G})", ind + f"    l = {var}.get(k)", ind + "    if l is None:",
+                ind + f"        {var}[k] = [u]", ind + "    else:", ind + "        l.append(u)"]
+    L += split("gn", "new or ()", "")
+    if shape.where:
+        L += split("go", "old or ()", "")
+    else:
+        # a batch window posts its previous batch as the remove stream: its groups are the
+        # ones split when it was posted as new (without a where clause, which is evaluated
+        # afresh for the remove stream)
+        L += ["if old is not None and old is _memo[0]:", "    go = _memo[1]", "else:"]
+        L += split("go", "old or ()", "    ")
+        L += ["_memo[0] = new", "_memo[1] = gn"]
+    # a group's representative is its last event in the update, the remove stream's last
+    L += ["reps = {k: l[-1] for k, l in gn.items()}", "for k, l in go.items():", "    reps[k] = l[-1]",
+          "order = _order(reps) if len(reps) > 1 else reps"]
+    # with the remove stream, the prior rows come first
+    if want_old:
+        L += rows("old_rows")
+    else:
+        L.append("old_rows = None")
+    L += ["for k, l in gn.items():", "    row = get(k)", "    if row is None:", "        row = groups[k] = _new_row()",
+          *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))], *_load(classes, "    "),
+          "    for u in l:", *_local_steps(shape, classes, "u", True, "        "),
+          *_store(classes, "    "),
+          "    refc[k] = count(k, 0) + len(l)"]
+    L += ["for k, l in go.items():", "    row = get(k)", "    if row is None:", "        continue",
+          *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))], *_load(classes, "    "),
+          "    rc = count(k, 0)",
+          "    for u in l:", *_local_steps(shape, classes, "u", False, "        "),
+          "        rc -= 1"]
+    if reclaim:
+        # the group goes with its last event; later ones find no row (as leave_group)
+        L += ["        if rc <= 0:", *_store(classes, "            "), "            del groups[k]",
+              "            refc.pop(k, None)", "            break", "    else:",
+              *_store(classes, "        "), "        refc[k] = rc"]
+    else:
+        L += _store(classes, "    ") + ["    refc[k] = rc"]
+    if want_new:
+        L += rows("new_rows")
+    else:
+        L.append("new_rows = None")
+    L += ["if new_rows or old_rows:", "    _stmt._emit(new_rows, old_rows)"]
+    return L
+
+
+def _ungrouped(shape: Shape, classes: Sequence[str], names: Sequence[str],
+               want_new: bool, want_old: bool) -> list[str]:
+    # the one row's aggregators never change identity (cleared in place): read them once
+    L = ["row = _single"] + [f"a{i} = row[{i}]" for i in range(len(shape.aggs))]
+    L += _row(shape, classes, names, "", False, "prior") if want_old else []
+    L += ["if new:", *_load(classes, "    "), "    for b in new:", "        u = b.underlying",
+          *_local_steps(shape, classes, "u", True, "        "), *_store(classes, "    "),
+          "if old:", *_load(classes, "    "), "    for b in old:", "        u = b.underlying",
+          *_local_steps(shape, classes, "u", False, "        "), *_store(classes, "    ")]
+    L += _row(shape, classes, names, "", False, "out") if want_new else []
+    if want_new or want_old:
+        L.append("_stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")")
+    return L
+
+
+def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
+                  want_new: bool, want_old: bool, checked: Sequence[str] = ()) -> str:
+    """The module source defining `update(new, old)` (the sink the window posts to) and
+    `on_event(bean)` (the statement's filter handle); for a time batch also `run(engine,
+    events, i, n, check, find, type_name)`, send_many's loop (see codegen.generate;
+    `checked` as there)."""
+    src = ["def update(new, old):"]
+    body: list[str] = []
+    if shape.where:
+        # the general sink: the where clause filters both streams; nothing left, no update
+        body += ["if new:", "    new = [b for b in new if _where((b,))]",
+                 "if old:", "    old = [b for b in old if _where((b,))]",
+                 "if not new and not old:", "    return"]
+    if shape.group is not None:
+        body += _grouped(shape, classes, names, reclaim, want_new, want_old)
+    else:
+        body += _ungrouped(shape, classes, names, want_new, want_old)
+    src += ["    " + line for line in body]
+    src += ["", "def on_event(bean):"]
+    if shape.window == "time_batch":
+        # TimeBatchWindow.update for one event joining a batch already begun (its timer
+        # is set): an append; the first event of a batch goes through the window
+        src += ["    b = _w._batch", "    if b:", "        b.append(bean)", "    else:",
+                "        _w.update([bean], None)"]
+    elif shape.window == "time":
+        # TimeWindow.update for one event, its context's clock read in place (a
+        # StatementContext: the scheduler's time less the statement's offset)
+        src += ["    w = _w", "    c = w._ctx", "    now = c._scheduler.now - c.offset",
+                "    if w._handle is None:", "        w._handle = c.schedule(now + w._period, w._expire_cb)",
+                "    w._times.append(now)", "    w._events.append(bean)", "    update([bean], None)"]
+    else:
+        src += ["    _w.update([bean], None)"]
+    src.append("")
+    if shape.window == "time_batch":
+        src += _batch_loop(checked)
+    return "\n".join(src)
+
+
+def _batch_loop(checked: Sequence[str]) -> list[str]:
+    """send_many's loop for a time batch alone on its event type: each event is checked,
+    wrapped and joins the batch. Nothing is posted before time moves, so no listener or
+    other user code runs inside the loop: nothing to drain and the routing cannot change."""
+    src = ["def run(engine, events, i, n, check, find, type_name):",
+           "    w = _w",
+           "    for j in range(i, n):",
+           "        u = events[j]",
+           "        if type(u) is not dict:",
+           "            return j",
+           "        if check is not None:"]
+    for i, p in enumerate(checked):
+        src += [f"            v = u.get({_ident(p)!r})",
+                f"            if type(v) not in _ok{i} and v is not None:",
+                "                check(u)"]
+    if not checked:
+        src.append("            check(u)")
+    src += ["        bean = _new_bean(_Bean)",
+            "        bean.event_type = _et",
+            "        bean.underlying = u",
+            "        b = w._batch",
+            "        if b:",
+            "            b.append(bean)",
+            "        else:",
+            "            w.update([bean], None)",
+            "    return n", ""]
+    return src
