@@ -11,9 +11,6 @@ from __future__ import annotations
 import logging
 from typing import Any, Optional
 
-# where epl/compiler/pattern_fastpath.py finds it
-from epl.plans.patterns import FollowedByPlan  # noqa: F401
-
 from .base import Match, StateNode, remove_from_children
 
 log = logging.getLogger("epl.engine.patterns")

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-# GuardPlan: where epl/compiler/pattern_fastpath.py finds it
-from epl.plans.patterns import GuardPlan, WhileGuard, WithinGuard  # noqa: F401
+from epl.plans.patterns import WhileGuard, WithinGuard
 
 from .base import Match, StateNode, holds_any
 

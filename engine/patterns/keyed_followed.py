@@ -1,11 +1,9 @@
 """The keyed followed-by fast path: `every a=A(...) -> b=B(x = a.y, ...)`, optionally with
+`where timer:within(t)` on the B side, run as per-key waiting lists (and, with `within`, a
+queue of deadlines) instead of a live filter (a filter-index insert and remove) per A event.
 
-if TYPE_CHECKING:
-    from engine.contracts.runtime import Runtime
-`where timer:within(t)` on the B side, run as per-key waiting lists and a deadline heap
-instead of a live filter (a filter-index insert and remove) per A event.
-
-The shape (found at compile time by `detect`, epl/compiler/pattern_fastpath.py; anything else keeps the state machines):
+The shape (found at compile time by epl/compiler/pattern_fastpath.py, described by
+epl/plans/keyed_followed.py; anything else keeps the state machines):
 - a followed-by of two children without `-[N]>` limits;
 - the first is `every` over a tagged filter of type A (its filter any constant condition);
 - the second is a filter of type B (tag optional) or that filter `where timer:within(t)`;
@@ -15,60 +13,62 @@ The shape (found at compile time by `detect`, epl/compiler/pattern_fastpath.py; 
   properties of equal declared types with exact equality (strings, integers, booleans).
 The general path's observable behaviour is kept: one registration per type in the filter
 index (the statement's order and @drop), the waiting A events of a key completed oldest
-first, one match at a time to the stream (each with its own fault isolation), the
-engine-wide sub-expression limit counted per waiting A, and each `within` ending at its
-deadline on the statement's schedule (before an event at that instant). Statements with
-@SuppressOverlappingMatches, @DiscardPartialsOnMatch or `@consume` take the general path, as
-do context conditions and `on pattern` triggers (only pattern streams of selects use this).
+first, the matches of one B reaching the stream in that order (each with its own fault
+isolation unless they go straight to the statement's rows), the engine-wide sub-expression
+limit counted per waiting A, and each `within` ending at its deadline (before an event at
+that instant). Statements with @SuppressOverlappingMatches, @DiscardPartialsOnMatch or
+`@consume` take the general path, as do context conditions and `on pattern` triggers (only
+pattern streams of selects use this).
+
+Expiry is lazy: an instance whose deadline has passed is never matched, and it leaves the
+waiting lists when the next A event arrives or when anyone reads the pattern-limit count
+(limits.PatternLimit asks each run for its live count). No schedule is needed, except for
+a period of zero or less: such an instance ends at the next time step even to the same
+instant (the state machines' timer fires then), so one schedule at that instant ends them.
 """
 from __future__ import annotations
 
 import heapq
 import uuid
-from dataclasses import dataclass
+from collections import deque
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
-from engine.contracts.epl_types import EPLType
 from engine.faults import statement_failed
 from engine.fastpath_switch import fast_paths
+from epl.plans.keyed_followed import KeyedFollowedPlan
 from filterindex.spec import FilterOp, FilterParam, FilterSpec
 
 from .limits import PatternLimit, pattern_limit
 
-_EXACT_KINDS = frozenset({EPLType.STRING, EPLType.BOOLEAN, EPLType.BYTE, EPLType.SHORT,
-                          EPLType.INT, EPLType.LONG, EPLType.BIGINT})
+if TYPE_CHECKING:
+    from engine.contracts.runtime import Runtime
+
+_new_bean = EventBean.__new__   # a match's bean without its __init__ frame
+
 # keys with a null (`x = null` never holds): A events wait under one, B events look up the other
 _NULL_A = object()
 _NULL_B = object()
+# a period of zero or less ends at the next time step: its deadline is kept half a
+# millisecond after its start, so that only that step's schedule (not a lazy check at the
+# same instant) ends it
+_HALF = 0.5
 
 
-@dataclass(frozen=True)
-class KeyedFollowedPlan:
-    """The compiled shape: A's template (constant), B's constant part, the key getters and
-    the `within` period (None without a guard)."""
+def start_keyed(fast: KeyedFollowedPlan, instance: Any, handle: Any) -> Optional["KeyedFollowedRun"]:
+    """The run for one statement instance, or None when the general path must run it
+    (fast paths off, overlapping-match annotations on the statement)."""
+    if not fast_paths(instance.engine):
+        return None
+    names = {a.name.lower() for a in getattr(instance.statement, "annotations", ()) or ()}
+    if "suppressoverlappingmatches" in names or "discardpartialsonmatch" in names:
+        return None
+    return KeyedFollowedRun(fast, instance, handle).start()
 
-    a_template: Any
-    a_type: Any
-    a_tag: str
-    a_props: tuple[str, ...]
-    b_template: Any
-    b_type: Any
-    b_tag: Optional[str]
-    b_props: tuple[str, ...]
-    within: Optional[Callable[[dict], int]]
-    match_type: Any
 
-    def start(self, pattern: Any, instance: Any, handle: Any) -> Optional["KeyedFollowedRun"]:
-        """The run for one statement instance, or None when the general path must run it
-        (fast paths off, overlapping-match annotations on the statement)."""
-        engine = instance.engine
-        if not fast_paths(engine):
-            return None
-        names = {a.name.lower() for a in getattr(instance.statement, "annotations", ()) or ()}
-        if "suppressoverlappingmatches" in names or "discardpartialsonmatch" in names:
-            return None
-        return KeyedFollowedRun(self, instance, handle).start()
+def _ignore(bean: Any) -> None:
+    """A stopped run's handles: an event routed before the stop reaches nothing."""
 
 
 class _Handle:
@@ -83,10 +83,20 @@ class _Handle:
         self.statement = statement
 
 
+def _waited(spec: FilterSpec, wanted: Callable[[Any], bool]) -> FilterSpec:
+    """B's (or C's) filter narrowed to keys some A waits for (a predicate leaf read at routing
+    time): like the state machines' per-instance filters, the index discards the other
+    events before any handle, bean or type check."""
+    leaf = FilterParam("", FilterOp.BOOL_EXPR, wanted, key=f"keyed-followed:{uuid.uuid4().hex}")
+    return FilterSpec(spec.event_type, tuple(path + (leaf,) for path in spec.paths))
+
+
 class KeyedFollowedRun:
-    """One statement instance's matcher: `waiting` maps a key to the A events (or, with
-    `within`, the entries [deadline, seq, key, A event]) waiting for their B, oldest first;
-    `deadlines` is the heap of those entries, one schedule at its earliest live deadline."""
+    """One statement instance's matcher. `waiting` maps a key to what waits for its B,
+    oldest first: one entry or a list of entries (an entry is the A event, or with `within`
+    the tuple (deadline, seq, key, A event)); `due` holds the `within` entries by deadline (a
+    queue when the period is a constant, else a heap). The per-event work is in closures
+    built by `_build` (the handles' `on_event`), with their state in local cells."""
 
     def __init__(self, fast: KeyedFollowedPlan, instance: Any, handle: Any) -> None:
         self.fast = fast
@@ -96,239 +106,277 @@ class KeyedFollowedRun:
         self.statement = instance.statement
         self.handle = handle
         self.addendum = getattr(instance, "pattern_filter_addendum", None)
-        self.waiting: dict[Any, list] = {}
-        self.count = 0                      # waiting A events, counted against the limit
-        self.deadlines: list[list] = []
-        self.seq = 0
-        self.timer: Any = None
-        self.timer_at: Optional[int] = None
+        self.limit: PatternLimit = pattern_limit(self.engine)
         self.tokens: list[Any] = []
-        self.a_key = _key_reader(fast.a_type, fast.a_props, _NULL_A)
-        self.b_key = _key_reader(fast.b_type, fast.b_props, _NULL_B)
+        self.handles: list[_Handle] = []
+        self._live: Callable[[], int] = lambda: 0
+        self._clear: Callable[[], None] = lambda: None
 
     # -- lifecycle -----------------------------------------------------------------------
     def start(self) -> "KeyedFollowedRun":
         fast = self.fast
+        on_a, on_b, b_wanted, on_c, c_wanted, self._live, self._clear = _build(self)
         empty = (EventBean(fast.match_type, {}),)
-        a_spec, b_spec = fast.a_template.bind(empty), fast.b_template.bind(empty)
-        # B events reach the run only when A events wait for their key (a predicate leaf read
-        # at routing time): like the state machines' per-instance filters, the index
-        # discards the others before any handle, bean or type check
-        wanted = FilterParam("", FilterOp.BOOL_EXPR, self._b_wanted, key=f"keyed-followed:{uuid.uuid4().hex}")
-        b_spec = FilterSpec(b_spec.event_type, tuple(path + (wanted,) for path in b_spec.paths))
+        specs = [fast.a_template.bind(empty), _waited(fast.b_template.bind(empty), b_wanted)]
+        handles = [_Handle(on_a, self.statement), _Handle(on_b, self.statement)]
+        if fast.c_template is not None:
+            specs.append(_waited(fast.c_template.bind(empty), c_wanted))
+            handles.append(_Handle(on_c, self.statement))
         if self.addendum is not None:
-            a_spec, b_spec = self.addendum(a_spec), self.addendum(b_spec)
-        on_a = self._on_a_within if fast.within is not None else self._on_a
-        self.tokens = [self.index.add(a_spec, _Handle(on_a, self.statement)),
-                       self.index.add(b_spec, _Handle(self._on_b, self.statement))]
+            specs = [self.addendum(s) for s in specs]
+        self.handles = handles
+        self.tokens = [self.index.add(s, h) for s, h in zip(specs, handles)]
+        self.limit.sources.append(self)
         return self
 
     def stop(self) -> None:
         tokens, self.tokens = self.tokens, []
+        for h in self.handles:
+            h.on_event = _ignore
         for t in tokens:
             self.index.remove(t)
-        if self.timer is not None:
-            self.ctx.cancel(self.timer)
-            self.timer = self.timer_at = None
-        self.waiting = {}
-        self.deadlines = []
-        if self.count:
-            self._release(self.count)
+        self._clear()
+        if self in self.limit.sources:
+            self.limit.sources.remove(self)
+            self.limit.released()
 
     def relocate(self, runtime: "Runtime") -> None:
         """Continue in another runtime: the two registrations move to its filter index (the
-        schedule moves with the instance's context)."""
+        zero-period schedule moves with the instance's context; the pattern limit is
+        engine-wide, an isolated runtime's is the engine's)."""
         from engine.instance import move_filter
         old, new = self.index, runtime.filters
         if new is not old:
             self.tokens = [move_filter(t, old, new) for t in self.tokens]
         self.engine, self.index = runtime, new
 
-    def _limit(self) -> PatternLimit:
-        lim = self.engine.services.pattern_limit
-        if lim.__class__ is not PatternLimit:
-            lim = pattern_limit(self.engine)
-        return lim
+    def live_count(self) -> int:
+        """Waiting A events (sub-expression instances), after ending the expired ones."""
+        return self._live()
 
-    # -- events --------------------------------------------------------------------------
-    def _b_wanted(self, bean: Any) -> bool:
-        try:
-            return self.b_key(bean) in self.waiting
-        except Exception:       # an unhashable value: no A waits for it
-            return False
 
-    def _acquire(self) -> bool:
-        """Count one more waiting A against the engine-wide limit (limits.PatternLimit's
-        try_acquire, inlined for the common case of a counter without a limit)."""
-        lim = self.engine.services.pattern_limit
-        if lim.__class__ is PatternLimit and lim.max_instances is None:
-            lim.count += 1
-            per = lim.per_statement
-            name = self.statement.name
-            per[name] = per.get(name, 0) + 1
-        elif not self._limit().try_acquire(self.engine, self.statement):
-            return False
-        self.count += 1
-        return True
+def _build(run: KeyedFollowedRun) -> tuple:
+    """(on_a, on_b, B wanted, live count, clear) for one run: closures over the run's state."""
+    fast = run.fast
+    statement, handle, ctx, lim = run.statement, run.handle, run.ctx, run.limit
+    a_type, b_type, a_tag, b_tag, mt = fast.a_type, fast.b_type, fast.a_tag, fast.b_tag, fast.match_type
+    a_key = _key_reader(a_type, fast.a_props, _NULL_A)
+    b_key = _key_reader(b_type, fast.b_props, _NULL_B)
+    c_key = _key_reader(fast.c_type, fast.c_props, _NULL_B) if fast.c_type is not None else None
+    # one property of a map type: the key read inline (else through the reader)
+    a_prop = fast.a_props[0] if len(fast.a_props) == 1 and a_type.representation.name == "MAP" else None
+    b_prop = fast.b_props[0] if len(fast.b_props) == 1 and b_type.representation.name == "MAP" else None
+    within, within_ms = fast.within, fast.within_ms
+    waiting: dict[Any, Any] = {}
+    waiting_get, waiting_pop = waiting.get, waiting.pop
+    due: Any = deque() if within_ms is not None else []
+    pop_due = due.popleft if within_ms is not None else partial(heapq.heappop, due)
+    count = 0                           # waiting A events, counted against the limit
+    seq = 0
+    zero_timer: list = []               # the schedule ending periods of zero or less
+    now = ctx.now
+    # matches go straight to the statement's rows when its stream has no views (RowHandle)
+    from engine.instance import RowHandle
+    emit = statement._emit if type(handle) is RowHandle else None
+    # several rows in one call unless each is routed (insert into): then each on its own,
+    # as the general path's separate matches, so that a failure keeps no other from the stream
+    batch = emit is not None and getattr(statement, "_insert_into", None) is None
 
-    def _on_a(self, bean: Any) -> None:
-        if not self.tokens:                 # stopped while this event was being routed
-            return
-        key = self.a_key(bean)
-        # limits.PatternLimit.try_acquire inlined for a counter without a limit (most runs)
-        lim = self.engine.services.pattern_limit
-        if lim.__class__ is PatternLimit and lim.max_instances is None:
-            lim.count += 1
-            per = lim.per_statement
-            name = self.statement.name
-            per[name] = per.get(name, 0) + 1
-            self.count += 1
-        elif not self._acquire():
-            return
-        w = self.waiting.get(key)
-        if w is None:
-            self.waiting[key] = [bean]
+    engine_of = run                     # run.engine changes when the run moves
+
+    def deliver(row: Any) -> None:
+        if emit is None:
+            handle.on_event(row)
         else:
+            emit([row], None)
+
+    def admit() -> bool:
+        """The limit's check for one more instance (only while a limit is set)."""
+        return lim.admit(engine_of.engine, statement)
+
+    def released(n: int) -> None:
+        nonlocal count
+        count -= n
+        if lim.max_instances is not None:
+            lim.released()
+
+    def on_a(bean: Any) -> None:
+        nonlocal count
+        if a_prop is not None and bean.event_type is a_type:
+            key = bean.underlying.get(a_prop)
+            if key is None:
+                key = _NULL_A
+        else:
+            key = a_key(bean)
+        if lim.max_instances is not None and not admit():
+            return
+        count += 1
+        w = waiting_get(key)
+        if w is None:
+            waiting[key] = bean
+        elif w.__class__ is list:
             w.append(bean)
-
-    def _on_a_within(self, bean: Any) -> None:
-        if not self.tokens:
-            return
-        key = self.a_key(bean)
-        lim = self.engine.services.pattern_limit
-        if lim.__class__ is PatternLimit and lim.max_instances is None:     # as in _on_a
-            lim.count += 1
-            per = lim.per_statement
-            name = self.statement.name
-            per[name] = per.get(name, 0) + 1
-            self.count += 1
-        elif not self._acquire():
-            return
-        fast = self.fast
-        deadline = self.ctx.now() + fast.within({fast.a_tag: bean})
-        self.seq += 1
-        entry = [deadline, self.seq, key, bean]
-        w = self.waiting.get(key)
-        if w is None:
-            self.waiting[key] = [entry]
         else:
+            waiting[key] = [w, bean]
+
+    def on_a_within(bean: Any) -> None:
+        nonlocal count, seq
+        if a_prop is not None and bean.event_type is a_type:
+            key = bean.underlying.get(a_prop)
+            if key is None:
+                key = _NULL_A
+        else:
+            key = a_key(bean)
+        t = now()
+        if due and due[0][0] <= t:
+            expire(t)
+        if lim.max_instances is not None and not admit():
+            return
+        count += 1
+        if within_ms is not None:
+            period = within_ms
+        else:
+            period = within({a_tag: bean})
+        if period > 0:
+            entry = (t + period, seq, key, bean)
+        else:
+            entry = (t + _HALF, seq, key, bean)
+            if not zero_timer:
+                zero_timer.append(ctx.schedule(t, expire_zero))
+        seq += 1
+        if within_ms is not None:
+            due.append(entry)
+        else:
+            heapq.heappush(due, entry)
+        w = waiting_get(key)
+        if w is None:
+            waiting[key] = entry
+        elif w.__class__ is list:
             w.append(entry)
-        heapq.heappush(self.deadlines, entry)
-        if self.timer_at is None or deadline < self.timer_at:
-            self._reschedule(deadline)
+        else:
+            waiting[key] = [w, entry]
 
-    def _on_b(self, bean: Any) -> None:
-        if not self.tokens:
-            return
-        w = self.waiting.pop(self.b_key(bean), None)
+    def wanted(bean: Any) -> bool:
+        if b_prop is not None and bean.event_type is b_type:
+            key = bean.underlying.get(b_prop)
+            if key is None:
+                return False
+        else:
+            key = b_key(bean)
+        try:
+            return key in waiting
+        except TypeError:       # an unhashable value: no A waits for it
+            return False
+
+    def on_b(bean: Any) -> None:
+        nonlocal count
+        if b_prop is not None and bean.event_type is b_type:
+            w = waiting_pop(bean.underlying.get(b_prop, _NULL_B), None)
+        else:
+            w = waiting_pop(b_key(bean), None)
         if w is None:
             return
-        fast = self.fast
-        a_tag, b_tag, mt = fast.a_tag, fast.b_tag, fast.match_type
-        within = fast.within is not None
-        stmt = self.statement
-        if len(w) == 1:
-            a = w[0]
-            if within:
-                a[3], a = None, a[3]
-            if a is not None:
-                self._release(1)
-                self.handle.on_event(EventBean(mt, {a_tag: a, b_tag: bean} if b_tag is not None else {a_tag: a}))
-        else:
-            if within:
-                alive = []
-                for entry in w:
-                    a = entry[3]
-                    if a is not None:       # else expired (only with variable periods)
-                        entry[3] = None
-                        alive.append(a)
-                w = alive
-            self._release(len(w))
-            on_event = self.handle.on_event
-            for a in w:
-                match = {a_tag: a, b_tag: bean} if b_tag is not None else {a_tag: a}
-                # each completed instance is its own filter match in the general path: a
-                # failure in one does not keep the others from the stream
-                try:
-                    on_event(EventBean(mt, match))
-                except Exception as exc:
-                    statement_failed(self.engine, stmt, bean, exc)
-        if within and self.deadlines and self.deadlines[0][3] is None:
-            self._drop_dead_heads()
-
-    def _release(self, n: int) -> None:
-        self.count -= n
-        lim = self.engine.services.pattern_limit
-        if lim.__class__ is PatternLimit and lim.max_instances is None and lim.count >= n:
-            lim.count -= n
-            per = lim.per_statement
-            name = self.statement.name
-            left = per.get(name, 0) - n
-            if left > 0:
-                per[name] = left
+        if w.__class__ is not list:         # one A waits (the common case)
+            count -= 1
+            if lim.max_instances is not None:
+                lim.released()
+            if within is not None:
+                if w[0] <= now():
+                    return                  # expired
+                w = w[3]
+            row = _new_bean(EventBean)
+            row.event_type = mt
+            row.underlying = {a_tag: w, b_tag: bean} if b_tag is not None else {a_tag: w}
+            if emit is not None:
+                emit([row], None)
             else:
-                per.pop(name, None)
-            lim._warned = False
+                handle.on_event(row)
+            return
+        released(len(w))
+        if within is not None:
+            t = now()
+            w = [e[3] for e in w if e[0] > t]       # the others have expired
+            if not w:
+                return
+        if b_tag is not None:
+            rows = [EventBean(mt, {a_tag: a, b_tag: bean}) for a in w]
         else:
-            lim = self._limit()
-            for _ in range(n):
-                lim.release(self.statement)
+            rows = [EventBean(mt, {a_tag: a}) for a in w]
+        if batch:
+            emit(rows, None)
+            return
+        if len(rows) == 1:
+            deliver(rows[0])
+            return
+        for row in rows:
+            # each completed instance is its own filter match in the general path: a
+            # failure in one does not keep the others from the stream
+            try:
+                deliver(row)
+            except Exception as exc:
+                statement_failed(engine_of.engine, statement, bean, exc)
 
-    # -- within --------------------------------------------------------------------------
-    def _reschedule(self, at: Optional[int]) -> None:
-        if self.timer is not None:
-            self.ctx.cancel(self.timer)
-            self.timer = None
-        self.timer_at = at
-        if at is not None:
-            self.timer = self.ctx.schedule(at, self._expire)
+    def c_wanted(bean: Any) -> bool:
+        try:
+            return c_key(bean) in waiting
+        except TypeError:       # an unhashable value: no A waits for it
+            return False
 
-    def _drop_dead_heads(self) -> None:
-        """Pop completed entries off the heap top, so the schedule waits for a live one."""
-        heap = self.deadlines
-        if heap and heap[0][3] is None:
-            while heap and heap[0][3] is None:
-                heapq.heappop(heap)
-            self._reschedule(heap[0][0] if heap else None)
+    def on_c(bean: Any) -> None:
+        """`not C` turned false: the instances waiting under C's key end."""
+        w = waiting_pop(c_key(bean), None)
+        if w is not None:
+            released(len(w) if w.__class__ is list else 1)
 
-    def _expire(self) -> None:
-        self.timer = self.timer_at = None
-        now = self.ctx.now()
-        heap = self.deadlines
+    def expire(t: float) -> None:
+        """End the waiting instances whose deadline is at or before `t`."""
         ended = 0
-        while heap and heap[0][0] <= now:
-            entry = heapq.heappop(heap)
-            if entry[3] is None:
-                continue
-            entry[3] = None
+        while due and due[0][0] <= t:
+            entry = pop_due()
             key = entry[2]
-            w = self.waiting.get(key)
-            if w is not None:
-                if w[0] is entry:
-                    del w[0]
+            w = waiting_get(key)
+            if w is None:
+                continue                # completed by its B
+            if w is entry:
+                del waiting[key]
+            elif w.__class__ is list:
+                for i, x in enumerate(w):
+                    if x is entry:
+                        del w[i]
+                        if len(w) == 1:
+                            waiting[key] = w[0]
+                        break
                 else:
-                    w.remove(entry)
-                if not w:
-                    del self.waiting[key]
+                    continue
+            else:
+                continue
             ended += 1
         if ended:
-            self._release(ended)
-        while heap and heap[0][3] is None:
-            heapq.heappop(heap)
-        if heap:
-            self._reschedule(heap[0][0])
+            released(ended)
+
+    def expire_zero() -> None:
+        zero_timer.clear()
+        expire(now() + _HALF)
+
+    def live_count() -> int:
+        if due and due[0][0] <= now():
+            expire(now())
+        return count
+
+    def clear() -> None:
+        nonlocal count
+        if zero_timer:
+            ctx.cancel(zero_timer.pop())
+        waiting.clear()
+        due.clear()
+        count = 0
+
+    return (on_a_within if within is not None else on_a), on_b, wanted, on_c, c_wanted, live_count, clear
 
 
 def _key_reader(et: Any, props: tuple[str, ...], null: object) -> Callable[[Any], Any]:
     """bean -> the key (a value, or a tuple for several properties); `null` when one is
     null (`x = null` never holds). Events of a subtype read through their own type."""
-    if len(props) == 1 and et.representation.name == "MAP":
-        prop = props[0]
-
-        def one_map(bean: Any, _et=et, _p=prop, _null=null) -> Any:
-            v = bean.underlying.get(_p) if bean.event_type is _et else bean.event_type.getter(_p)(bean.underlying)
-            return _null if v is None else v
-        return one_map
     if len(props) == 1:
         prop = props[0]
         g = et.getter(prop)
@@ -348,3 +396,11 @@ def _key_reader(et: Any, props: tuple[str, ...], null: object) -> Callable[[Any]
             k = tuple(t.getter(p)(u) for p in _ps)
         return _null if None in k else k
     return several
+
+
+def _register() -> None:
+    from engine.patterns.run import FAST_PATHS
+    FAST_PATHS[KeyedFollowedPlan] = start_keyed
+
+
+_register()

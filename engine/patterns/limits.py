@@ -26,8 +26,11 @@ class PatternLimit:
     def __init__(self, max_instances: Optional[int] = None, prevent_start: bool = True) -> None:
         self.max_instances: Optional[int] = None
         self.prevent_start = prevent_start
-        self.count = 0
-        self.per_statement: dict[str, int] = {}
+        self._count = 0
+        self._per_statement: dict[str, int] = {}
+        # runs that count their own instances (keyed_followed.KeyedFollowedRun: a counter
+        # of their own, read here, instead of two counter updates per instance)
+        self.sources: list[Any] = []
         self._warned = False
         self.configure(max_instances, prevent_start)
 
@@ -38,27 +41,57 @@ class PatternLimit:
         self.prevent_start = prevent_start
         self._warned = False
 
-    def try_acquire(self, engine: "Runtime", statement: Any) -> bool:
-        """Count one more instance for `statement`; False when it must not start."""
+    @property
+    def count(self) -> int:
+        """Live instances, engine-wide."""
+        n = self._count
+        for s in self.sources:
+            n += s.live_count()
+        return n
+
+    @property
+    def per_statement(self) -> dict[str, int]:
+        """Live instances by statement name (statements with none left out)."""
+        out = dict(self._per_statement)
+        for s in self.sources:
+            n = s.live_count()
+            if n:
+                name = s.statement.name
+                out[name] = out.get(name, 0) + n
+        return out
+
+    def admit(self, engine: "Runtime", statement: Any) -> bool:
+        """Whether one more instance of `statement` may start (reported when the limit is
+        reached); the caller counts it."""
         limit = self.max_instances
         if limit is not None and self.count >= limit:
             self._report(engine, statement)
             if self.prevent_start:
                 return False
-        self.count += 1
+        return True
+
+    def try_acquire(self, engine: "Runtime", statement: Any) -> bool:
+        """Count one more instance for `statement`; False when it must not start."""
+        if self.max_instances is not None and not self.admit(engine, statement):
+            return False
+        self._count += 1
         name = statement.name
-        self.per_statement[name] = self.per_statement.get(name, 0) + 1
+        self._per_statement[name] = self._per_statement.get(name, 0) + 1
         return True
 
     def release(self, statement: Any) -> None:
-        if self.count > 0:           # instances counted before a limit object was swapped in
-            self.count -= 1
+        if self._count > 0:           # instances counted before a limit object was swapped in
+            self._count -= 1
         name = statement.name
-        n = self.per_statement.get(name, 0) - 1
+        n = self._per_statement.get(name, 0) - 1
         if n > 0:
-            self.per_statement[name] = n
+            self._per_statement[name] = n
         else:
-            self.per_statement.pop(name, None)
+            self._per_statement.pop(name, None)
+        self.released()
+
+    def released(self) -> None:
+        """Instances ended: below the limit, the next time it is reached warns again."""
         if self.max_instances is None or self.count < self.max_instances:
             self._warned = False
 

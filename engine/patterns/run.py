@@ -25,6 +25,12 @@ if TYPE_CHECKING:
     from epl.plans.patterns import PatternPlan
 
 
+# the fast paths' starts by the class of their plan: engine/patterns/keyed_followed.py
+# registers its own (the Engine facade imports it); it imports engine.instance, which starts
+# patterns through this module, so this module does not import it
+FAST_PATHS: dict[type, Callable[[Any, Any, Any], Any]] = {}
+
+
 def start_pattern(plan: "PatternPlan", instance: Any, handle: Any, initial: Optional[dict] = None) -> Any:
     """Run a compiled pattern for one statement instance (`instance.engine`, `.ctx`,
     `.statement`; optional `.pattern_filter_addendum`), feeding each match (an EventBean of
@@ -33,7 +39,8 @@ def start_pattern(plan: "PatternPlan", instance: Any, handle: Any, initial: Opti
     has `stop()`, which releases every filter and schedule, and `relocate(runtime)`."""
     # a guarded statement (engine/rollback.py) keeps the general state machines
     if plan.fast is not None and initial is None and getattr(instance, "guard", None) is None:
-        run = plan.fast.start(plan, instance, handle)
+        start = FAST_PATHS.get(type(plan.fast))
+        run = start(plan.fast, instance, handle) if start is not None else None
         if run is not None:
             return run
     return PatternRun(plan, instance, handle).start(initial)

@@ -1,14 +1,16 @@
-"""Finds the keyed followed-by shape of a pattern at compile time (engine/patterns/
-keyed_followed.py runs it): `every a=A(...) -> b=B(x = a.y, ...)`, optionally `where
-timer:within(t)` on the B side; anything else keeps the general state machines."""
+"""Finds the keyed followed-by shape of a pattern at compile time and describes it as plan
+data (epl/plans/keyed_followed.py; engine/patterns/keyed_followed.py runs it): `every
+a=A(...) -> b=B(x = a.y, ...)`, optionally `and not C(z = a.y, ...)` beside B, optionally
+`where timer:within(t)` on the B side; anything else keeps the general state machines. Reads the general plan's filter templates and guard
+period by their field names, without importing the runtime's plan classes."""
 from __future__ import annotations
 
 import dataclasses
 from typing import TYPE_CHECKING, Any, Optional
 
 import epl.ast as A
-from engine.patterns.keyed_followed import _EXACT_KINDS, KeyedFollowedPlan
 from epl.ast.walk import walk
+from epl.plans.keyed_followed import EXACT_KINDS, KeyedFollowedPlan
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
@@ -93,38 +95,58 @@ def detect(pattern: Any, plan: Any, engine: "Runtime", scope: Any, text: str) ->
 
 
 def _detect(pattern: Any, plan: Any, scope: Any) -> Optional[KeyedFollowedPlan]:
-    from epl.compiler.filters import compile_filter
-    from epl.compiler.scope import StreamInfo
-
-    from engine.patterns.followed_by import FollowedByPlan
-    from engine.patterns.guards import GuardPlan, WithinGuard
-
     node = _strip(pattern)
     root = plan.root
     if not isinstance(node, A.PatternFollowedBy) or len(node.children) != 2:
         return None
-    if any(x is not None for x in node.limits) or not isinstance(root, FollowedByPlan) or root.maxes:
+    if any(x is not None for x in node.limits) or len(root.children) != 2:
         return None
     every = _strip(node.children[0])
     if not isinstance(every, A.PatternEvery) or not _only_known_fields(every, {"child"}):
         return None
     a_node = _strip(every.child)
     second = _strip(node.children[1])
-    within = None
+    within = within_ms = None
     if isinstance(second, A.PatternGuard):
-        if f"{second.namespace}:{second.name}".lower() != "timer:within":
+        # timer:within(t) has one parameter (timer:withinmax, with a count, is not this shape)
+        if f"{second.namespace}:{second.name}".lower() != "timer:within" or len(second.args) != 1:
             return None
         if not _only_known_fields(second, {"namespace", "name", "args", "child"}):
             return None
-        guard_plan = root.children[1]
-        if not isinstance(guard_plan, GuardPlan) or not isinstance(guard_plan.guard, WithinGuard) \
-                or guard_plan.guard.max_count is not None:
+        guard = root.children[1].guard
+        if getattr(guard, "max_count", None) is not None:
             return None
-        within = guard_plan.guard.delta_of
+        within = guard.delta_of
+        if _constant(second.args[0]):
+            within_ms = within({})
+            if within_ms.__class__ is not int:
+                within_ms = None        # the run evaluates it per A event
         b_node = _strip(second.child)
+        b_parent = root.children[1].child
     else:
         b_node = second
-    for f in (a_node, b_node):
+        b_parent = root.children[1]
+    c_node = c_type = None
+    if isinstance(b_node, A.PatternAnd):
+        # `b=B(...) and not C(...)` (either order): C ends the instances of its key
+        if len(b_node.children) != 2 or not _only_known_fields(b_node, {"children"}):
+            return None
+        kinds = [isinstance(_strip(c), A.PatternNot) for c in b_node.children]
+        if kinds.count(True) != 1:
+            return None
+        i_not = kinds.index(True)
+        not_node = _strip(b_node.children[i_not])
+        if not _only_known_fields(not_node, {"child"}):
+            return None
+        c_node = _strip(not_node.child)
+        if not isinstance(c_node, A.PatternFilter) or c_node.tag is not None:
+            return None
+        c_type = b_parent.children[i_not].child.event_type
+        b_plan = b_parent.children[1 - i_not]
+        b_node = _strip(b_node.children[1 - i_not])
+    else:
+        b_plan = b_parent
+    for f in (a_node, b_node) + ((c_node,) if c_node is not None else ()):
         if not isinstance(f, A.PatternFilter) or not _only_known_fields(f, {"event_filter", "tag"}) \
                 or not _only_known_fields(f.event_filter, {"type_name", "filter"}):
             return None
@@ -132,27 +154,53 @@ def _detect(pattern: Any, plan: Any, scope: Any) -> Optional[KeyedFollowedPlan]:
     if a_tag is None or a_tag == b_tag:
         return None
     a_plan = root.children[0].child
-    b_plan = root.children[1].child if within is not None else root.children[1]
     a_type, b_type = a_plan.event_type, b_plan.event_type
-    if a_type is b_type or a_type.is_subtype_of(b_type) or b_type.is_subtype_of(a_type):
-        return None
-    if a_type.representation.name == "VARIANT" or b_type.representation.name == "VARIANT":
-        return None
+    types = (a_type, b_type) + ((c_type,) if c_type is not None else ())
+    for i, x in enumerate(types):
+        if x.representation.name == "VARIANT":
+            return None
+        for y in types[i + 1:]:
+            if x is y or x.is_subtype_of(y) or y.is_subtype_of(x):
+                return None
     tags = {a_tag} | ({b_tag} if b_tag else set())
-    if any(t in b_type.properties for t in tags) or any(t in a_type.properties for t in tags):
+    if any(t in x.properties for t in tags for x in types):
         return None             # a property named like a tag: leave name resolution alone
+    keyed = _keyed_filter(b_node, b_type, b_tag, a_tag, a_type, tags, scope)
+    if keyed is None:
+        return None
+    a_props, b_props, b_template = keyed
+    c_template, c_props = None, ()
+    if c_node is not None:
+        keyed = _keyed_filter(c_node, c_type, None, a_tag, a_type, tags, scope)
+        if keyed is None or sorted(keyed[0]) != sorted(a_props) or len(set(a_props)) != len(a_props):
+            return None         # C must be keyed on the same A properties as B
+        by_a = dict(zip(keyed[0], keyed[1]))
+        c_template, c_props = keyed[2], tuple(by_a[p] for p in a_props)
+    return KeyedFollowedPlan(a_plan.template, a_type, a_tag, a_props, b_template, b_type,
+                             b_tag, b_props, within, plan.match_type, within_ms,
+                             c_template, c_type, c_props)
+
+
+def _keyed_filter(node: Any, et: Any, tag: Optional[str], a_tag: str, a_type: Any, tags: set,
+                  scope: Any) -> Optional[tuple]:
+    """(A key properties, the filter's key properties, its constant part's template) for a
+    filter whose condition is key equalities with the A tag and conditions reading neither
+    tag; None otherwise."""
+    from epl.compiler.filters import compile_filter
+    from epl.compiler.scope import StreamInfo
+
     terms: list = []
-    if b_node.event_filter.filter is not None:
-        _conjuncts(b_node.event_filter.filter, terms)
+    if node.event_filter.filter is not None:
+        _conjuncts(node.event_filter.filter, terms)
     a_props: list[str] = []
-    b_props: list[str] = []
+    props: list[str] = []
     rest: list = []
     for t in terms:
-        key = _key_term(t, a_tag, b_tag, a_type, b_type)
+        key = _key_term(t, a_tag, tag, a_type, et)
         if key is not None:
             a_props.append(key[0])
-            b_props.append(key[1])
-        elif _mentions(t, tags) or not _reads_only_b(t, b_type, b_tag):
+            props.append(key[1])
+        elif _mentions(t, tags) or not _reads_only_b(t, et, tag):
             return None
         else:
             rest.append(t)
@@ -161,10 +209,17 @@ def _detect(pattern: Any, plan: Any, scope: Any) -> Optional[KeyedFollowedPlan]:
     cond = None
     for t in rest:
         cond = t if cond is None else A.BinaryOp(A.BinOp.AND, cond, t)
-    own = StreamInfo(0, b_type, b_tag, b_node.event_filter.type_name)
-    b_template = compile_filter(cond, own, scope)     # fails on anything reading a tag
-    return KeyedFollowedPlan(a_plan.template, a_type, a_tag, tuple(a_props), b_template, b_type,
-                             b_tag, tuple(b_props), within, plan.match_type)
+    own = StreamInfo(0, et, tag, node.event_filter.type_name)
+    template = compile_filter(cond, own, scope)     # fails on anything reading a tag
+    return tuple(a_props), tuple(props), template
+
+
+_CONSTANT_NODES = (A.Literal, A.TimePeriod, A.BinaryOp, A.UnaryOp, A.Parens)
+
+
+def _constant(e: Any) -> bool:
+    """Whether a `within` period is a constant (literals and arithmetic only)."""
+    return all(isinstance(n, _CONSTANT_NODES) for n in walk(e))
 
 
 def _key_term(t: Any, a_tag: str, b_tag: Optional[str], a_type: Any, b_type: Any) -> Optional[tuple[str, str]]:
@@ -183,7 +238,7 @@ def _key_term(t: Any, a_tag: str, b_tag: Optional[str], a_type: Any, b_type: Any
             continue
         a_prop, b_prop = theirs[1], mine[0]
         pa, pb = a_type.properties.get(a_prop), b_type.properties.get(b_prop)
-        if pa is None or pb is None or pa.kind is not pb.kind or pa.kind not in _EXACT_KINDS:
+        if pa is None or pb is None or pa.kind is not pb.kind or pa.kind not in EXACT_KINDS:
             return None
         return a_prop, b_prop
     return None

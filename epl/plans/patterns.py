@@ -26,7 +26,7 @@ class PatternPlan:
     event_types: tuple              # types the pattern's filters listen to
     suppress_overlapping: bool = False
     discard_partials: bool = False
-    # a fast path for the pattern's shape (engine/patterns/keyed_followed.py), or None
+    # the fast path for the pattern's shape (epl/plans/keyed_followed.py), or None
     fast: Any = None
 
 

@@ -13,7 +13,8 @@ from engine.fastpath_switch import set_fast_paths
 from engine.patterns import pattern_limit
 from engine.patterns.keyed_followed import KeyedFollowedRun
 
-SCHEMAS = ("create schema A(id int, k string, v int)", "create schema B(id int, k string, v int)")
+SCHEMAS = ("create schema A(id int, k string, v int)", "create schema B(id int, k string, v int)",
+           "create schema C(id int, k string, v int)")
 
 A_FILTERS = ["", "(v > 1)", "(v != 3 and k != 'z')"]
 B_SHAPES = [
@@ -25,47 +26,74 @@ B_SHAPES = [
     "b=B(id = a.id and v < 4)",
     "b=B(k = a.k, v in (0, 1, 2, 5))",
     "(b=B(id = a.id))",
+    # `and not C`: a C of the key ends the instances waiting under it
+    "(b=B(id = a.id) and not C(id = a.id))",
+    "(not C(a.id = id, v > 2) and b=B(id = a.id))",
+    "(b=B(id = a.id, k = a.k) and not C(k = a.k, id = a.id))",
 ]
-GUARDS = ["", " where timer:within(100 msec)", " where timer:within(a.v * 30 msec)"]
+# constant periods (deadlines in creation order), periods per A event (any order), zero
+# (ends at the next time step, even to the same instant) and a variable's value
+GUARDS = ["", " where timer:within(100 msec)", " where timer:within(a.v * 30 msec)",
+          " where timer:within(0 msec)", " where timer:within(50 msec + 20 msec)",
+          " where timer:within(pv msec)"]
+# rows straight to the statement (`*`), through a select clause, routed on by insert into
+SELECTS = ["select *", "select a.v as av, a.id as aid, a.k || '!' as ak", "insert into Out select *"]
 
 
-def _statement(a_filter: str, b_shape: str, guard: str, parens: bool) -> str:
+def _statement(a_filter: str, b_shape: str, guard: str, parens: bool, select: str = "select *") -> str:
     second = f"{b_shape}{guard}"
     if parens and guard:
         second = f"({second})"
-    return f"select * from pattern [every a=A{a_filter} -> {second}]"
+    return f"{select} from pattern [every a=A{a_filter} -> {second}]"
 
 
 # few keys (so that several A events wait for one B), nulls now and then
 steps = st.lists(
     st.one_of(
-        st.tuples(st.sampled_from("AAB"), st.sampled_from([0, 1, 1, 2, None]),
+        st.tuples(st.sampled_from("AABBC"), st.sampled_from([0, 1, 1, 2, None]),
                   st.sampled_from(["x", "x", "y", None]), st.integers(0, 5)),
         st.tuples(st.just("T"), st.integers(0, 150)),
+        # steps that land exactly on deadlines (periods are multiples of 10 here)
+        st.tuples(st.just("T"), st.sampled_from([0, 10, 20, 30, 40, 50, 70, 100])),
+        st.tuples(st.just("V"), st.sampled_from([0, 10, 40, 70, 120])),
     ),
     min_size=5, max_size=60,
 )
 
 
-def _run(epl: str, seq: list, fast: bool, max_instances=None) -> tuple:
+def _run(epl: str, seq: list, fast: bool, max_instances=None, others: int = 0,
+         read_counts: bool = True) -> tuple:
+    """`others`: 1 adds a statement on B before the pattern's, 2 after it (their listener
+    calls interleave with the pattern's in the recorded calls). `read_counts`: read the
+    pattern-limit count after each step (the fast path ends expired instances when read)."""
     engine = Engine(time="simulated", start_time=0)
     set_fast_paths(engine, fast)
     if max_instances is not None:
         pattern_limit(engine).configure(max_instances)
     for s in SCHEMAS:
         engine.epl(s)
-    stmt = engine.epl(epl)
+    engine.epl("create variable int pv = 40")
     calls: list = []
+    if others == 1:
+        engine.epl("select id from B").add_listener(lambda new, old: calls.append(("B", len(new))))
+    stmt = pat = engine.epl(epl)
+    if others == 2:
+        engine.epl("select id from B").add_listener(lambda new, old: calls.append(("B", len(new))))
+    if "insert into Out" in epl:
+        stmt = engine.epl("select * from Out")
     stmt.add_listener(lambda new, old: calls.append([_plain(e.underlying) for e in new or []]))
-    uses_fast = isinstance(stmt_registration(stmt), KeyedFollowedRun)
+    uses_fast = isinstance(stmt_registration(pat), KeyedFollowedRun)
     counts = []
     for s in seq:
         if s[0] == "T":
             engine.advance_time(engine.now + s[1])
+        elif s[0] == "V":
+            engine.set_variable("pv", s[1])
         else:
             engine.send({"id": s[1], "k": s[2], "v": s[3]}, s[0])
         calls.append("|")
-        counts.append(pattern_limit(engine).count)
+        if read_counts:
+            counts.append(pattern_limit(engine).count)
     engine.advance_time(engine.now + 10_000)
     counts.append(pattern_limit(engine).count)
     stmt.destroy()
@@ -82,16 +110,18 @@ def stmt_registration(stmt):
 
 
 def _plain(m: dict) -> dict:
-    return {k: (None if v is None else dict(v.underlying)) for k, v in m.items()}
+    return {k: (dict(v.underlying) if hasattr(v, "underlying") else v) for k, v in m.items()}
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.sampled_from(A_FILTERS), st.sampled_from(B_SHAPES), st.sampled_from(GUARDS),
-       st.booleans(), steps, st.sampled_from([None, None, 3]))
-def test_fast_path_delivers_as_the_state_machines(a_filter, b_shape, guard, parens, seq, limit):
-    epl = _statement(a_filter, b_shape, guard, parens)
-    want = _run(epl, seq, False, limit)
-    got = _run(epl, seq, True, limit)
+       st.booleans(), steps, st.sampled_from([None, None, 3]), st.sampled_from(SELECTS),
+       st.sampled_from([0, 0, 1, 2]), st.booleans())
+def test_fast_path_delivers_as_the_state_machines(a_filter, b_shape, guard, parens, seq, limit,
+                                                   select, others, read_counts):
+    epl = _statement(a_filter, b_shape, guard, parens, select)
+    want = _run(epl, seq, False, limit, others, read_counts)
+    got = _run(epl, seq, True, limit, others, read_counts)
     assert got[2], f"{epl} should take the fast path"
     assert not want[2]
     assert got[:2] == want[:2]
@@ -109,6 +139,11 @@ def test_fast_path_delivers_as_the_state_machines(a_filter, b_shape, guard, pare
     "select * from pattern [every a=A -> b=B(k = a.id)]",                      # string = int
     "select * from pattern [every a=A -> b=B(id = a.id, v > vv)]",             # a variable
     "select * from pattern [every a=A -> b=B(id = a.id, v > abs(-1))]",        # a function
+    "select * from pattern [every a=A -> (b=B(id = a.id) and not C(k = a.k))]",     # other keys
+    "select * from pattern [every a=A -> (b=B(id = a.id) and not c=C(id = a.id))]",  # a tag
+    "select * from pattern [every a=A -> (b=B(id = a.id) and not A(id = a.id))]",    # A again
+    "select * from pattern [every a=A -> (b=B(id = a.id) and C(id = a.id))]",
+    "select * from pattern [every a=A -> (b=B(id = a.id) and not C(id = a.id) and not C(v = 1))]",
 ])
 def test_other_shapes_take_the_general_path(epl):
     engine = Engine(time="simulated", start_time=0)
@@ -151,3 +186,51 @@ def test_b_events_nobody_waits_for_are_discarded_unchecked(fast):
     engine.send({"id": 1, "k": "x", "v": 0}, "B")
     assert rows == [7]
     engine.close()
+
+
+# B events exactly at a deadline (the instance has ended: no match), one tick before it, and
+# the same after an A event of another key at that instant (which ends expired instances)
+EXACT = [
+    [("A", 1, "x", 0), ("T", 100), ("B", 1, "x", 0)],
+    [("A", 1, "x", 0), ("T", 99), ("B", 1, "x", 0)],
+    [("A", 1, "x", 0), ("T", 50), ("A", 1, "x", 1), ("T", 50), ("B", 1, "x", 0)],
+    [("A", 1, "x", 0), ("T", 50), ("A", 1, "x", 1), ("T", 100), ("B", 1, "x", 0)],
+    [("A", 1, "x", 0), ("T", 50), ("A", 1, "x", 1), ("T", 50), ("A", 2, "x", 0), ("B", 1, "x", 0)],
+    [("A", 1, "x", 0), ("T", 0), ("B", 1, "x", 0)],
+    [("A", 1, "x", 0), ("B", 1, "x", 0), ("A", 1, "x", 0), ("T", 0), ("A", 1, "x", 0), ("B", 1, "x", 0)],
+]
+
+
+@pytest.mark.parametrize("guard", [" where timer:within(100 msec)", " where timer:within(a.v * 0 msec + 100 msec)",
+                                   " where timer:within(0 msec)"])
+@pytest.mark.parametrize("seq", EXACT)
+def test_deadlines_end_instances_at_exactly_that_instant(guard, seq):
+    epl = _statement("", "b=B(id = a.id)", guard, False)
+    want = _run(epl, seq, False, read_counts=False)
+    got = _run(epl, seq, True, read_counts=False)
+    assert got[2] and got[:2] == want[:2]
+
+
+AND_NOT = [s for s in B_SHAPES if "not C" in s]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(AND_NOT), st.sampled_from(GUARDS[:3]), steps, st.booleans())
+def test_and_not_ends_instances_as_the_state_machines(b_shape, guard, seq, read_counts):
+    epl = _statement("", b_shape, guard, False)
+    want = _run(epl, seq, False, read_counts=read_counts)
+    got = _run(epl, seq, True, read_counts=read_counts)
+    assert got[2] and got[:2] == want[:2]
+
+
+@pytest.mark.parametrize("seq", [
+    [("A", 1, "x", 3), ("C", 1, "x", 3), ("B", 1, "x", 0)],
+    [("A", 1, "x", 3), ("A", 1, "x", 4), ("C", 2, "x", 3), ("C", 1, "y", 3), ("B", 1, "x", 0)],
+    [("C", 1, "x", 3), ("A", 1, "x", 3), ("B", 1, "x", 0), ("C", 1, "x", 3)],
+])
+@pytest.mark.parametrize("b_shape", AND_NOT)
+def test_and_not_scripts(b_shape, seq):
+    epl = _statement("", b_shape, "", False)
+    want = _run(epl, seq, False, read_counts=False)
+    got = _run(epl, seq, True, read_counts=False)
+    assert got[2] and got[:2] == want[:2]
