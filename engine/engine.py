@@ -941,6 +941,7 @@ def _install_features(engine: Engine) -> None:
     import engine.joins as joins
     import engine.namedwindows as namedwindows
     import engine.patterns as patterns
+    import engine.patterns.keyed_followed as keyed_followed  # noqa: F401  (registers the fast path)
     import engine.subqueries as subqueries
     import engine.variables as variables
     import epl.compiler.access as access

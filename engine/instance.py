@@ -304,7 +304,8 @@ class SelectInstance:
                 self.subqueries.start()
             for stream, handle in zip(self.plan.streams, self.handles):
                 if stream.pattern is not None:
-                    self.registrations.append(stream.pattern.start(self, handle))
+                    from engine.patterns.run import start_pattern
+                    self.registrations.append(start_pattern(stream.pattern, self, handle))
                 elif stream.named_window is not None:
                     self.registrations.append(stream.named_window.attach(handle))
                 else:

@@ -1,5 +1,7 @@
 """Data windows and derived views: the view contract (views/base.py), the registry of EPL
-view names (views/registry.py), and one module per view.
+view names (views/registry.py), and one module per view (the `match_recognize` matcher,
+which the compiler puts at the end of a stream's chain, with its plan, automaton and
+ranking: views/match_recognize*.py).
 
 May import: engine.contracts only (events, types, the view-context protocol)."""
 import typing as _typing

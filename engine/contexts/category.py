@@ -3,24 +3,13 @@ partition per category, all created when the context starts; inside a partition 
 statements' filters on the type also require the category's condition."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
+from epl.plans.contexts import CategorySpec
 from filterindex.spec import FilterOp, FilterParam, FilterSpec
 
 from .partition import Partition
-
-
-@dataclass(frozen=True, eq=False)
-class CategorySpec:
-    name: str
-    event_type: Any
-    base: Optional[Callable[[EventBean], bool]]       # the `from Type(filter)` filter
-    categories: tuple[tuple[str, Callable[[EventBean], bool]], ...]   # (label, condition)
-
-    def make(self, runtime: Any, parent: Optional[Partition], level: int) -> "CategoryController":
-        return CategoryController(self, runtime, parent, level)
 
 
 class CategoryController:

@@ -1,17 +1,22 @@
 """Context conditions at runtime: what starts and ends temporal partitions (and ends keyed
-ones): an event filter, a pattern, a crontab, a time period after the start, or `@now`.
+ones): an event filter, a pattern, a crontab, a time period after the start, or `@now` (the
+conditions themselves are plan data, epl/plans/contexts.py).
 
-`arm(runtime, narrow, bindings, fire, start)` registers the condition and returns a token to
-`stop()`; when the condition occurs it calls `fire(props, events)`: `props` are the context
-properties it provides (the filter's alias, the pattern's tags), `events` those the new
-partition's statements should also process (the starting event)."""
+`arm(condition, runtime, narrow, bindings, fire, start)` registers the condition and returns
+a token to `stop()`; when the condition occurs it calls `fire(props, events)`: `props` are the
+context properties it provides (the filter's alias, the pattern's tags), `events` those the
+new partition's statements should also process (the starting event)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
+from engine.contracts.crontab import next_occurrence
 from engine.instance import StatementContext
+from engine.patterns.run import start_pattern
+from epl.plans.contexts import (
+    AfterCondition, CrontabCondition, FilterCondition, NowCondition, PatternCondition,
+)
 
 from .partition import first_order, last_order
 
@@ -65,18 +70,11 @@ class _FilterHandle:
         self.fire({self.alias: bean} if self.alias else {}, [bean])
 
 
-@dataclass(frozen=True, eq=False)
-class FilterCondition:
-    """`Type(filter) [as alias]`; the filter may read an earlier condition's alias (bindings)."""
-
-    template: Any
-    event_type: Any
-    alias: Optional[str] = None
-
-    def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> Any:
-        spec = narrow(self.template.bind(bindings))
-        order = first_order() if start else last_order()
-        return runtime.add_filter(spec, _FilterHandle(fire, self.alias, order, start))
+def _arm_filter(cond: FilterCondition, runtime: Any, narrow: Callable, bindings: Any, fire: Fire,
+                start: bool) -> Any:
+    spec = narrow(cond.template.bind(bindings))
+    order = first_order() if start else last_order()
+    return runtime.add_filter(spec, _FilterHandle(fire, cond.alias, order, start))
 
 
 class _PatternInstance:
@@ -115,32 +113,25 @@ class _PatternHandle:
         self.fire(tags, events)
 
 
-@dataclass(frozen=True, eq=False)
-class PatternCondition:
-    """`pattern [...] [@inclusive]`: the tags become context properties."""
+def _arm_pattern(cond: PatternCondition, runtime: Any, narrow: Callable, bindings: Any, fire: Fire,
+                 start: bool) -> _Token:
+    order = first_order() if start else last_order()
+    inst = _PatternInstance(runtime.engine, order, narrow)
+    release = runtime.track_pattern(inst, order)
+    initial = None
+    if cond.provided and bindings is not None:
+        initial = {a: b for a, b in zip(cond.provided, bindings) if b is not None}
+    try:
+        run = inst.run = start_pattern(cond.plan, inst,
+                                       _PatternHandle(fire, cond.inclusive and start, order), initial)
+    except Exception:
+        release()
+        raise
 
-    plan: Any
-    inclusive: bool = False
-    provided: tuple = ()        # tags the start condition provides (bindings, in this order)
-
-    def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> _Token:
-        order = first_order() if start else last_order()
-        inst = _PatternInstance(runtime.engine, order, narrow)
-        release = runtime.track_pattern(inst, order)
-        initial = None
-        if self.provided and bindings is not None:
-            initial = {a: b for a, b in zip(self.provided, bindings) if b is not None}
-        try:
-            run = inst.run = self.plan.start(inst, _PatternHandle(fire, self.inclusive and start, order),
-                                             initial)
-        except Exception:
-            release()
-            raise
-
-        def stop() -> None:
-            release()
-            run.stop()
-        return _Token(stop)
+    def stop() -> None:
+        release()
+        run.stop()
+    return _Token(stop)
 
 
 def _schedule(runtime: Any, at: int, fire: Fire, start: bool) -> Any:
@@ -148,48 +139,55 @@ def _schedule(runtime: Any, at: int, fire: Fire, start: bool) -> Any:
     return runtime.schedule(at, slot, lambda: fire({}, []))
 
 
-@dataclass(frozen=True, eq=False)
-class CrontabCondition:
-    """`(minutes, hours, days, months, weekdays [, seconds [, timezone]])`."""
-
-    spec: Any
-
-    def next_time(self, now: int) -> int:
-        from engine.output.crontab import next_occurrence
-        return next_occurrence(self.spec, now)
-
-    def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> Any:
-        return _schedule(runtime, self.next_time(runtime.engine.scheduler.now), fire, start)
+def _crontab_next(cond: CrontabCondition, now: int) -> int:
+    return next_occurrence(cond.spec, now)
 
 
-@dataclass(frozen=True, eq=False)
-class AfterCondition:
-    """`after <time period>` (from the partition's start)."""
-
-    msec: int
-    length: Optional[Callable[[], Any]] = None     # a variable's time period, read when armed
-
-    def next_time(self, now: int) -> int:
-        if self.length is not None:
-            v = self.length()
-            ms = int(round(v)) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0
-            return now + max(0, ms)
-        return now + self.msec
-
-    def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> Any:
-        return _schedule(runtime, self.next_time(runtime.engine.scheduler.now), fire, start)
+def _after_next(cond: AfterCondition, now: int) -> int:
+    if cond.length is not None:
+        v = cond.length()
+        ms = int(round(v)) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0
+        return now + max(0, ms)
+    return now + cond.msec
 
 
-@dataclass(frozen=True, eq=False)
-class NowCondition:
-    """`@now`: at once."""
+# conditions whose next occurrence is known from the time alone
+_NEXT_TIME: dict[type, Callable[[Any, int], int]] = {
+    CrontabCondition: _crontab_next,
+    AfterCondition: _after_next,
+}
 
-    def arm(self, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> _Token:
-        fire({}, [])
-        return _Token(_noop)
+
+def next_time(condition: Any, now: int) -> Optional[int]:
+    """When a crontab or after condition armed at `now` occurs (None for the others)."""
+    nt = _NEXT_TIME.get(type(condition))
+    return nt(condition, now) if nt is not None else None
+
+
+def _arm_timed(cond: Any, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> Any:
+    return _schedule(runtime, next_time(cond, runtime.engine.scheduler.now), fire, start)
+
+
+def _arm_now(cond: NowCondition, runtime: Any, narrow: Callable, bindings: Any, fire: Fire,
+             start: bool) -> _Token:
+    fire({}, [])
+    return _Token(_noop)
+
+
+_ARM: dict[type, Callable[..., Any]] = {
+    FilterCondition: _arm_filter,
+    PatternCondition: _arm_pattern,
+    CrontabCondition: _arm_timed,
+    AfterCondition: _arm_timed,
+    NowCondition: _arm_now,
+}
+
+
+def arm(condition: Any, runtime: Any, narrow: Callable, bindings: Any, fire: Fire, start: bool) -> Any:
+    """Register a condition (see the module docstring); the token's `stop()` releases it."""
+    return _ARM[type(condition)](condition, runtime, narrow, bindings, fire, start)
 
 
 def end_time(condition: Any, now: int) -> Optional[int]:
     """When an end condition will occur, when that is known at the start (`endTime`)."""
-    nt = getattr(condition, "next_time", None)
-    return nt(now) if nt is not None else None
+    return next_time(condition, now)

@@ -4,59 +4,15 @@ event of the bucket arrives, or all N at once with `preallocate`. A partition's 
 filter on the bucket as an indexed value, computed once per event."""
 from __future__ import annotations
 
-import zlib
-from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
+# the hash functions the compiled hash expressions call, importable from here as before
+from engine.contracts.hashing import consistent_hash_crc32, hash_code  # noqa: F401
+from epl.plans.contexts import HashItem, HashSpec
 from filterindex.spec import FilterOp, FilterParam, FilterSpec
 
 from .partition import CreateHandle, Partition, PartitioningController, narrow_by_parent
-
-
-def consistent_hash_crc32(value: Any) -> int:
-    """Esper's consistent_hash_crc32: CRC-32 of the value's text."""
-    if value is None:
-        return 0
-    return zlib.crc32(str(value).encode("utf-8"))
-
-
-def hash_code(value: Any) -> int:
-    """Java's hashCode for strings and numbers (what Esper's hash_code computes)."""
-    if value is None:
-        return 0
-    if isinstance(value, bool):
-        return 1231 if value else 1237
-    if isinstance(value, int):
-        if -2**31 <= value < 2**31:
-            return value
-        v = value & 0xFFFFFFFFFFFFFFFF          # Long.hashCode: high word xor low word
-        h = (v ^ (v >> 32)) & 0xFFFFFFFF
-        return h - 2**32 if h >= 2**31 else h
-    if isinstance(value, str):
-        h = 0
-        for ch in value:
-            h = (31 * h + ord(ch)) & 0xFFFFFFFF
-        return h - 2**32 if h >= 2**31 else h
-    return hash(value)
-
-
-@dataclass(frozen=True, eq=False)
-class HashItem:
-    event_type: Any
-    template: Any                                   # the item's own filter
-    hash_of: Callable[[EventBean], Any]             # the hash expression on one event
-
-
-@dataclass(frozen=True, eq=False)
-class HashSpec:
-    name: str
-    items: tuple[HashItem, ...]
-    granularity: int
-    preallocate: bool = False
-
-    def make(self, runtime: Any, parent: Optional[Partition], level: int) -> "HashController":
-        return HashController(self, runtime, parent, level)
 
 
 class HashController(PartitioningController):

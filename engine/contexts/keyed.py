@@ -9,68 +9,16 @@ of a listed type ends the partition of its own key (one lookup by key); other co
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
 from engine.fastpath_switch import fast_paths
+from epl.plans.contexts import Creator, KeyedItemSpec, KeyedSpec
 from filterindex.semantics import param_matches
 from filterindex.spec import FilterOp, FilterParam, FilterSpec
 
+from .conditions import arm
 from .partition import CreateHandle, Partition, PartitioningController, first_order, narrow_by_parent
-
-
-@dataclass(frozen=True, eq=False)
-class KeyedItemSpec:
-    """`p and q from Type(filter) [as alias]` (initiating items carry no properties and take
-    their key from the item of their type)."""
-
-    event_type: Any
-    template: Any
-    lookups: tuple[str, ...]
-    alias: Optional[str] = None
-    getters: tuple = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "getters", tuple(self.event_type.getter(p) for p in self.lookups))
-
-    def key_of(self, bean: EventBean) -> Any:
-        u = bean.underlying
-        g = self.getters
-        if len(g) == 1:
-            return g[0](u)
-        return tuple(f(u) for f in g)
-
-
-@dataclass(frozen=True, eq=False)
-class Creator:
-    """What creates partitions: a listed item, or an initiating filter keyed by `item`."""
-
-    template: Any
-    event_type: Any
-    item: KeyedItemSpec
-    alias: Optional[str] = None
-
-
-@dataclass(frozen=True, eq=False)
-class KeyedSpec:
-    name: str
-    items: tuple[KeyedItemSpec, ...]
-    creators: tuple[Creator, ...]
-    terminated: Any = None                 # a condition, or None
-    terminated_item: Optional[KeyedItemSpec] = None   # set when it is a filter on a listed type
-
-    def item_for(self, event_type: Any) -> Optional[KeyedItemSpec]:
-        for it in self.items:
-            if event_type is it.event_type:
-                return it
-        for it in self.items:
-            if event_type.is_subtype_of(it.event_type):
-                return it
-        return None
-
-    def make(self, runtime: Any, parent: Optional[Partition], level: int) -> "KeyedController":
-        return KeyedController(self, runtime, parent, level)
 
 
 def spec_matches(spec: FilterSpec, bean: EventBean) -> bool:
@@ -135,7 +83,7 @@ class KeyedController(PartitioningController):
         p = runtime.new_partition(self, self.level, props, self.parent, self._narrower(values), key)
         self.partitions[key] = p
         if cond is not None and self.spec.terminated_item is None:
-            token = cond.arm(runtime, p.narrow, None, lambda props, events, _p=p: self.end(_p), False)
+            token = arm(cond, runtime, p.narrow, None, lambda props, events, _p=p: self.end(_p), False)
             p.cleanup.append(token.stop)
         if before is None:
             # the one fused statement's handle, when its (narrowed) filter takes the event

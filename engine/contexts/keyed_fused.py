@@ -179,7 +179,7 @@ def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[Key
         return None
     inner = plan.partition_plan
     extra = getattr(inner, "extra", {}) or {}
-    if inner.make_join is not None or inner.make_output is not None or len(inner.streams) != 1 \
+    if inner.join is not None or inner.output is not None or len(inner.streams) != 1 \
             or inner.passthrough or extra.get("subqueries") or extra.get("prev_holders"):
         return None
     stream = inner.streams[0]

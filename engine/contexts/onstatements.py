@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 from engine.contracts.bean import EventBean
 from engine.namedwindows.actions import OnInstance
+from epl.plans.contexts import ContextOnPlan, Holder
 from filterindex.spec import FilterSpec
 
-from .partition import Holder, Partition
-from .statements import ContextStatement, PartitionContext
+from .partition import Partition
+from .statements import PartitionContext
 
 if TYPE_CHECKING:
     from engine.statement import Statement
@@ -33,34 +34,21 @@ class _PartitionTrigger:
         return self.partition.narrow(self.base.bind(self.partition))
 
 
-class ContextOnPlan:
-    """An on-plan run per partition; attributes the engine reads are the on-plan's."""
+class ContextOn:
+    """Runs an on-plan per partition of a context (made from the ContextOnPlan when the
+    statement starts; its context runtime calls `make_instance` per partition)."""
 
-    def __init__(self, plan: Any, definition: Any, holder: Holder, service: Any) -> None:
-        self.inner = plan
+    def __init__(self, context_plan: ContextOnPlan) -> None:
+        plan = self.inner = context_plan.inner
+        definition = context_plan.definition
+        self.holder = context_plan.holder
         self.definition = definition
-        self.holder = holder
-        self.service = service
         # a target window or table declared with this context: each partition acts on its own
-        # (found when the first partition starts: the plan names its target)
+        # (found when a partition starts: the plan names its target)
         self.target_name = getattr(getattr(plan.action, "match", None), "target", None)
-        self.infra_insert: Any = None
-        self.insert_into = plan.insert_into
-
-    def route_into_partition(self) -> None:
-        """On-select rows inserted into a window or table of this context go to the
-        partition's own."""
-        self.infra_insert = self.inner.insert_into
-        self.insert_into = None
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def instantiate(self, engine: "Runtime", statement: "Statement") -> list:
-        runtime = self.service.runtime_for(self.definition, engine)
-        handle = ContextStatement(runtime, statement, self.holder)
-        runtime.attach(statement, self)
-        return [handle]
+        # on-select rows inserted into a window or table of this context go to the
+        # partition's own (the statement itself routes nothing then)
+        self.infra_insert: Any = plan.insert_into if context_plan.into_partition else None
 
     def make_instance(self, engine: "Runtime", statement: "Statement", partition: Partition) -> "PartitionOnInstance":
         plan = self.inner

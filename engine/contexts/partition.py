@@ -10,10 +10,11 @@ filter index had already been consulted for it."""
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from engine.contracts.bean import EventBean
 from engine.instance import move_filter
+from epl.plans.contexts import Holder  # noqa: F401  (the compiler's cell, importable from here)
 from filterindex.spec import FilterSpec
 
 if TYPE_CHECKING:
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
 
 Narrow = Callable[[FilterSpec], FilterSpec]
+# (spec, context runtime, parent partition or None, level) -> controller
+MakeController = Callable[[Any, "ContextRuntime", Optional["Partition"], int], Any]
 
 # handles of context controllers run before (start conditions) or after (end conditions) the
 # statements' own handles for the same event
@@ -99,16 +102,6 @@ def narrow_by_parent(parent: Optional[Partition], spec: FilterSpec) -> FilterSpe
     return parent.narrow(spec) if parent is not None else spec
 
 
-class Holder:
-    """What `context.x` reads at runtime: set to a partition's properties before anything
-    runs inside the partition (events, schedules, iteration, output at its end)."""
-
-    __slots__ = ("properties",)
-
-    def __init__(self) -> None:
-        self.properties: dict = {}
-
-
 class Registration:
     """A filter a context controller or condition registered through its ContextRuntime: the
     runtime can move it to another filter index (an isolated service's) with its holder
@@ -178,10 +171,13 @@ class ContextRuntime:
     context already runs with other statements, the one moved in runs beside it: each keeps
     its own partitions."""
 
-    def __init__(self, definition: Any, engine: "Runtime", service: Any) -> None:
+    def __init__(self, definition: Any, engine: "Runtime", service: Any,
+                 controllers: Sequence[MakeController]) -> None:
         self.definition = definition
         self.engine = engine
         self.service = service
+        # the controller factory of each level (engine/contexts/controllers.py)
+        self.controllers = tuple(controllers)
         self.statements: list[tuple["Statement", Any]] = []     # (statement, ContextSelectPlan)
         self.root: Any = None
         self.leaves: dict[int, Partition] = {}
@@ -256,7 +252,7 @@ class ContextRuntime:
             self.fused[statement] = fusion
         self.statements.append((statement, plan))
         if self.root is None:
-            self.root = self.definition.levels[0].make(self, None, 0)
+            self.root = self.controllers[0](self.definition.levels[0].spec, self, None, 0)
             self.root.start()
         else:
             for p in list(self.leaves.values()):
@@ -293,7 +289,7 @@ class ContextRuntime:
         p = Partition(own["id"], level, own, parent, narrower, key)
         p.controller = controller
         if level + 1 < len(levels):
-            p.child = levels[level + 1].make(self, p, level + 1)
+            p.child = self.controllers[level + 1](levels[level + 1].spec, self, p, level + 1)
             p.child.start()
             return p
         p.props = self._leaf_props(p)

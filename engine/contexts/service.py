@@ -1,35 +1,26 @@
-"""`engine.services.contexts`: declared contexts by name, the running partition manager
-of each, and the compiler hook for `context X select ...`."""
+"""`engine.services.contexts`: declared contexts by name (definitions are plan data,
+epl/plans/contexts.py), the running partition manager of each, and the start of statements
+declared with `context X ...`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
-from engine.contracts.event_types import EventType
+from epl.plans.contexts import ContextDefinition, ContextOnPlan, ContextSelectPlan
 
+from .controllers import controllers_of
+from .onstatements import ContextOn
 from .partition import ContextRuntime
+from .statements import ContextSelect, ContextStatement
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
 
-
-@dataclass(frozen=True, eq=False)
-class Level:
-    """One level of a context (the only one unless nested): its name and controller spec."""
-
-    name: str
-    spec: Any
-    context_type: EventType
-
-    def make(self, runtime: Any, parent: Any, level: int) -> Any:
-        return self.spec.make(runtime, parent, level)
-
-
-@dataclass(frozen=True, eq=False)
-class ContextDefinition:
-    name: str
-    levels: tuple[Level, ...]
-    context_type: EventType        # what `context.x` may name in the context's statements
+# what runs a context statement's plan in the partitions, by the plan's class
+RUNNERS: dict[type, Callable[[Any], Any]] = {
+    ContextSelectPlan: ContextSelect,
+    ContextOnPlan: ContextOn,
+}
 
 
 @dataclass
@@ -54,9 +45,18 @@ class ContextService:
         for rt in self.runtimes:
             if rt.definition is definition and rt.engine is engine:
                 return rt
-        rt = ContextRuntime(definition, engine, self)
+        rt = ContextRuntime(definition, engine, self, controllers_of(definition))
         self.runtimes.append(rt)
         return rt
+
+    def instantiate(self, plan: Any, engine: "Runtime", statement: Any) -> list:
+        """Start a statement declared with `context X ...` (its plan: a ContextSelectPlan or
+        ContextOnPlan) in the context's partitions, in the runtime `engine`."""
+        runner = RUNNERS[type(plan)](plan)
+        runtime = self.runtime_for(plan.definition, engine)
+        handle = ContextStatement(runtime, statement, plan.holder)
+        runtime.attach(statement, runner)
+        return [handle]
 
     def runtime_ended(self, runtime: ContextRuntime) -> None:
         self.runtimes = [rt for rt in self.runtimes if rt is not runtime]

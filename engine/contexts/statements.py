@@ -1,6 +1,7 @@
-"""Statements declared with `context X ...`: the plan wrapper the compiler returns, the
-statement-level handle on the context, and the per-partition instance (the statement's plan
-instantiated with the partition's filters, properties and schedules)."""
+"""Statements declared with `context X select ...`: what runs the compiler's plan
+(epl/plans/contexts.py, ContextSelectPlan) in the partitions, the statement-level handle on
+the context, and the per-partition instance (the statement's plan instantiated with the
+partition's filters, properties and schedules)."""
 from __future__ import annotations
 
 import dataclasses
@@ -9,9 +10,10 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from engine.contracts.bean import EventBean
 from engine.instance import SelectInstance, StatementContext
 from engine.joins.executor import JoinExecutor
+from epl.plans.contexts import ContextSelectPlan, Holder
 from filterindex.spec import FilterSpec
 
-from .partition import Holder, Partition
+from .partition import Partition
 
 if TYPE_CHECKING:
     from engine.statement import Statement
@@ -31,15 +33,14 @@ class NarrowedFilter:
         return partition.narrow(self.base.bind(partition))
 
 
-class ContextSelectPlan:
-    """A select plan run per partition of a context; attributes the engine and the statement
-    read (`out_type`, `insert_into`, `selector`, ...) are the select plan's."""
+class ContextSelect:
+    """Runs a select plan per partition of a context (made from the ContextSelectPlan when
+    the statement starts; its context runtime calls `make_instance` per partition)."""
 
-    def __init__(self, plan: Any, definition: Any, holder: Holder, service: Any) -> None:
-        self.inner = plan
-        self.definition = definition
-        self.holder = holder
-        self.service = service
+    def __init__(self, context_plan: ContextSelectPlan) -> None:
+        plan = self.inner = context_plan.inner
+        definition = context_plan.definition
+        self.holder = context_plan.holder
         streams = tuple(dataclasses.replace(s, filter=NarrowedFilter(s.filter))
                         if s.pattern is None and s.named_window is None else s for s in plan.streams)
         join = plan.join
@@ -57,23 +58,8 @@ class ContextSelectPlan:
         table = into.table if into is not None else None
         self.into_infra = table if getattr(table, "context", None) == own else None
         # `insert into W` where W is declared with this context: rows go to the partition's W
-        self.infra_insert: Any = None
-        self.insert_into = plan.insert_into
-
-    def route_into_partition(self) -> None:
-        """Rows this statement inserts go to its partition's window or table (the compiler
-        calls this when the insert-into target is declared with the same context)."""
-        self.infra_insert = self.inner.insert_into
-        self.insert_into = None          # the statement itself routes nothing
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def instantiate(self, engine: "Runtime", statement: "Statement") -> list:
-        runtime = self.service.runtime_for(self.definition, engine)
-        handle = ContextStatement(runtime, statement, self.holder)
-        runtime.attach(statement, self)
-        return [handle]
+        # (the statement itself routes nothing then: the plan's insert_into is None)
+        self.infra_insert: Any = plan.insert_into if context_plan.into_partition else None
 
     def make_instance(self, engine: "Runtime", statement: "Statement", partition: Partition) -> "PartitionInstance":
         plan = self.partition_plan

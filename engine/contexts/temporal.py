@@ -8,27 +8,18 @@ Partitions provide `startTime`, `endTime` (when known at the start) and whatever
 condition names (a filter's alias, a pattern's tags); an end condition may read those."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
-from .conditions import CrontabCondition, end_time
+from epl.plans.contexts import CrontabCondition, TemporalSpec
+
+from .conditions import arm, end_time, next_time
 from .partition import Partition, narrow_by_parent
 
 
-@dataclass(frozen=True, eq=False)
-class TemporalSpec:
-    name: str
-    start: Any
-    end: Any = None
-    overlapping: bool = False
-    end_bindings: Optional[Callable[[dict], Any]] = None   # start props -> end filter bindings
-    # `initiated by distinct(...)`: the initiating event's distinct value; no new partition
-    # while one started by an event with the same value runs
-    distinct: Optional[Callable[[Any], Any]] = None
-
-    def make(self, runtime: Any, parent: Optional[Partition], level: int) -> Any:
-        cls = OverlappingController if self.overlapping else NonOverlappingController
-        return cls(self, runtime, parent, level)
+def make_temporal(spec: TemporalSpec, runtime: Any, parent: Optional[Partition], level: int) -> Any:
+    """The controller of a temporal context level (engine/contexts/controllers.py)."""
+    cls = OverlappingController if spec.overlapping else NonOverlappingController
+    return cls(spec, runtime, parent, level)
 
 
 class _Temporal:
@@ -54,7 +45,7 @@ class _Temporal:
         end = self.spec.end
         if end is not None and not p.ended:
             bindings = self.spec.end_bindings(props) if self.spec.end_bindings is not None else None
-            token = end.arm(runtime, p.narrow, bindings, lambda pr, ev, _p=p: self._ended(_p), False)
+            token = arm(end, runtime, p.narrow, bindings, lambda pr, ev, _p=p: self._ended(_p), False)
             p.cleanup.append(token.stop)
         for e, before in befores:
             runtime.deliver_new(e, before)
@@ -73,13 +64,13 @@ class NonOverlappingController(_Temporal):
         start, end = self.spec.start, self.spec.end
         if isinstance(start, CrontabCondition) and isinstance(end, CrontabCondition):
             now = self.runtime.engine.scheduler.now
-            if end.next_time(now) < start.next_time(now):      # inside the range already
+            if next_time(end, now) < next_time(start, now):      # inside the range already
                 self._started({}, [])
                 return
         self._arm_start()
 
     def _arm_start(self) -> None:
-        token = self.spec.start.arm(self.runtime, self._narrow, None, self._started, True)
+        token = arm(self.spec.start, self.runtime, self._narrow, None, self._started, True)
         if self.current is not None:       # `@now` started at once
             token.stop()
         else:
@@ -119,14 +110,14 @@ class OverlappingController(_Temporal):
         self.distinct_of: dict[int, Any] = {}
 
     def start(self) -> None:
-        self.start_token = self.spec.start.arm(self.runtime, self._narrow, None, self._initiated, True)
+        self.start_token = arm(self.spec.start, self.runtime, self._narrow, None, self._initiated, True)
 
     def _initiated(self, props: dict, events: list) -> None:
         if self.stopped:
             return
         if isinstance(self.spec.start, CrontabCondition):
             # a crontab initiates a partition at each of its occurrences, overlapping ones too
-            self.start_token = self.spec.start.arm(self.runtime, self._narrow, None, self._initiated, True)
+            self.start_token = arm(self.spec.start, self.runtime, self._narrow, None, self._initiated, True)
         key = None
         if self.spec.distinct is not None and events:
             key = self.spec.distinct(events[0])

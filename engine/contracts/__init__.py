@@ -2,7 +2,7 @@
 EventType and its registry, property types), the types of EPL values and their datetime
 helpers, the errors of engine and EPL, the time service (scheduler and its protocol), the
 view-context protocol, the runtime protocol (engine.contracts.runtime), application-time event
-shapes and the engine's signals.
+shapes, crontab schedules (engine.contracts.crontab) and the engine's signals.
 
 May import: nothing of ours (the standard library and blinker only). Everything else imports
 its names from the defining modules here (`engine.contracts.bean`, ...), never from this

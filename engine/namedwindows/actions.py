@@ -260,7 +260,8 @@ class OnInstance:
             self.subqueries.start()
         handle = _TriggerHandle(self)
         if self.plan.trigger_pattern is not None:
-            self.registration = self.plan.trigger_pattern.start(self, handle)
+            from engine.patterns.run import start_pattern
+            self.registration = start_pattern(self.plan.trigger_pattern, self, handle)
         else:
             self.registration = self.engine.filters.add(self.plan.trigger_filter.bind(None), handle)
 

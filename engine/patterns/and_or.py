@@ -10,24 +10,15 @@ the `or` (the other children quit); when all children ended false, the `or` is f
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Optional
 
 from .base import Match, StateNode, holds_any, remove_from_children
 
 
-@dataclass(frozen=True)
-class AndPlan:
-    children: tuple
-
-    def make(self, parent: Any, run: Any) -> "AndState":
-        return AndState(parent, run, self)
-
-
 class AndState(StateNode):
     __slots__ = ("plan", "active", "matches")
 
-    def __init__(self, parent: Any, run: Any, plan: AndPlan) -> None:
+    def __init__(self, parent: Any, run: Any, plan: Any) -> None:
         self.parent = parent
         self.run = run
         self.plan = plan
@@ -119,18 +110,10 @@ def _merged(a: Match, b: Match) -> Match:
     return m
 
 
-@dataclass(frozen=True)
-class OrPlan:
-    children: tuple
-
-    def make(self, parent: Any, run: Any) -> "OrState":
-        return OrState(parent, run, self)
-
-
 class OrState(StateNode):
     __slots__ = ("plan", "active")
 
-    def __init__(self, parent: Any, run: Any, plan: OrPlan) -> None:
+    def __init__(self, parent: Any, run: Any, plan: Any) -> None:
         self.parent = parent
         self.run = run
         self.plan = plan

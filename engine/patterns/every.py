@@ -9,18 +9,9 @@ expiry period when one is given; restarted instances inherit the keys seen so fa
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any
 
 from .base import Match, SpawnCatcher, StateNode, holds_any, remove_from_children
-
-
-@dataclass(frozen=True)
-class EveryPlan:
-    child: Any
-
-    def make(self, parent: Any, run: Any) -> "EveryState":
-        return EveryState(parent, run, self)
 
 
 class EveryState(StateNode):
@@ -28,7 +19,7 @@ class EveryState(StateNode):
 
     filter_child_stays = True
 
-    def __init__(self, parent: Any, run: Any, plan: EveryPlan) -> None:
+    def __init__(self, parent: Any, run: Any, plan: Any) -> None:
         self.parent = parent
         self.run = run
         self.plan = plan
@@ -77,24 +68,12 @@ class EveryState(StateNode):
             remove_from_children(events, self.spawned)
 
 
-@dataclass(frozen=True)
-class EveryDistinctPlan:
-    """`key_of(match) -> hashable`; `expiry_ms` None keeps keys for the instance's life."""
-
-    child: Any
-    key_of: Callable[[Match], Any]
-    expiry_ms: Optional[int] = None
-
-    def make(self, parent: Any, run: Any) -> "EveryDistinctState":
-        return EveryDistinctState(parent, run, self)
-
-
 class EveryDistinctState(StateNode):
     __slots__ = ("plan", "begin", "spawned")
 
     filter_child_stays = True
 
-    def __init__(self, parent: Any, run: Any, plan: EveryDistinctPlan) -> None:
+    def __init__(self, parent: Any, run: Any, plan: Any) -> None:
         self.parent = parent
         self.run = run
         self.plan = plan

@@ -2,23 +2,9 @@
 the values of earlier tags bound in, so routing an event to waiting instances is a lookup."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from .base import Match, StateNode, holds_any
-
-
-@dataclass(frozen=True)
-class FilterPlan:
-    """`template.bind((match_bean,))` gives the FilterSpec; `tag` names the event in the match."""
-
-    template: Any
-    tag: Optional[str]
-    event_type: Any
-    consume: Optional[int] = None       # the `@consume(level)` attribute (engine/patterns/consume.py)
-
-    def make(self, parent: Any, run: Any) -> "FilterState":
-        return FilterState(parent, run, self)
 
 
 class FilterState(StateNode):
@@ -30,7 +16,7 @@ class FilterState(StateNode):
 
     is_filter = True
 
-    def __init__(self, parent: Any, run: Any, plan: FilterPlan) -> None:
+    def __init__(self, parent: Any, run: Any, plan: Any) -> None:
         self.parent = parent
         self.run = run
         self.plan = plan

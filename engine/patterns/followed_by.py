@@ -9,7 +9,6 @@ limit (engine/patterns/limits.py); an instance that would exceed either is not s
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from typing import Any, Optional
 
 from .base import Match, StateNode, remove_from_children
@@ -17,19 +16,10 @@ from .base import Match, StateNode, remove_from_children
 log = logging.getLogger("epl.engine.patterns")
 
 
-@dataclass(frozen=True)
-class FollowedByPlan:
-    children: tuple
-    maxes: tuple[Optional[int], ...] = ()   # maxes[i]: `-[N]>` between child i and i+1
-
-    def make(self, parent: Any, run: Any) -> "FollowedByState":
-        return FollowedByState(parent, run, self)
-
-
 class FollowedByState(StateNode):
     __slots__ = ("plan", "nodes", "active")
 
-    def __init__(self, parent: Any, run: Any, plan: FollowedByPlan) -> None:
+    def __init__(self, parent: Any, run: Any, plan: Any) -> None:
         self.parent = parent
         self.run = run
         self.plan = plan

@@ -7,41 +7,17 @@ child ended stops its timer at once.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Optional
+
+from epl.plans.patterns import WhileGuard, WithinGuard
 
 from .base import Match, StateNode, holds_any
-
-
-@dataclass(frozen=True)
-class WithinGuard:
-    """`timer:within(t)` (max_count None) or `timer:withinmax(t, n)`; `delta_of(begin)` is t
-    in milliseconds."""
-
-    delta_of: Callable[[Match], int]
-    max_count: Optional[Callable[[Match], int]] = None
-
-
-@dataclass(frozen=True)
-class WhileGuard:
-    """`while (expr)`: `test(match)` is True while matches may pass."""
-
-    test: Callable[[Match], bool]
-
-
-@dataclass(frozen=True)
-class GuardPlan:
-    child: Any
-    guard: Any      # WithinGuard | WhileGuard
-
-    def make(self, parent: Any, run: Any) -> "GuardState":
-        return GuardState(parent, run, self)
 
 
 class GuardState(StateNode):
     __slots__ = ("plan", "child", "begin", "timer", "count", "limit")
 
-    def __init__(self, parent: Any, run: Any, plan: GuardPlan) -> None:
+    def __init__(self, parent: Any, run: Any, plan: Any) -> None:
         self.parent = parent
         self.run = run
         self.plan = plan

@@ -396,3 +396,11 @@ def _key_reader(et: Any, props: tuple[str, ...], null: object) -> Callable[[Any]
             k = tuple(t.getter(p)(u) for p in _ps)
         return _null if None in k else k
     return several
+
+
+def _register() -> None:
+    from engine.patterns.run import FAST_PATHS
+    FAST_PATHS[KeyedFollowedPlan] = start_keyed
+
+
+_register()

@@ -1,32 +1,11 @@
-"""Match events: the event type of a pattern stream (one property per tag, an array for tags
-under a repeat) and what overlapping matches are (for @SuppressOverlappingMatches and
+"""Match events (the compiler's `match_type`, epl/compiler/patterns.py, is their type): the
+events a match holds and what overlapping matches are (for @SuppressOverlappingMatches and
 @DiscardPartialsOnMatch)."""
 from __future__ import annotations
 
-import itertools
-from typing import Iterable, Mapping
+from typing import Iterable
 
-import engine.contracts.epl_types as T
 from engine.contracts.bean import EventBean
-from engine.contracts.epl_types import EPLType, PropertyType
-from engine.contracts.event_types import EventType, Representation
-
-_names = itertools.count()
-
-
-def match_type(tags: Mapping[str, EventType], array_tags: Iterable[str]) -> EventType:
-    """A map type with a property per tag: single tags first, then repeated ones (as Esper's
-    pattern types order them). The underlying of a match is a dict tag -> EventBean, or tag ->
-    list of EventBean for repeated tags."""
-    arrays = set(array_tags)
-    props: dict[str, PropertyType] = {}
-    for tag, et in tags.items():
-        if tag not in arrays:
-            props[tag] = PropertyType(EPLType.EVENT, event_type=et)
-    for tag, et in tags.items():
-        if tag in arrays:
-            props[tag] = T.array_of(PropertyType(EPLType.EVENT, event_type=et))
-    return EventType(f"pattern_{next(_names)}", Representation.MAP, props)
 
 
 def events_of(bean: EventBean) -> list:

@@ -2,18 +2,9 @@
 permanently false when the child turns true and ends: then it tells its parent it is false."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Optional
 
 from .base import Match, StateNode
-
-
-@dataclass(frozen=True)
-class NotPlan:
-    child: Any
-
-    def make(self, parent: Any, run: Any) -> "NotState":
-        return NotState(parent, run, self)
 
 
 class NotState(StateNode):
@@ -21,7 +12,7 @@ class NotState(StateNode):
 
     is_not = True
 
-    def __init__(self, parent: Any, run: Any, plan: NotPlan) -> None:
+    def __init__(self, parent: Any, run: Any, plan: Any) -> None:
         self.parent = parent
         self.run = run
         self.plan = plan

@@ -1,40 +1,19 @@
 """Time observers: `timer:interval(t)` turns true t after it starts (at once when t <= 0);
 `timer:at(minutes, hours, days, months, weekdays[, seconds[, timezone]])` turns true at the
-next crontab instant (engine/output/crontab.py, shared with `output at`). Both end when they
+next crontab instant (engine/contracts/crontab.py, shared with `output at`). Both end when they
 fire."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-from engine.output.crontab import CrontabSpec, next_occurrence
+from engine.contracts.crontab import next_occurrence
 
 from .base import Match, StateNode, holds_any
 
 
-@dataclass(frozen=True)
-class IntervalPlan:
-    delta_of: Callable[[Match], int]       # milliseconds
-
-    def make(self, parent: Any, run: Any) -> "ObserverState":
-        return ObserverState(parent, run, self)
-
-    def due(self, begin: Match, now: int) -> int:
-        return now + self.delta_of(begin)
-
-
-@dataclass(frozen=True)
-class AtPlan:
-    spec: CrontabSpec
-
-    def make(self, parent: Any, run: Any) -> "ObserverState":
-        return ObserverState(parent, run, self)
-
-    def due(self, begin: Match, now: int) -> int:
-        return next_occurrence(self.spec, now)
-
-
 class ObserverState(StateNode):
+    """What both observers share; `due(begin, now)` says when one fires."""
+
     __slots__ = ("plan", "begin", "timer")
 
     def __init__(self, parent: Any, run: Any, plan: Any) -> None:
@@ -47,11 +26,14 @@ class ObserverState(StateNode):
     def start(self, begin: Match) -> None:
         self.begin = begin
         now = self.run.now()
-        at = self.plan.due(begin, now)
+        at = self.due(begin, now)
         if at <= now:
             self.parent.child_true(self, begin, True)
         else:
             self.timer = self.run.schedule(at, self._fire)
+
+    def due(self, begin: Match, now: int) -> int:
+        raise NotImplementedError
 
     def _fire(self) -> None:
         self.timer = None
@@ -73,3 +55,21 @@ class ObserverState(StateNode):
 
     def child_false(self, child: StateNode, restartable: bool = True) -> None:
         raise AssertionError("observers have no children")
+
+
+class IntervalState(ObserverState):
+    """`timer:interval(t)` (an IntervalPlan)."""
+
+    __slots__ = ()
+
+    def due(self, begin: Match, now: int) -> int:
+        return now + self.plan.delta_of(begin)
+
+
+class AtState(ObserverState):
+    """`timer:at(...)` (an AtPlan)."""
+
+    __slots__ = ()
+
+    def due(self, begin: Match, now: int) -> int:
+        return next_occurrence(self.plan.spec, now)

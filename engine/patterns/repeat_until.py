@@ -9,24 +9,9 @@ both ends the repetition without counting as a match.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from .base import Match, StateNode, holds_any
-
-Bound = Optional[Callable[[Match], Optional[int]]]
-
-
-@dataclass(frozen=True)
-class RepeatPlan:
-    child: Any
-    until: Any = None                   # plan of the until child, or None for `[n] child`
-    low: Bound = None                   # bounds evaluated on the begin state
-    high: Bound = None
-    array_tags: tuple[str, ...] = ()    # tags inside the matcher: collected into lists
-
-    def make(self, parent: Any, run: Any) -> "RepeatState":
-        return RepeatState(parent, run, self)
 
 
 class RepeatState(StateNode):
@@ -34,7 +19,7 @@ class RepeatState(StateNode):
 
     filter_child_stays = True
 
-    def __init__(self, parent: Any, run: Any, plan: RepeatPlan) -> None:
+    def __init__(self, parent: Any, run: Any, plan: Any) -> None:
         self.parent = parent
         self.run = run
         self.plan = plan

@@ -18,9 +18,32 @@ from .base import Match, StateNode
 from .consume import Consumption, has_consume
 from .limits import PatternLimit, pattern_limit
 from .match import event_ids, without_overlaps
+from .nodes import build
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
+    from epl.plans.patterns import PatternPlan
+
+
+# the fast paths' starts by the class of their plan: engine/patterns/keyed_followed.py
+# registers its own (the Engine facade imports it); it imports engine.instance, which starts
+# patterns through this module, so this module does not import it
+FAST_PATHS: dict[type, Callable[[Any, Any, Any], Any]] = {}
+
+
+def start_pattern(plan: "PatternPlan", instance: Any, handle: Any, initial: Optional[dict] = None) -> Any:
+    """Run a compiled pattern for one statement instance (`instance.engine`, `.ctx`,
+    `.statement`; optional `.pattern_filter_addendum`), feeding each match (an EventBean of
+    `plan.match_type`) to `handle.on_event`. `initial`: tags bound before the pattern starts
+    (a context's end pattern reading what its start condition provided). The run returned
+    has `stop()`, which releases every filter and schedule, and `relocate(runtime)`."""
+    # a guarded statement (engine/rollback.py) keeps the general state machines
+    if plan.fast is not None and initial is None and getattr(instance, "guard", None) is None:
+        start = FAST_PATHS.get(type(plan.fast))
+        run = start(plan.fast, instance, handle) if start is not None else None
+        if run is not None:
+            return run
+    return PatternRun(plan, instance, handle).start(initial)
 
 
 class PatternRun:
@@ -28,8 +51,9 @@ class PatternRun:
 
     filter_child_stays = False
 
-    def __init__(self, plan: Any, instance: Any, handle: Any) -> None:
+    def __init__(self, plan: "PatternPlan", instance: Any, handle: Any) -> None:
         self.plan = plan
+        self.root = build(plan.root)        # what the state nodes are made from
         self.engine = instance.engine
         self.index = self.engine.filters
         self.ctx = instance.ctx
@@ -65,7 +89,7 @@ class PatternRun:
                 self.flush_tokens.append(self.index.add(FilterSpec(et, ((),)), flusher))
         self.starting = True
         try:
-            top = self.top = self.plan.root.make(self, self)
+            top = self.top = self.root.make(self, self)
             top.start(dict(initial) if initial else {})
         finally:
             self.starting = False
@@ -84,12 +108,11 @@ class PatternRun:
         """Continue in another runtime (engine or isolated service) with the same state:
         every live filter moves to its filter index. Schedules go through the instance's
         context, which the instance moves itself."""
-        from engine.instance import move_filter
         old, new = self.index, runtime.filters
         if new is not old:
             for f in self.live:
-                f.token = move_filter(f.token, old, new)
-            self.flush_tokens = [move_filter(t, old, new) for t in self.flush_tokens]
+                f.token = _moved(f.token, old, new)
+            self.flush_tokens = [_moved(t, old, new) for t in self.flush_tokens]
         self.engine, self.index = runtime, new
 
     # -- root evaluator ----------------------------------------------------------------
@@ -169,6 +192,14 @@ class PatternRun:
         if lim.__class__ is not PatternLimit:
             lim = pattern_limit(self.engine)
         lim.release(self.statement)
+
+
+def _moved(token: Any, old: Any, new: Any) -> Any:
+    """engine.instance.move_filter, which this module cannot import (engine.instance starts
+    pattern runs): the registration moved from filter index `old` to `new`."""
+    fresh = new.add(token.spec, token.handle)
+    old.remove(token)
+    return fresh
 
 
 class _LiveFilter:

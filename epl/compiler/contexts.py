@@ -6,20 +6,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
 import engine.contracts.epl_types as T
-from engine.contracts.bean import EventBean
-from engine.contexts.category import CategorySpec
-from engine.contexts.conditions import (
-    AfterCondition, CrontabCondition, FilterCondition, NowCondition, PatternCondition,
-)
-from engine.contexts.hashed import HashItem, HashSpec, consistent_hash_crc32, hash_code
-from engine.contexts.keyed import Creator, KeyedItemSpec, KeyedSpec
-from engine.contexts.partition import Holder
-from engine.contexts.service import ContextDefinition, Level
-from engine.contexts.onstatements import ContextOnPlan
-from engine.contexts.statements import ContextSelectPlan
-from engine.contexts.temporal import TemporalSpec
+from engine.contracts.crontab import WILDCARD, CrontabError, Every, Keyword, Range, parse_crontab
 from engine.contracts.epl_types import EPLType, PropertyType
 from engine.contracts.event_types import EventType, Representation
+from engine.contracts.hashing import consistent_hash_crc32, hash_code
+from epl.plans.contexts import (
+    AfterCondition, CategorySpec, ContextDefinition, ContextOnPlan, ContextSelectPlan, Creator,
+    CrontabCondition, FilterCondition, HashItem, HashSpec, Holder, KeyedItemSpec, KeyedSpec, Level,
+    NowCondition, PatternCondition, TemporalSpec,
+)
 
 import epl.ast as A
 from engine.contracts.errors import EPLValidationError
@@ -81,10 +76,9 @@ def compile_context_select(node: A.SelectStatement, engine: "Runtime", text: str
     target = check_insert_into(node, engine, text)
     compiled = compile_select(node, engine, text, context=_ContextScope(definition.context_type, holder))
     _check_keyed_streams(definition, compiled.plan, text)
-    plan = ContextSelectPlan(compiled.plan, definition, holder, svc)
-    if target is not None:
-        plan.route_into_partition()
-    compiled.plan = plan
+    # `insert into W` with W declared with this context: rows go to the partition's own W
+    compiled.plan = ContextSelectPlan(compiled.plan, definition, holder,
+                                      into_partition=target is not None)
     return compiled
 
 
@@ -105,11 +99,10 @@ def compile_context_on(node: A.OnStatement, engine: "Runtime", text: str) -> Com
     else:
         types = [resolve_stream_type(engine, node.trigger.type_name, text)]
     _check_keyed_types(definition, types, text)
-    on_plan = ContextOnPlan(plan, definition, holder, svc)
     into = getattr(node.action, "insert_into", None)
-    if into is not None and insert_target(engine, into.stream_name) is not None:
-        on_plan.route_into_partition()
-    compiled.plan = on_plan
+    compiled.plan = ContextOnPlan(
+        plan, definition, holder,
+        into_partition=into is not None and insert_target(engine, into.stream_name) is not None)
     return compiled
 
 
@@ -325,7 +318,7 @@ def _condition(cond: A.ContextCondition, engine: "Runtime", text: str, provided:
         if provided:
             # an end pattern may name what the start condition provided (`B(id = s0.id)`):
             # those are tags of its match, bound when the pattern starts
-            from engine.patterns.match import match_type
+            from epl.compiler.patterns import match_type
             tags = {s.alias: s.event_type for s in provided}
             for tag, t in mt.properties.items():
                 if t.kind is EPLType.EVENT and t.event_type is not None:
@@ -351,7 +344,6 @@ def _condition(cond: A.ContextCondition, engine: "Runtime", text: str, provided:
 
 
 def _crontab(params: tuple, engine: "Runtime", text: str) -> Any:
-    from engine.output.crontab import WILDCARD, CrontabError, Every, Keyword, Range, parse_crontab
     scope = base_scope(engine, [], text)
 
     def const(e: A.Expr) -> Any:

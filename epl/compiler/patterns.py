@@ -10,12 +10,14 @@ they read the match built so far.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, Callable, Optional
+import itertools
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional
 
+import engine.contracts.crontab as C
+import engine.contracts.epl_types as T
 from engine.contracts.bean import EventBean
-from engine.contracts.epl_types import EPLType
-from engine.contracts.event_types import EventType
-import engine.output.crontab as C
+from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.event_types import EventType, Representation
 from engine.contracts.plans import StreamPlan
 import epl.ast as A
 from epl.compiler.expressions import compile_expr, compile_predicate
@@ -24,16 +26,10 @@ from epl.compiler.scope import Scope, StreamInfo
 from engine.contracts.errors import EPLValidationError
 
 import epl.compiler.pattern_fastpath as keyed_followed
-from engine.patterns.and_or import AndPlan, OrPlan
-from engine.patterns.every import EveryDistinctPlan, EveryPlan
-from engine.patterns.filter import FilterPlan
-from engine.patterns.followed_by import FollowedByPlan
-from engine.patterns.guards import GuardPlan, WhileGuard, WithinGuard
-from engine.patterns.match import match_type
-from engine.patterns.not_ import NotPlan
-from engine.patterns.observers import AtPlan, IntervalPlan
-from engine.patterns.plan import PatternPlan
-from engine.patterns.repeat_until import RepeatPlan
+from epl.plans.patterns import (
+    AndPlan, AtPlan, EveryDistinctPlan, EveryPlan, FilterPlan, FollowedByPlan, GuardPlan,
+    IntervalPlan, NotPlan, OrPlan, PatternPlan, RepeatPlan, WhileGuard, WithinGuard,
+)
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
@@ -70,6 +66,24 @@ def install(engine: "Runtime") -> None:
 
 
 # -- tags ------------------------------------------------------------------------------------
+
+_names = itertools.count()
+
+
+def match_type(tags: Mapping[str, EventType], array_tags: Iterable[str]) -> EventType:
+    """The event type of a pattern's matches: a map type with a property per tag, single
+    tags first, then repeated ones (as Esper's pattern types order them). The underlying of a
+    match is a dict tag -> EventBean, or tag -> list of EventBean for repeated tags."""
+    arrays = set(array_tags)
+    props: dict[str, PropertyType] = {}
+    for tag, et in tags.items():
+        if tag not in arrays:
+            props[tag] = PropertyType(EPLType.EVENT, event_type=et)
+    for tag, et in tags.items():
+        if tag in arrays:
+            props[tag] = T.array_of(PropertyType(EPLType.EVENT, event_type=et))
+    return EventType(f"pattern_{next(_names)}", Representation.MAP, props)
+
 
 def pattern_match_type(pattern: A.PatternExpr, engine: "Runtime", text: str) -> EventType:
     tags: dict[str, EventType] = {}
@@ -417,7 +431,7 @@ def _observer(c: _Compiler, node: A.PatternObserver) -> Any:
 
 
 def _cron_param(c: _Compiler, e: A.Expr, timezone: bool = False) -> Any:
-    """A crontab parameter as engine.output.crontab takes it."""
+    """A crontab parameter as engine.contracts.crontab takes it."""
     if timezone:
         tz = compile_expr(e, c.tag_scope)
         if not tz.is_constant or not isinstance(tz.constant, str):

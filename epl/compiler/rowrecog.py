@@ -10,10 +10,9 @@ import engine.contracts.epl_types as T
 from engine.contracts.bean import EventBean
 from engine.contracts.epl_types import EPLType, PropertyType
 from engine.contracts.event_types import EventType, Representation
-from engine.rowrecog.view import MatchRecognizeFactory
-from engine.rowrecog.plan import PrevHolder, RowRecogPlan
-import engine.rowrecog.nfa as N
-from engine.rowrecog.plan import PAST_LAST_ROW
+import views.match_recognize_nfa as N
+from views.match_recognize import MatchRecognizeFactory
+from views.match_recognize_plan import PAST_LAST_ROW, PrevHolder, RowRecogPlan
 
 import epl.ast as A
 from engine.contracts.errors import EPLValidationError

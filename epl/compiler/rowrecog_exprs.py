@@ -8,9 +8,9 @@ import dataclasses
 from typing import Any, Optional
 
 import engine.contracts.epl_types as T
-from engine.aggregation.registry import AGGREGATIONS
+from engine.contracts.aggregation import BUILTIN_AGGREGATIONS
 from engine.contracts.epl_types import EPLType, PropertyType
-from engine.rowrecog.plan import PrevHolder
+from views.match_recognize_plan import PrevHolder
 
 import epl.ast as A
 from ..ast.walk import children
@@ -31,7 +31,7 @@ def _fail(scope: Scope, message: str, node: Any = None) -> EPLValidationError:
 def _properties(node: Any, inside_aggregation: bool = False, params: frozenset = frozenset()):
     """(Property, inside an aggregation call) pairs of an expression (a lambda's parameters,
     `A.anyOf(v => v.x = B.x)`, are no properties)."""
-    from engine.aggregation.registry import is_aggregation
+    from engine.contracts.aggregation import is_aggregation
     if isinstance(node, A.Property):
         if node.path[0].name not in params:
             yield node, inside_aggregation
@@ -137,7 +137,7 @@ class _MeasureAggregations:
     """The aggregation hook of the measures scope: an aggregation over one group variable's
     events, computed when the match row is built."""
 
-    user_registry = AGGREGATIONS
+    user_registry = BUILTIN_AGGREGATIONS     # measures take the built-ins only
     entries: tuple = ()
 
     def __init__(self, var_scope: Scope, variables: list[str], group_vars: dict[str, int]) -> None:
@@ -274,7 +274,7 @@ def _referenced(nodes: Any, variables: set[str]) -> set[str]:
 
 
 def _contains_aggregation(e: Any) -> bool:
-    from engine.aggregation.registry import is_aggregation
+    from engine.contracts.aggregation import is_aggregation
     stack = [e]
     while stack:
         n = stack.pop()

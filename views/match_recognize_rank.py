@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
-from .plan import PAST_LAST_ROW
+from views.match_recognize_plan import PAST_LAST_ROW
 
 
 def counts(entry: Any, size: int) -> list[int]:

@@ -1,4 +1,4 @@
-"""The match_recognize runtime: a view at the end of the stream's data windows that turns
+"""The match_recognize matcher: a view at the end of the stream's data windows that turns
 arriving rows into match rows (an insert stream only, as Esper delivers it).
 
 Per partition it holds the partial matches in compiled form (`_Entry`: a position of the
@@ -14,8 +14,8 @@ from typing import Any, Callable, Iterator, Optional
 
 from views.base import Events, View
 
-from .plan import PAST_LAST_ROW, TO_NEXT_ROW, RowRecogPlan
-from .rank import rank
+from views.match_recognize_plan import PAST_LAST_ROW, TO_NEXT_ROW, RowRecogPlan
+from views.match_recognize_rank import rank
 
 
 class _Entry:

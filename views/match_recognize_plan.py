@@ -1,11 +1,12 @@
-"""What the compiler hands the match_recognize runtime: the automaton, the define predicates,
-the partition key, the measures row builder and the clause's options."""
+"""What the compiler (epl/compiler/rowrecog.py) hands the match_recognize view
+(views/match_recognize.py) in its factory: the automaton, the define predicates, the
+partition key, the measures row builder and the clause's options."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .nfa import RowNFA
+from views.match_recognize_nfa import RowNFA
 
 PAST_LAST_ROW, TO_NEXT_ROW, TO_CURRENT_ROW = "past last row", "to next row", "to current row"
 
