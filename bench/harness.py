@@ -143,3 +143,28 @@ def format_rows(rows: list[Row]) -> str:
         cells = [str(c).rjust(w) if i >= 2 else str(c).ljust(w) for i, (c, w) in enumerate(zip(line, widths))]
         out.append("  ".join(cells + [line[-1]]).rstrip())
     return "\n".join(out)
+
+
+class LoopRow:
+    """A hand loop's output row, read like the engine's (`row.underlying`)."""
+
+    __slots__ = ("underlying",)
+
+    def __init__(self, underlying: dict) -> None:
+        self.underlying = underlying
+
+
+def send_typed(schemas: Any, epl: str, listener: Callable[[Any, Any], None],
+               events: list[tuple[str, dict]]) -> float:
+    """A simulated-time engine with `schemas` and one statement listened to by `listener`;
+    the seconds it takes to send (type name, event) pairs one by one."""
+    from engine import Engine
+    engine = Engine(time="simulated")
+    for schema in schemas:
+        engine.epl(schema)
+    engine.epl(epl).add_listener(listener)
+    send = engine.send
+    elapsed = stopwatch()
+    for type_name, ev in events:
+        send(ev, type_name)
+    return elapsed()

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import random
 
-from engine import Engine
-
-from .harness import Row, Run, measure, stopwatch
+from .harness import LoopRow, Row, Run, measure, send_typed, stopwatch
 
 NAME = "W10 subquery"
 SCHEMAS = ("create schema Quote(symbol string, price double)",
@@ -39,23 +37,8 @@ def _listener(acc: list):
 
 
 def engine_run(evs: list[tuple[str, dict]]) -> Run:
-    engine = Engine(time="simulated")
-    for schema in SCHEMAS:
-        engine.epl(schema)
     acc = [0, 0.0, 0]      # rows, total of the last prices, rows without a quote yet
-    engine.epl(EPL).add_listener(_listener(acc))
-    send = engine.send
-    elapsed = stopwatch()
-    for type_name, ev in evs:
-        send(ev, type_name)
-    return elapsed(), tuple(acc)
-
-
-class _Row:
-    __slots__ = ("underlying",)
-
-    def __init__(self, underlying: dict) -> None:
-        self.underlying = underlying
+    return send_typed(SCHEMAS, EPL, _listener(acc), evs), tuple(acc)
 
 
 def loop_run(evs: list[tuple[str, dict]]) -> Run:
@@ -68,7 +51,7 @@ def loop_run(evs: list[tuple[str, dict]]) -> Run:
             last[ev["symbol"]] = ev["price"]
         else:
             sym = ev["symbol"]
-            listen([_Row({"symbol": sym, "volume": ev["volume"], "last": last.get(sym)})], None)
+            listen([LoopRow({"symbol": sym, "volume": ev["volume"], "last": last.get(sym)})], None)
     return elapsed(), tuple(acc)
 
 

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from engine import Engine
-
 from . import data
-from .harness import Row, Run, measure, stopwatch
+from .harness import LoopRow, Row, Run, measure, send_typed, stopwatch
 
 NAME = "W11 join"
 EPL = ("select a.seq as x, b.seq as y from A#length(100) as a, B#length(100) as b "
@@ -30,23 +28,8 @@ def _listener(acc: list):
 
 
 def engine_run(evs: list[tuple[str, dict]]) -> Run:
-    engine = Engine(time="simulated")
-    for schema in data.PATTERN_SCHEMAS:
-        engine.epl(schema)
     acc = [0, 0, 0]       # rows, sum of a.seq, sum of b.seq
-    engine.epl(EPL).add_listener(_listener(acc))
-    send = engine.send
-    elapsed = stopwatch()
-    for type_name, ev in evs:
-        send(ev, type_name)
-    return elapsed(), tuple(acc)
-
-
-class _Row:
-    __slots__ = ("underlying",)
-
-    def __init__(self, underlying: dict) -> None:
-        self.underlying = underlying
+    return send_typed(data.PATTERN_SCHEMAS, EPL, _listener(acc), evs), tuple(acc)
 
 
 def loop_run(evs: list[tuple[str, dict]]) -> Run:
@@ -70,9 +53,9 @@ def loop_run(evs: list[tuple[str, dict]]) -> Run:
         others = by_id["B" if side == "A" else "A"].get(key)
         if others:
             if side == "A":
-                listen([_Row({"x": ev["seq"], "y": o["seq"]}) for o in others], None)
+                listen([LoopRow({"x": ev["seq"], "y": o["seq"]}) for o in others], None)
             else:
-                listen([_Row({"x": o["seq"], "y": ev["seq"]}) for o in others], None)
+                listen([LoopRow({"x": o["seq"], "y": ev["seq"]}) for o in others], None)
     return elapsed(), tuple(acc)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine import Engine
 
 from . import data
-from .harness import Row, Run, measure, stopwatch
+from .harness import LoopRow, Row, Run, measure, stopwatch
 
 NAME = "W3 time batch"
 EPL = "select symbol, sum(volume) from Tick#time_batch(1 sec) group by symbol"
@@ -48,8 +48,8 @@ def loop_run(events: list[dict]) -> Run:
     for t, ev in enumerate(events):
         if batch_end is not None and t >= batch_end:
             # a group that only left the window posts a null sum, as the engine does
-            listen([_Row({"symbol": k, "sum(volume)": v}) for k, v in current.items()] +
-                   [_Row({"symbol": k, "sum(volume)": None}) for k in previous if k not in current], None)
+            listen([LoopRow({"symbol": k, "sum(volume)": v}) for k, v in current.items()] +
+                   [LoopRow({"symbol": k, "sum(volume)": None}) for k in previous if k not in current], None)
             previous, current = current, {}
             batch_end += BATCH_MS
         elif batch_end is None:
@@ -58,14 +58,6 @@ def loop_run(events: list[dict]) -> Run:
         current[sym] = current.get(sym, 0) + ev["volume"]
     return elapsed(), tuple(acc)
 
-
-class _Row:
-    """The loop's output row, read like the engine's (`row.underlying`)."""
-
-    __slots__ = ("underlying",)
-
-    def __init__(self, underlying: dict) -> None:
-        self.underlying = underlying
 
 
 def run(quick: bool, repeat: int) -> list[Row]:

@@ -9,7 +9,7 @@ from collections import deque
 from engine import Engine
 
 from . import data
-from .harness import Row, Run, measure, stopwatch
+from .harness import LoopRow, Row, Run, measure, stopwatch
 
 NAME = "W9 time window"
 EPL = "select symbol, avg(price) as a from Tick#time(10 sec) group by symbol"
@@ -40,12 +40,6 @@ def engine_run(events: list[dict]) -> Run:
     return elapsed(), (acc[0], acc[1])
 
 
-class _Row:
-    __slots__ = ("underlying",)
-
-    def __init__(self, underlying: dict) -> None:
-        self.underlying = underlying
-
 
 def loop_run(events: list[dict]) -> Run:
     acc = [0, 0.0]
@@ -62,13 +56,13 @@ def loop_run(events: list[dict]) -> Run:
             counts[sym] = n
             s = sums[sym] - old["price"] if n else 0.0
             sums[sym] = s
-            listen([_Row({"symbol": sym, "a": s / n if n else None})], None)
+            listen([LoopRow({"symbol": sym, "a": s / n if n else None})], None)
         window.append((t, ev))
         sym = ev["symbol"]
         n = counts.get(sym, 0) + 1
         counts[sym] = n
         s = sums[sym] = sums.get(sym, 0.0) + ev["price"]
-        listen([_Row({"symbol": sym, "a": s / n})], None)
+        listen([LoopRow({"symbol": sym, "a": s / n})], None)
     return elapsed(), (acc[0], acc[1])
 
 

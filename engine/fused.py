@@ -61,19 +61,24 @@ def use_compiler(analyze: Callable[[str], Any], generate: Callable[..., str]) ->
     _ANALYZE, _GENERATE = analyze, generate
 
 
-def _shape_of(text: str) -> Any:
-    shape = _SHAPES.get(text, False)
+def cached_shape(cache: dict, analyze: Optional[Callable[[str], Any]], text: str) -> Any:
+    """The shape `analyze` finds in a statement's text, once per text (None: not fusable)."""
+    shape = cache.get(text, False)
     if shape is False:
-        if _ANALYZE is None:
+        if analyze is None:
             return None
         try:
-            shape = _ANALYZE(text)
+            shape = analyze(text)
         except Exception:       # anything the analysis does not understand keeps the chain
             shape = None
-        if len(_SHAPES) >= _MAX_SHAPES:
-            _SHAPES.clear()
-        _SHAPES[text] = shape
+        if len(cache) >= _MAX_SHAPES:
+            cache.clear()
+        cache[text] = shape
     return shape
+
+
+def _shape_of(text: str) -> Any:
+    return cached_shape(_SHAPES, _ANALYZE, text)
 
 
 def _classes(shape: Any, aggs: Any) -> Optional[list[str]]:

@@ -34,7 +34,6 @@ _ANALYZE: Optional[Callable[[str], Any]] = None       # statement text -> Shape 
 _GENERATE: Optional[Callable[..., str]] = None
 _STATE: Optional[Callable[[Any], tuple]] = None       # Shape -> the state tuple's names
 _SHAPES: dict[str, Any] = {}
-_MAX_SHAPES = 4096
 _CODE: dict[str, Any] = {}
 _MAX_CODE = 1024
 
@@ -52,18 +51,8 @@ def use_compiler(analyze: Callable[[str], Any], generate: Callable[..., str],
 
 
 def _shape_of(text: str) -> Any:
-    shape = _SHAPES.get(text, False)
-    if shape is False:
-        if _ANALYZE is None:
-            return None
-        try:
-            shape = _ANALYZE(text)
-        except Exception:       # anything the analysis does not understand keeps the chain
-            shape = None
-        if len(_SHAPES) >= _MAX_SHAPES:
-            _SHAPES.clear()
-        _SHAPES[text] = shape
-    return shape
+    from engine.fused import cached_shape
+    return cached_shape(_SHAPES, _ANALYZE, text)
 
 
 class FusedPartitionHandle(StreamHandle):

@@ -82,11 +82,15 @@ def run(epl: str, steps, aggregation=Fragile, skip=()):
         sent.append(e)
         if len(sent) - 1 not in skip:    # a left-out event: time still moves
             eng.send(e, "S")
-    bad = [i for i, e in enumerate(sent)
-           if any(f is not None and f.underlying is e for f in failed)]
+    bad = failed_positions(sent, failed)
     timer_faults = sum(1 for f in failed if f is None)
     try:
         rows = [r.to_dict() for r in stmt]
     except ValueError as exc:        # the pull API reads the aggregation too
         rows = repr(exc)
     return out, rows, bad, timer_faults
+
+
+def failed_positions(sent: list, failed: list) -> list[int]:
+    """Positions of the sent events (dicts) that a `statement_error` signal named."""
+    return [i for i, e in enumerate(sent) if any(f is not None and f.underlying is e for f in failed)]

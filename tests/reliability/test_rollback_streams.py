@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Engine
-from tests.reliability.rollback_model import Fragile, quiet_logs, run, steps  # noqa: F401
+from tests.reliability.rollback_model import Fragile, failed_positions, quiet_logs, run, steps  # noqa: F401
 
 STEPS = steps(max_size=14)
 pytestmark = pytest.mark.usefixtures("quiet_logs")
@@ -73,7 +73,7 @@ def run_pattern(pattern: str, steps, skip=()):
         if i not in skip:
             eng.send(e, kind)
     eng.advance_time(now + 5000)
-    bad = [i for i, e in enumerate(sent) if any(f is not None and f.underlying is e for f in failed)]
+    bad = failed_positions(sent, failed)
     return out, bad, sum(1 for f in failed if f is None)
 
 
@@ -111,7 +111,7 @@ def run_consumer(window: str, steps, skip=()):
         sent.append(e)
         if i not in skip:
             eng.send(e, "S")
-    bad = [i for i, e in enumerate(sent) if any(f is not None and f.underlying is e for f in failed)]
+    bad = failed_positions(sent, failed)
     return out, bad, counts
 
 
@@ -146,7 +146,7 @@ def run_subquery(steps, skip=()):
         if i not in skip:
             eng.send(e, "S")
         eng.send({"g": g}, "T")
-    bad = [i for i, e in enumerate(sent) if any(f is not None and f.underlying is e for f in failed)]
+    bad = failed_positions(sent, failed)
     return out, bad
 
 

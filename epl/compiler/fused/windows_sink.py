@@ -17,27 +17,15 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .codegen import INLINE_ENTER, INLINE_LEAVE, INLINE_VALUE, _ident
+from .codegen import INLINE_ENTER, INLINE_LEAVE, INLINE_VALUE, _ident, _update
 from .shape import Shape
 
 
 def _steps(shape: Shape, classes: Sequence[str], u: str, enter: bool, ind: str, load: bool) -> list[str]:
     """Enter (or leave) the values of the event whose underlying is `u` into the
-    aggregators a0, a1, ... (read from `row` first when `load`)."""
-    out = []
-    table = INLINE_ENTER if enter else INLINE_LEAVE
-    for i, (agg, cls) in enumerate(zip(shape.aggs, classes)):
-        a, v = f"a{i}", f"v{i}"
-        if load:
-            out.append(f"{a} = row[{i}]")
-        if agg.prop is not None:
-            out.append(f"{v} = {u}.get({_ident(agg.prop)!r})")
-        tmpl = table.get(cls)
-        if tmpl is None:
-            out.append(f"{a}.{'enter' if enter else 'leave'}({v if agg.prop is not None else 'None'})")
-        else:
-            out.extend(t.format(a=a, v=v) for t in tmpl)
-    return [ind + line for line in out]
+    aggregators a0, a1, ... (read from `row` first when `load`): codegen's `_update`, every
+    property read from the event."""
+    return _update(shape, classes, u, enter, ind, {}, load)
 
 
 # the inlined aggregators' state fields, held in locals (`n<i>`, `t<i>`) over a loop of
