@@ -824,8 +824,10 @@ class Engine:
     def execute_query(self, epl: str) -> list[EventBean]:
         """Run a fire-and-forget select, insert, update or delete against a named window or
         table; returns the rows selected, inserted, updated or deleted."""
-        from epl.compiler.fireandforget import execute
-        return execute(self, epl)
+        from epl.compiler.fireandforget import compile_query
+        from .fireandforget import run_query
+        query = compile_query(self, epl)
+        return self.run(lambda: run_query(query))
 
     def get_variable(self, name: str) -> object:
         return self.services.variables.get(name)
@@ -942,14 +944,15 @@ def _install_features(engine: Engine) -> None:
     import engine.namedwindows as namedwindows
     import engine.patterns as patterns
     import engine.patterns.keyed_followed as keyed_followed  # noqa: F401  (registers the fast path)
+    import engine.plan as select_plans
     import engine.subqueries as subqueries
     import engine.variables as variables
     import epl.compiler.access as access
     import epl.compiler.datetime_methods as datetime_methods
     import epl.compiler.sketches as sketches     # countMinSketch methods on table columns
     import epl.compiler.spatial as spatial       # point(..).inside(rectangle(..)), ...
-    for feature in (variables, namedwindows, sketches, spatial, contexts, joins, subqueries,
-                    apptime, patterns, datetime_methods, access, istream_updates):
+    for feature in (select_plans, variables, namedwindows, sketches, spatial, contexts, joins,
+                    subqueries, apptime, patterns, datetime_methods, access, istream_updates):
         feature.install(engine)
     import epl.compiler.features as compiler_features
     compiler_features.install(engine)   # the statement compilers of the features above

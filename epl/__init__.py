@@ -1,9 +1,9 @@
 """EPL front end: statement text to the typed AST (`epl.ast`, parser in epl/grammar), the
-printer back to text, and the compiler (epl/compiler) from AST to statement plans.
+printer back to text, the compiler (epl/compiler) from AST to statement plans, and the plan
+data (epl/plans) the runtime starts.
 
-May import: engine.contracts, views (factories), filterindex (specs), and the runtime's plan
-and service classes the compiler builds (allowlisted, see tests/architecture); never the
-Engine facade."""
+May import: engine.contracts, views (factories), filterindex (specs); never the runtime or
+the Engine facade (tests/architecture)."""
 import typing as _typing
 
 from engine.contracts.lazy import lazy_exports as _lazy_exports

@@ -15,6 +15,8 @@ from epl.plans.onactions import (
     OnUpdatePlan,
 )
 
+from engine.resultset.rows import select_rows
+
 if TYPE_CHECKING:
     from engine.statement import Statement
     from engine.contracts.runtime import Runtime
@@ -84,7 +86,7 @@ class OnSelectAction:
     def run(self, trigger: EventBean, engine: "Runtime") -> tuple:
         matched = self.matcher.find(trigger)
         # Esper processes every trigger: an aggregate over no matching rows still has its row
-        rows = self.rows_plan.rows([(trigger, b) for b in matched], empty_aggregate=True)
+        rows = select_rows(self.rows_plan, [(trigger, b) for b in matched], empty_aggregate=True)
         if self.and_delete and matched:
             self.matcher.target.delete(matched)
         return rows or None, None

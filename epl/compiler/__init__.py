@@ -1,9 +1,7 @@
 """The EPL compiler: statement AST to an immutable plan the engine instantiates.
 
-May import: engine.contracts, views (factories), filterindex (specs), epl.ast and the
-rest of epl; the runtime's plan classes it builds are allowlisted in
-tests/architecture/allowlist_import_graph.py until they become plan data. Never the Engine
-facade."""
+May import: engine.contracts, views (factories), filterindex (specs), epl.ast, epl.plans
+and the rest of epl; never the runtime or the Engine facade (tests/architecture)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING

@@ -9,9 +9,10 @@ once against the current contents of a named window or table and return rows.
 Changes reach the window's consumers as if an on-action had made them."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from typing import TYPE_CHECKING, Any
 
-from engine.contracts.bean import EventBean
 from engine.contracts.event_types import EventType, Representation
 
 import epl.ast as A
@@ -38,14 +39,15 @@ def refuse_as_statement(node: Any, engine: "Runtime", text: str) -> CompiledStat
         f"'{type(node).__name__}' is a fire-and-forget query: run it with engine.execute_query(...)", text)
 
 
-def execute(engine: "Runtime", text: str) -> list[EventBean]:
-    """Parse, compile and run one fire-and-forget query; returns the rows."""
+def compile_query(engine: "Runtime", text: str) -> Any:
+    """Parse and compile one fire-and-forget query: a SelectQuery (data the runtime runs,
+    engine/fireandforget.py), or for insert, update and delete a function to run under the
+    engine's lock."""
     from epl.parser import parse
     node = parse(text)
     from .exprdecl import expand_declarations       # `expression f {...} select f() from W`
     node = expand_declarations(node, engine, text)
-    run = _compile(node, engine, text)
-    return engine.run(run)
+    return _compile(node, engine, text)
 
 
 def _target(name: str, engine: "Runtime", text: str) -> Any:
@@ -122,25 +124,19 @@ def _select(node: A.SelectStatement, engine: "Runtime", text: str) -> Any:
         raise EPLValidationError("Grouping sets are not supported in fire-and-forget queries", text)
     rows = compile_rows(engine, node.select, [info], scope, "query", group_by=node.group_by,
                         having=node.having, order_by=node.order_by, limit=limit, offset=offset or 0)
+    return SelectQuery(target, tuple(preds), rows, holder)
 
-    def over(events: Any) -> list:
-        eps = [(b,) for b in events]
-        for p in preds:
-            eps = [e for e in eps if p(e)]
-        return rows.rows(eps, empty_aggregate=True)
 
-    if holder is None:
-        return lambda: over(target)
+@dataclass(frozen=True)
+class SelectQuery:
+    """A fire-and-forget select: the window or table read, the filter and where predicates,
+    the select clause's rows plan, and with a context named the holder of the partition
+    properties (the query then runs in each partition)."""
 
-    def per_partition() -> list:
-        # Esper: with the context named, the query runs in each partition with its context
-        # properties; the partitions' rows follow one another (oldest partition first)
-        out: list = []
-        for p, inst in target.partitions():
-            holder.properties = p.props
-            out.extend(over(inst))
-        return out
-    return per_partition
+    target: Any
+    predicates: tuple
+    rows: Any
+    holder: Any = None
 
 
 def _context_scope(context: str, target: Any, scope: Scope, engine: "Runtime", text: str) -> Any:

@@ -1,8 +1,7 @@
 """A select clause over a fixed set of rows (on-select, fire-and-forget queries): the output
 type, and the result-set plan whose processors turn the matched rows into output rows with
-Esper's aggregation and grouping rules, evaluated once per trigger or query. (`RowsPlan.rows`
-makes the processor: fire-and-forget queries run it from here, see
-tests/architecture/allowlist_import_graph.py.)"""
+Esper's aggregation and grouping rules, evaluated once per trigger or query (the runtime's
+`select_rows`, engine/resultset/rows.py, makes the processor and runs it)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,7 +9,6 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from engine.contracts.epl_types import EPLType, PropertyType
 from engine.contracts.event_types import EventType, Representation
-import engine.resultset.processors as P
 
 import epl.ast as A
 from epl.plans.resultset import ResultSetPlan, RowShape, SelectClause
@@ -25,23 +23,15 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class RowsPlan:
+    """The select clause over matched events-per-stream tuples: its output type and columns,
+    and the result-set plan."""
+
     out_type: EventType
     columns: tuple[str, ...]
     names: tuple[str, ...]
     types: tuple[PropertyType, ...]
     passthrough: bool
     result_set: ResultSetPlan
-
-    def rows(self, eps_list: Sequence[Sequence[Any]], empty_aggregate: bool = False) -> list:
-        """Output rows for the matched events-per-stream tuples (a fresh aggregation each
-        call). With `empty_aggregate`, an aggregate over no rows still yields its one row."""
-        if not eps_list and not empty_aggregate:
-            return []
-        proc = P.make_processor(self.result_set)
-        new, _ = proc.process(list(eps_list), [])
-        if new is None and not eps_list and proc.kind == "row-for-all":
-            new = proc.iterate([])
-        return new or []
 
 
 @dataclass

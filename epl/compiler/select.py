@@ -8,7 +8,7 @@ import engine.contracts.epl_types as T
 from engine.contracts.epl_types import EPLType, PropertyType
 from engine.contracts.event_types import EventType, Representation
 from engine.contracts.plans import InsertIntoPlan, StreamPlan
-from engine.plan import SelectPlan
+from epl.plans.select import SelectPlan
 
 import epl.ast as A
 from engine.contracts.errors import EPLValidationError

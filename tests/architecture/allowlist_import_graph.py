@@ -3,14 +3,7 @@ shrink: the test fails on an edge that is gone (delete it here) and on any new u
 new long cycle. Generated from the graph, then grouped by reason."""
 
 ALLOWED: set[tuple[str, str]] = {
-    # epl -> runtime: The compiler builds runtime objects (plans, services, aggregators, windows): to become
-    # plan data the runtime turns into objects, or to move to engine/.
-    # fire-and-forget selects run in the compiler (epl/compiler/fireandforget.py): RowsPlan.rows
-    # makes their result-set processor there (make_processor)
-    ("epl.compiler.rowselect", "engine.resultset.processors"),
-    # the statement plan with `instantiate` (tests/engine/test_runtime_contract.py); its parts
-    # (result set, output, join, subqueries) are epl/plans data
-    ("epl.compiler.select", "engine.plan"),
+    # none: the compiler hands the runtime plan data (epl/plans) and imports nothing of it
 }
 
 # Modules on an import cycle of more than two modules (counting the edges above): none since
