@@ -494,7 +494,7 @@ class StatementGuard:
         if not culprits:
             return None
         held = False
-        for view in _batch_views(self.instance):
+        for view in _batch_views(self.capture):
             batch = getattr(view, "_batch", None)
             if batch and any(c is e for c in culprits for e in batch):
                 view._drop(culprits)
@@ -510,29 +510,13 @@ class StatementGuard:
         statement_failed(self.instance.engine, self.instance.statement, event, exc)
 
 
-def _batch_views(instance: Any) -> Iterator[Any]:
-    """The statement's batch windows holding a pending batch (BatchHeld views), grouped ones
-    included."""
+def _batch_views(capture: Optional[StateCapture]) -> list:
+    """The statement's batch windows (BatchHeld views, grouped ones included): among the
+    objects the recording went through."""
     from views._held import BatchHeld
-    seen: set[int] = set()
-    stack = [v for chain in getattr(instance, "views", ()) for v in chain]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, (list, tuple)):
-            stack.extend(v)
-            continue
-        if id(v) in seen or isinstance(v, (int, float, str, EventBean)):
-            continue
-        seen.add(id(v))
-        if isinstance(v, BatchHeld):
-            yield v
-        for attr in ("views", "_views", "groups", "_groups", "members", "_members", "child"):
-            inner = getattr(v, attr, None)
-            if isinstance(inner, dict):
-                stack.extend(inner.values())
-            elif isinstance(inner, (list, tuple)) or isinstance(getattr(inner, "update", None),
-                                                                 types.MethodType):
-                stack.append(inner)
+    if capture is None:
+        return []
+    return [obj for obj, _kind, _saved in capture.records if isinstance(obj, BatchHeld)]
 
 
 def _reconcile_filters(run: Any, post: dict) -> None:

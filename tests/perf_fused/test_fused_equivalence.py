@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import given, settings, strategies as st
 
 from engine import Engine
+from tests.perf_fused.script_runner import rows_of as _rows, run_script
 
 SCHEMA = "create schema T(sym string, v double, i int)"
 SYMS = ("a", "b", "c")
@@ -72,71 +73,11 @@ def scripts(draw: Any) -> tuple[list[str], list]:
     return stmts, draw(st.lists(ops, min_size=1, max_size=14)), draw(st.booleans())
 
 
-def _rows(beans: Any) -> Any:
-    return None if beans is None else [sorted(b.to_dict().items()) for b in beans]
-
-
-class _Sub:
-    def __init__(self, log: list, name: str) -> None:
-        self.log, self.name = log, name
-
-    def update(self, *row: Any) -> None:
-        self.log.append(("sub", self.name, row))
-
-
-def _raiser(new: Any, old: Any) -> None:
-    raise RuntimeError("listener fails")
-
-
 def run(statements: list[str], script: list, fusion: bool,
         none_for_empty: bool = False) -> tuple[list, list]:
     """Run a script; returns (the log, per statement whether its instance was fused)."""
-    engine = Engine(time="simulated", none_for_empty=none_for_empty)
-    engine.fusion = fusion
-    engine.epl(SCHEMA)
-    engine.epl("create schema U(n int)")
-    engine.epl("@name('u') select count(*) as n from U").add_listener(
-        lambda new, old: log.append(("u", _rows(new))))
-    log: list = []
-    names = [f"s{k}" for k in range(len(statements))]
-
-    def listener(name: str) -> Any:
-        return lambda new, old: log.append((name, _rows(new), _rows(old)))
-    for name, text in zip(names, statements):
-        engine.epl(f"@name('{name}') {text}").add_listener(listener(name))
-    fused = [type(engine.statement(n)._instances[0].handles[0]).__name__ == "FusedHandle"
-             for n in names[:1]]
-    for op, arg in script:
-        live = [s for s in engine.statements if s.name in names]
-        stmt = live[arg % len(live)] if live and isinstance(arg, int) else None
-        if op == "many":
-            engine.send_many(arg, "T")
-        elif op == "send":
-            engine.send(arg, "T")
-        elif op == "stop" and stmt is not None:
-            stmt.stop()
-        elif op == "start" and stmt is not None:
-            stmt.start()
-        elif op == "destroy" and stmt is not None and arg == 3:
-            stmt.destroy()
-        elif op == "iter" and stmt is not None:
-            log.append(("iter", stmt.name, [sorted(r.items()) for r in stmt.rows()]))
-        elif op == "raise" and stmt is not None:
-            stmt.add_listener(_raiser)
-        elif op == "sub" and stmt is not None:
-            stmt.subscriber = _Sub(log, stmt.name)
-        elif op == "relay" and stmt is not None:      # a listener routing an event
-            stmt.add_listener(lambda new, old, _e=engine: _e.route({"n": len(new or ())}, "U"))
-        elif op == "send_in" and stmt is not None:    # a listener sending one
-            stmt.add_listener(lambda new, old, _e=engine: _e.send({"n": 1}, "U"))
-        elif op == "unlisten" and stmt is not None:
-            stmt.remove_all_listeners()
-        elif op == "checkpoint":
-            data = engine.checkpoint()
-            alive = [s.name for s in engine.statements if s.name in names]
-            engine = Engine.restore(data, listeners={n: listener(n) for n in alive})
-            log.append(("restored", alive))
-    return log, fused
+    return run_script(SCHEMA, statements, script, fusion, none_for_empty,
+                      lambda s: type(s._instances[0].handles[0]).__name__ == "FusedHandle")
 
 
 @settings(max_examples=150, deadline=None)

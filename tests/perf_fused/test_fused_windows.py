@@ -11,6 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from engine import Engine
 from engine.fused import is_fused
+from tests.perf_fused.script_runner import rows_of as _rows, run_script
 
 SCHEMA = "create schema T(sym string, v double, i int, n long)"
 SYMS = ("a", "b", "c", "d")
@@ -93,84 +94,34 @@ def scripts(draw: Any) -> tuple:
     return stmts, draw(st.lists(ops, min_size=1, max_size=20)), draw(st.booleans())
 
 
-def _rows(beans: Any) -> Any:
-    return None if beans is None else [sorted(b.to_dict().items()) for b in beans]
-
-
-def _raiser(new: Any, old: Any) -> None:
-    raise RuntimeError("listener fails")
-
-
 def run(statements: list[str], script: list, fusion: bool, none_for_empty: bool = False) -> tuple[list, list]:
-    """Run a script; returns (the log, per statement whether it was fused)."""
-    engine = Engine(time="simulated", none_for_empty=none_for_empty)
-    engine.fusion = fusion
-    engine.advance_time(1000)
-    engine.epl(SCHEMA)
-    engine.epl("create schema U(n int)")
-    log: list = []
-    engine.epl("@name('u') select count(*) as n from U").add_listener(
-        lambda new, old: log.append(("u", _rows(new))))
-    names = [f"s{k}" for k in range(len(statements))]
+    """Run a script; returns (the log, per statement whether it was fused). Besides the
+    shared operations: statements moved into an isolated service and back, and sends and
+    time steps there (no checkpoints once a service exists)."""
+    iso: list = []
 
-    def listener(name: str) -> Any:
-        return lambda new, old: log.append((name, _rows(new), _rows(old)))
-    for name, text in zip(names, statements):
-        engine.epl(f"@name('{name}') {text}").add_listener(listener(name))
-    fused = [is_fused(engine.statement(n)) for n in names[:1]]
-    iso: Any = None
-    for op, arg in script:
-        if op in ("isolate", "unisolate", "iso_send", "iso_advance"):
-            if iso is None:
-                iso = engine.isolated("iso")
-                iso.advance_time(engine.now)
-        if op == "isolate" or op == "unisolate":
+    def isolation(engine: Engine, op: str, arg: Any, names: list[str]) -> bool:
+        if op not in ("isolate", "unisolate", "iso_send", "iso_advance"):
+            return False
+        if not iso:
+            iso.append(engine.isolated("iso"))
+            iso[0].advance_time(engine.now)
+        service = iso[0]
+        if op == "iso_send":
+            service.send(arg, "T")
+        elif op == "iso_advance":
+            service.advance_time(service.now + arg)
+        else:
             live = [s for s in engine.statements if s.name in names]
             stmt = live[arg % len(live)] if live else None
             if stmt is not None and stmt.is_started:
                 if op == "isolate" and getattr(stmt, "_isolated", None) is None:
-                    iso.add(stmt)
-                elif op == "unisolate" and getattr(stmt, "_isolated", None) is iso:
-                    iso.remove(stmt)
-            continue
-        if op == "iso_send":
-            iso.send(arg, "T")
-            continue
-        if op == "iso_advance":
-            iso.advance_time(iso.now + arg)
-            continue
-        live = [s for s in engine.statements if s.name in names]
-        stmt = live[arg % len(live)] if live and isinstance(arg, int) else None
-        if op == "many":
-            engine.send_many(arg, "T")
-        elif op == "send":
-            engine.send(arg, "T")
-        elif op == "advance":
-            engine.advance_time(engine.now + arg)
-        elif op == "span":
-            engine.advance_time_span(engine.now + arg)
-        elif op == "stop" and stmt is not None:
-            stmt.stop()
-        elif op == "start" and stmt is not None:
-            stmt.start()
-        elif op == "destroy" and stmt is not None and arg == 3:
-            stmt.destroy()
-        elif op == "iter" and stmt is not None:
-            log.append(("iter", stmt.name, [sorted(r.items()) for r in stmt.rows()]))
-        elif op == "raise" and stmt is not None:
-            stmt.add_listener(_raiser)
-        elif op == "relay" and stmt is not None:      # a listener routing an event
-            stmt.add_listener(lambda new, old, _e=engine: _e.route({"n": len(new or ())}, "U"))
-        elif op == "unlisten" and stmt is not None:
-            stmt.remove_all_listeners()
-        elif op == "checkpoint":
-            if iso is not None:
-                continue        # (a checkpoint of an engine with an isolated service: not here)
-            data = engine.checkpoint()
-            alive = [s.name for s in engine.statements if s.name in names]
-            engine = Engine.restore(data, listeners={n: listener(n) for n in alive})
-            log.append(("restored", alive))
-    return log, fused
+                    service.add(stmt)
+                elif op == "unisolate" and getattr(stmt, "_isolated", None) is service:
+                    service.remove(stmt)
+        return True
+    return run_script(SCHEMA, statements, script, fusion, none_for_empty, is_fused, start_at=1000,
+                      extra_op=isolation, may_checkpoint=lambda: not iso)
 
 
 @settings(max_examples=100, deadline=None)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .codegen import INLINE_ENTER, INLINE_LEAVE, INLINE_VALUE, _ident, _update
+from .codegen import _ident, _row_source, _update
 from .shape import Shape
 
 
@@ -93,22 +93,13 @@ def _row(shape: Shape, classes: Sequence[str], names: Sequence[str], ind: str, l
          target: str, row: str = "row") -> list[str]:
     """Lines building the output row of the current aggregators (and the group's
     representative underlying `ru`) into the local `target`."""
-    parts = []
-    for name, (kind, what) in zip(names, shape.columns):
-        if kind == "prop":
-            val = f"ru.get({_ident(what)!r})"
-        else:
-            a = f"a{int(what)}"
-            tmpl = INLINE_VALUE.get(classes[what])
-            val = f"{a}.value()" if tmpl is None else tmpl.format(a=a)
-        parts.append(f"{str(name)!r}: {val}")
     L = []
     if load:
         used = sorted({what for kind, what in shape.columns if kind == "agg"})
         L += [f"a{int(i)} = {row}[{int(i)}]" for i in used]
     # EventBean(type, underlying) without its __init__ frame: the same two slots
     L += [f"{target} = _new_bean(_Bean)", f"{target}.event_type = _out_type",
-          f"{target}.underlying = {{{', '.join(parts)}}}"]
+          f"{target}.underlying = {_row_source(shape, classes, names)}"]
     return [ind + line for line in L]
 
 
