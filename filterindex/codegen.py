@@ -19,7 +19,7 @@ tree that changes back and forth between the same shapes compiles once.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from .indexes import (
     BoolExprIndex,
@@ -43,23 +43,35 @@ MAX_INLINE = 16      # inlined child nodes per generated function
 MAX_DEPTH = 8        # nesting of inlined children (Python limits indentation depth)
 _MAX_CODE = 4096
 
-_NAMESPACE = {"__builtins__": {}, "list": list, "len": len, "TypeError": TypeError,
-              "AttributeError": AttributeError, "range": range,
-              "_stale": False}
+_NAMESPACE: dict[str, Any] = {
+    "__builtins__": {}, "list": list, "len": len, "TypeError": TypeError,
+    "AttributeError": AttributeError, "range": range, "iter": iter, "enumerate": enumerate,
+    "_stale": False,
+    # a scanner counts positions (its dense loop) after two wanted events at most
+    # DENSE_HIT apart, and stops counting after more than DENSE_GAP unwanted ones
+    "DENSE_HIT": 8, "DENSE_GAP": 64}
 _CODE: dict[str, Any] = {}         # source -> compiled code
 
 _CMP = {FilterOp.LT: "<", FilterOp.LE: "<=", FilterOp.GT: ">", FilterOp.GE: ">="}
 
 
 class _Gen:
-    __slots__ = ("lines", "consts", "_ids", "_n", "budget")
+    __slots__ = ("lines", "consts", "_ids", "_n", "budget", "scan")
 
-    def __init__(self) -> None:
+    def __init__(self, scan: bool = False) -> None:
         self.lines: list[str] = []
         self.consts: list[Any] = []
         self._ids: dict[int, int] = {}
         self._n = 0
         self.budget = MAX_INLINE
+        # a batch scanner's `bean` is a probe whose underlying is set only right before
+        # code that reads it (a child's function, a predicate): most events reach none
+        self.scan = scan
+
+    def probe(self, ind: int) -> None:
+        """Before a statement that passes `bean` on: in a scanner, swap the event in."""
+        if self.scan:
+            self.emit(ind, "bean.underlying = u")
 
     def const(self, obj: Any) -> str:
         i = self._ids.get(id(obj))
@@ -131,23 +143,79 @@ def build_scan_fn(roots: tuple, owner: Any, dedup: Callable[[list], list]) -> Ca
     caller holds a yielded event (user code runs then): a retired generator yields
     `(j, STALE)` on resuming, j being the next event, and ends. `bean` is a probe whose
     underlying is swapped in when a filter leaf evaluates an expression.
-    A generator because resuming one costs less than calling a function per wanted event."""
-    g = _Gen()
+    A generator because resuming one costs less than calling a function per wanted event.
+
+    The loop is what an event nothing wants pays for, so it holds the least per event: a
+    list iterator and no index, `out` None on entry to every event (reset after a yield,
+    not set per event), the probe set only before code that reads it. An event's position
+    is worked out when it is yielded, from the iterator's remaining length; that costs
+    more than counting when most events are wanted, so the same body runs in two loops
+    over the one iterator: the sparse one (no count) and, once two wanted events come
+    close together, the dense one (enumerate), which hands back after a long run of
+    events nothing wants."""
+    g = _Gen(scan=True)
     x, d, st = g.const(owner), g.const(dedup), g.const(STALE)
     for root in roots:
-        _node(g, root, 3, {}, 0)
-    uses_bean = any("bean" in line for line in g.lines)
-    head = ["if _stale:", f"    yield i, {st}", "    return", "for j in range(i, n):",
-            "    u = events[j]"]
-    if uses_bean:
-        head.append("    bean.underlying = u")
-    head += ["    try:", "        out = None"]
-    tail = ["    except AttributeError:", "        out = False",
-            "    if out is not None:", "        if out is False:", "            out = None",
-            f"        elif {x}._multi and len(out) > 1:", f"            out = {d}(out)",
-            "        yield j, out", "        if _stale:", f"            yield j + 1, {st}",
-            "            return"]
-    return g.make("events, i, n, bean", head, tail)
+        _node(g, root, 4, {}, 0)
+    body = g.lines or ["    " * 4 + "pass"]     # only dead entries (`x = null`)
+
+    def loop(at: Optional[str], gap: Optional[str]) -> list[str]:
+        """A loop's tail after the body: yield what is wanted, stop when stale. `at` is
+        the position of the event just read (None: `j` is counted already); `gap` the
+        test on the distance from the last wanted event that ends this loop for the
+        other."""
+        find = [f"        j = {at}"] if at else []
+        miss = ["        if out is None:"]
+        if at is None:      # dense: a long run of unwanted events goes back to sparse
+            miss += ["            if j - last > DENSE_GAP:", "                break"]
+        return ["    except AttributeError:", *find,    # not a mapping (no `get`)
+                "        out = None",
+                "        if j >= n:",          # `events` grew while an event was held
+                "            return",
+                "        yield j, None",
+                "    else:", *miss,
+                "            continue",
+                f"        if {x}._multi and len(out) > 1:", f"            out = {d}(out)",
+                *find,
+                "        h = out",
+                "        out = None",
+                "        if j >= n:",
+                "            return",
+                "        yield j, h",
+                "    if _stale:", f"        yield j + 1, {st}", "        return",
+                *([f"    if {gap}:", "        last = j", "        break"] if gap else []),
+                "    last = j"]
+
+    def indented(lines: list[str], ind: int) -> list[str]:
+        return ["    " * ind + line for line in lines]
+
+    g.lines = [
+        "    if _stale:", f"        yield i, {st}", "        return",
+        "    src = _source(events, n)", "    it = iter(src)", "    if i:",
+        "        it.__setstate__(i)",
+        "    out = None",
+        "    last = j = i - DENSE_GAP - 1",
+        "    while True:",
+        "        for u in it:", "            try:", *body,
+        # the iterator's index less one
+        *indented(loop("len(src) - it.__length_hint__() - 1", "j - last <= DENSE_HIT"), 2),
+        "        else:", "            return",
+        "        for j, u in enumerate(it, j + 1):", "            try:", *body,
+        *indented(loop(None, None), 2),
+        "        else:", "            return"]
+    return g.make("events, i, n, bean", [], [])
+
+
+def _source(events: Any, n: int) -> Any:
+    """What a scanner iterates: `events` itself when it is a list or tuple ending at `n`
+    (their iterators can start at an index and tell how many items remain), else a list
+    of its first `n` items."""
+    if type(events) is list or type(events) is tuple:
+        return events if len(events) == n else events[:n]
+    return [events[k] for k in range(n)]
+
+
+_NAMESPACE["_source"] = _source
 
 
 def build_match_fn(owner: Any, routes: list, empty: Any,
@@ -205,6 +273,7 @@ def _child(g: _Gen, child: Any, ind: int, known: dict[str, str], depth: int) -> 
         if len(g.lines) == before:
             g.emit(ind, "pass")
     else:
+        g.probe(ind)
         g.emit(ind, f"out = {g.const(child)}.fn(u, bean, out)")
 
 
@@ -221,6 +290,7 @@ def _read(g: _Gen, idx: Index, ind: int, known: dict[str, str]) -> str:
 
 
 def _dynamic(g: _Gen, idx: Index, ind: int, v: str) -> None:
+    g.probe(ind)
     g.emit(ind, f"out = {g.const(idx)}.match({v}, u, bean, out)")
 
 
@@ -241,12 +311,15 @@ def _emit_eq(g: _Gen, idx: EqIndex, ind: int, known: dict[str, str], depth: int)
         g.emit(ind, f"if {v} is None:" if k is None else f"if {v} == {g.const(k)}:")
         _child(g, child, ind + 1, known, depth)
         return
-    n = g.var("n")
+    # most events miss every constant: a set membership test (no call, the set's table
+    # probed in place), then the dict for a hit; `keys` and `live` are never replaced
+    m, n = g.var("m"), g.var("n")
     g.emit(ind, "try:")
-    g.emit(ind + 1, f"{n} = {g.const(idx.live.get)}({v})")     # `live` is never replaced
+    g.emit(ind + 1, f"{m} = {v} in {g.const(idx.keys)}")
     g.emit(ind, "except TypeError:")        # unhashable value: equal to no constant
-    g.emit(ind + 1, f"{n} = None")
-    g.emit(ind, f"if {n} is not None:")
+    g.emit(ind + 1, f"{m} = False")
+    g.emit(ind, f"if {m}:")
+    g.emit(ind + 1, f"{n} = {g.const(idx.live)}[{v}]")
     # a leaf child holding one handle (a pattern's or a partition's filter, say) is
     # collected here rather than through a call
     h = g.var("h")
@@ -257,6 +330,7 @@ def _emit_eq(g: _Gen, idx: EqIndex, ind: int, known: dict[str, str], depth: int)
     g.emit(ind + 2, "else:")
     g.emit(ind + 3, f"out.append({h})")
     g.emit(ind + 1, "else:")
+    g.probe(ind + 2)
     g.emit(ind + 2, f"out = {n}.fn(u, bean, out)")
 
 
@@ -334,6 +408,7 @@ def _emit_bool(g: _Gen, idx: BoolExprIndex, ind: int, known: dict[str, str], dep
         _dynamic(g, idx, ind, "None")
         return
     pred, child = idx.single()
+    g.probe(ind)
     g.emit(ind, f"if {g.const(pred)}(bean):")
     _child(g, child, ind + 1, known, depth)
 

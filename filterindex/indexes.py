@@ -86,20 +86,26 @@ class Index:
 
 
 class EqIndex(Index):
-    """`=`: a dict from constant to child. `x = null` is dead: null never equals anything."""
+    """`=`: a dict from constant to child. `x = null` is dead: null never equals anything.
+    `keys` mirrors `live`'s keys: generated code asks the set first, because most events
+    miss every constant and a set's miss is cheaper than a dict's (its table is probed in
+    place, a dict's through an index into a separate entry array)."""
 
-    __slots__ = ("live",)
+    __slots__ = ("live", "keys")
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self.live: dict[Any, Any] = {}
+        self.keys: set[Any] = set()
 
     def _link(self, entry_key: Any, value: Any, child: Any) -> None:
         if entry_key is not None:
             self.live[entry_key] = child
+            self.keys.add(entry_key)
 
     def _unlink(self, entry_key: Any, child: Any) -> None:
         self.live.pop(entry_key, None)
+        self.keys.discard(entry_key)
 
     def shape(self) -> int:
         return min(len(self.live), 2)
@@ -124,6 +130,7 @@ class IsIndex(EqIndex):
 
     def _link(self, entry_key: Any, value: Any, child: Any) -> None:
         self.live[entry_key] = child
+        self.keys.add(entry_key)
 
 
 class NeIndex(Index):
