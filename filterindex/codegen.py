@@ -19,6 +19,7 @@ tree that changes back and forth between the same shapes compiles once.
 """
 from __future__ import annotations
 
+from types import CodeType, FunctionType
 from typing import Any, Callable, Optional
 
 from .indexes import (
@@ -52,11 +53,14 @@ _NAMESPACE: dict[str, Any] = {
     "DENSE_HIT": 8, "DENSE_GAP": 64}
 _CODE: dict[str, Any] = {}         # source -> compiled code
 
+# constants that generated code loads as constants (see _Gen.const)
+_LITERAL_TYPES = (str, int, float)
+
 _CMP = {FilterOp.LT: "<", FilterOp.LE: "<=", FilterOp.GT: ">", FilterOp.GE: ">="}
 
 
 class _Gen:
-    __slots__ = ("lines", "consts", "_ids", "_n", "budget", "scan")
+    __slots__ = ("lines", "consts", "_ids", "_n", "budget", "scan", "literals")
 
     def __init__(self, scan: bool = False) -> None:
         self.lines: list[str] = []
@@ -67,6 +71,7 @@ class _Gen:
         # a batch scanner's `bean` is a probe whose underlying is set only right before
         # code that reads it (a child's function, a predicate): most events reach none
         self.scan = scan
+        self.literals: dict[str, Any] = {}      # placeholder -> the constant it stands for
 
     def probe(self, ind: int) -> None:
         """Before a statement that passes `bean` on: in a scanner, swap the event in."""
@@ -74,10 +79,20 @@ class _Gen:
             self.emit(ind, "bean.underlying = u")
 
     def const(self, obj: Any) -> str:
+        """How generated source names `obj`: a global `cN`; a string or a number (a
+        property name, a compared value) as a placeholder string literal, replaced by the
+        value itself in the compiled code's constants (a constant load is cheaper than a
+        global's, and the value never becomes source text). Placeholders stand only where
+        any object may (operands, arguments, attribute owners), never where the compiler
+        checks what a literal can do (`is`, called)."""
         i = self._ids.get(id(obj))
         if i is None:
             i = self._ids[id(obj)] = len(self.consts)
             self.consts.append(obj)
+        if type(obj) in _LITERAL_TYPES:
+            key = f"\x00c{i}"
+            self.literals[key] = obj
+            return repr(key)
         return f"c{i}"
 
     def var(self, prefix: str) -> str:
@@ -94,13 +109,17 @@ class _Gen:
         if code is None:
             if len(_CODE) >= _MAX_CODE:
                 _CODE.clear()
-            code = _CODE[src] = compile(src, "<filterindex>", "exec")
-        # constants are the function's globals, not closure cells: a closure copies all
-        # its cells into the frame on every call, a global load is cached
+            module = compile(src, "<filterindex>", "exec")
+            code = _CODE[src] = next(c for c in module.co_consts if isinstance(c, CodeType))
+        if self.literals:
+            lit = self.literals
+            code = code.replace(co_consts=tuple(
+                lit.get(c, c) if type(c) is str else c for c in code.co_consts))
+        # the other constants are the function's globals, not closure cells: a closure
+        # copies all its cells into the frame on every call, a global load is cached
         ns = dict(_NAMESPACE)
         ns.update((f"c{i}", c) for i, c in enumerate(self.consts))
-        exec(code, ns)
-        return ns["_f"]
+        return FunctionType(code, ns, "_f")
 
 
 def retire(fn: Callable) -> None:
