@@ -60,7 +60,7 @@ _CMP = {FilterOp.LT: "<", FilterOp.LE: "<=", FilterOp.GT: ">", FilterOp.GE: ">="
 
 
 class _Gen:
-    __slots__ = ("lines", "consts", "_ids", "_n", "budget", "scan", "literals")
+    __slots__ = ("lines", "consts", "_ids", "_n", "budget", "scan", "literals", "unguarded")
 
     def __init__(self, scan: bool = False) -> None:
         self.lines: list[str] = []
@@ -72,6 +72,8 @@ class _Gen:
         # code that reads it (a child's function, a predicate): most events reach none
         self.scan = scan
         self.literals: dict[str, Any] = {}      # placeholder -> the constant it stands for
+        # a scanner's value whose set test runs unguarded (see _emit_eq)
+        self.unguarded: Optional[str] = None
 
     def probe(self, ind: int) -> None:
         """Before a statement that passes `bean` on: in a scanner, swap the event in."""
@@ -154,7 +156,7 @@ def build_route_fn(route: Any, roots: tuple, owner: Any, empty: Any,
 STALE = object()   # a scan generator was retired: continue with the index's current one
 
 
-def build_scan_fn(roots: tuple, owner: Any, dedup: Callable[[list], list]) -> Callable:
+def build_scan_fn(roots: tuple, owner: Any, dedup: Callable[[list], list], route: Any) -> Callable:
     """`fn(events, i, n, bean)`: a generator routing a batch of mapping events of one type in
     one generated loop, from `i` to `n`. It yields `(j, handles)` for each event some filter
     wants and `(j, None)` for an event that is not a mapping (the caller routes it the slow
@@ -187,11 +189,27 @@ def build_scan_fn(roots: tuple, owner: Any, dedup: Callable[[list], list]) -> Ca
         miss = ["        if out is None:"]
         if at is None:      # dense: a long run of unwanted events goes back to sparse
             miss += ["            if j - last > DENSE_GAP:", "                break"]
+        retry = []
+        if g.unguarded is not None:
+            # the unguarded set test met an unhashable value (else the error is not
+            # ours): the event again through the route's own code, which guards it
+            retry = ["    except TypeError:",
+                     f"        if _hashable({g.unguarded}):", "            raise",
+                     "        bean.underlying = u",
+                     f"        out = {g.const(route)}.fn(bean) or None",
+                     "        if out is None:", "            continue",
+                     *find,
+                     "        h = out",
+                     "        out = None",
+                     "        if j >= n:",
+                     "            return",
+                     "        yield j, h"]
         return ["    except AttributeError:", *find,    # not a mapping (no `get`)
                 "        out = None",
                 "        if j >= n:",          # `events` grew while an event was held
                 "            return",
                 "        yield j, None",
+                *retry,
                 "    else:", *miss,
                 "            continue",
                 f"        if {x}._multi and len(out) > 1:", f"            out = {d}(out)",
@@ -213,6 +231,7 @@ def build_scan_fn(roots: tuple, owner: Any, dedup: Callable[[list], list]) -> Ca
         "    src = _source(events, n)", "    it = iter(src)", "    if i:",
         "        it.__setstate__(i)",
         "    out = None",
+        *([f"    {g.unguarded} = None"] if g.unguarded else []),
         "    last = j = i - DENSE_GAP - 1",
         "    while True:",
         "        for u in it:", "            try:", *body,
@@ -234,7 +253,16 @@ def _source(events: Any, n: int) -> Any:
     return [events[k] for k in range(n)]
 
 
+def _hashable(v: Any) -> bool:
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
+
+
 _NAMESPACE["_source"] = _source
+_NAMESPACE["_hashable"] = _hashable
 
 
 def build_match_fn(owner: Any, routes: list, empty: Any,
@@ -333,11 +361,19 @@ def _emit_eq(g: _Gen, idx: EqIndex, ind: int, known: dict[str, str], depth: int)
     # most events miss every constant: a set membership test (no call, the set's table
     # probed in place), then the dict for a hit; `keys` and `live` are never replaced
     m, n = g.var("m"), g.var("n")
-    g.emit(ind, "try:")
-    g.emit(ind + 1, f"{m} = {v} in {g.const(idx.keys)}")
-    g.emit(ind, "except TypeError:")        # unhashable value: equal to no constant
-    g.emit(ind + 1, f"{m} = False")
-    g.emit(ind, f"if {m}:")
+    if g.scan and g.unguarded is None and idx.inline_name is not None and len(g.lines) == 1:
+        # the first thing a scanner does for an event (after reading the value): a
+        # TypeError (unhashable value) goes to the scanner's handler, which routes the
+        # event again through the guarded per-event code; the guard costs the scanner's
+        # hottest path more than the lookup's own difference from one `==`
+        g.unguarded = v
+        g.emit(ind, f"if {v} in {g.const(idx.keys)}:")
+    else:
+        g.emit(ind, "try:")
+        g.emit(ind + 1, f"{m} = {v} in {g.const(idx.keys)}")
+        g.emit(ind, "except TypeError:")        # unhashable value: equal to no constant
+        g.emit(ind + 1, f"{m} = False")
+        g.emit(ind, f"if {m}:")
     g.emit(ind + 1, f"{n} = {g.const(idx.live)}[{v}]")
     # a leaf child holding one handle (a pattern's or a partition's filter, say) is
     # collected here rather than through a call

@@ -160,7 +160,7 @@ class _Route:
         if self.scan is None and self.pre is not None:
             self.scan = preprocessed_scan(self)
         if self.scan is None:
-            self.scan = build_scan_fn(self.roots, self.owner, _dedup) if self.roots else _scan_discard
+            self.scan = build_scan_fn(self.roots, self.owner, _dedup, self) if self.roots else _scan_discard
         return self.scan
 
 

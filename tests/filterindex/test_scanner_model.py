@@ -14,10 +14,13 @@ from engine.bean import EventBean
 from filterindex import STALE, FilterIndex, FilterOp, FilterParam, FilterSpec
 from filterindex.tree import _scan_discard
 
-from test_index_model import PROBES, FilterIndexModel, events, naive_matches
+from test_index_model import PROBES, PROPS, VALUES, FilterIndexModel, events, naive_matches
 
 # what is not a mapping: the scanner yields it without handles (the caller reports it)
 NOT_MAPPINGS = [42, "symbol", ["symbol"], None]
+# events with unhashable values too: equal to no constant, whatever an index does with them
+odd_events = st.fixed_dictionaries(
+    {}, optional={p: st.sampled_from(VALUES + [["a"], [1], {"k": 1}]) for p in PROPS})
 
 
 def expected_scan(live: dict, t, batch: list, i: int, n: int, index=None) -> list:
@@ -53,7 +56,7 @@ def scanned(index: FilterIndex, t, batch, i: int, n: int) -> list:
 class ScannerModel(FilterIndexModel):
 
     @rule(on_sub=st.booleans(),
-          batch=st.lists(st.one_of(events, events, events, st.sampled_from(NOT_MAPPINGS)),
+          batch=st.lists(st.one_of(events, events, odd_events, st.sampled_from(NOT_MAPPINGS)),
                          max_size=12),
           as_tuple=st.booleans(), start=st.integers(0, 12), cut=st.integers(0, 12))
     def scan(self, on_sub, batch, as_tuple, start, cut):
@@ -195,3 +198,39 @@ def test_a_removed_constant_among_several_is_no_longer_wanted(types):
     index.remove(tokens["b"])      # two entries left: the code reading the index stays
     assert [(j, hs) for j, hs in index.scanner(tick)(batch, 0, 3, probe)] == [(0, ["a"]), (2, ["c"])]
     assert index.match(EventBean(tick, {"symbol": "b"})) == ()
+
+
+def test_an_unhashable_value_where_the_scanner_tests_a_set_first(types):
+    # the scanner's first test (symbol among several constants) is unguarded; an
+    # unhashable symbol equals none of them, and every other filter still sees the event
+    tick, _, _ = types
+    index = FilterIndex()
+    for s in ("a", "b", "c"):
+        index.add(FilterSpec(tick, ((FilterParam("symbol", FilterOp.EQ, s),),)), s)
+    index.add(FilterSpec(tick, ((),)), "all")
+    index.add(FilterSpec(tick, ((FilterParam("price", FilterOp.GT, 1),),)), "p")
+    index.add(FilterSpec(tick, ((FilterParam("symbol", FilterOp.NE, "a"),),)), "ne")
+    batch = [{"symbol": ["a"], "price": 2}, {"symbol": "a", "price": 0}, {"symbol": {}},
+             {"symbol": "z", "price": 5}]
+    got = [(j, sorted(hs)) for j, hs in index.scanner(tick)(batch, 0, 4, EventBean(tick, None))]
+    assert got == [(0, ["all", "ne", "p"]), (1, ["a", "all"]), (2, ["all", "ne"]),
+                   (3, ["all", "ne", "p"])]
+    for j, hs in got:
+        assert sorted(index.match(EventBean(tick, batch[j]))) == hs
+
+
+def test_a_type_error_of_a_predicate_still_propagates_once(types):
+    tick, _, _ = types
+    index = FilterIndex()
+    calls = []
+
+    def pred(bean):
+        calls.append(1)
+        raise TypeError("from the predicate")
+    for s in ("a", "b"):
+        index.add(FilterSpec(tick, ((FilterParam("symbol", FilterOp.EQ, s),
+                                     FilterParam("", FilterOp.BOOL_EXPR, pred, key="p")),)), s)
+    scan = index.scanner(tick)([{"symbol": "x"}, {"symbol": "a"}], 0, 2, EventBean(tick, None))
+    with pytest.raises(TypeError, match="from the predicate"):
+        next(scan)
+    assert calls == [1]

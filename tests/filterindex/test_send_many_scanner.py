@@ -37,7 +37,7 @@ FILTERS: list[tuple[str, Callable[[dict], bool]]] = [
 ]
 
 events = st.fixed_dictionaries(
-    {"sym": st.sampled_from(["a", "b", "c", "d", None, 5]),
+    {"sym": st.sampled_from(["a", "b", "c", "d", None, 5, ["a"]]),
      "v": st.sampled_from([0.5, 1.5, 2.0, -1.0, None, "x"]),
      "i": st.sampled_from([0, 1, None])})
 batch_items = st.one_of(events, events, events, events, st.just(42))
@@ -51,7 +51,7 @@ statements = st.lists(st.integers(0, len(FILTERS) - 1), min_size=1, max_size=12)
 
 
 def _wrong(e: dict) -> bool:
-    return isinstance(e.get("v"), str) or isinstance(e.get("sym"), int)
+    return isinstance(e.get("v"), str) or isinstance(e.get("sym"), (int, list))
 
 
 def _destroyed(live: dict, e: dict) -> Any:
