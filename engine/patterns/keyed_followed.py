@@ -185,6 +185,8 @@ def _build(run: KeyedFollowedRun) -> _Fns:
     # a constant positive period: deadlines come in creation order, so the entries of one
     # key end oldest first (an ending entry, if still waiting, heads its key's list)
     steady = within_ms is not None and within_ms > 0
+    slack = max(1, within_ms // 16) if steady else 0
+    sweep_at: Any = float("-inf")       # when on_a_steady next ends what has ended
     waiting: dict[Any, Any] = {}
     waiting_get, waiting_pop = waiting.get, waiting.pop
     due: Any = deque() if within_ms is not None else []
@@ -292,9 +294,11 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             waiting[key] = [w, bean]
 
     def on_a_steady(bean: Any) -> None:
-        """`within` a constant positive period: entries (deadline, key, A event) in a queue;
-        the ended ones leave here, oldest first, each the head of its key's list."""
-        nonlocal count
+        """`within` a constant positive period: entries (deadline, key, A event) in a queue.
+        The ended ones leave in batches, a sixteenth of the period apart (one loop for
+        several, oldest first, each the head of its key's list); until then B events and
+        the live count (see `live_count`) skip them by their deadline."""
+        nonlocal count, sweep_at
         if a_prop is not None and bean.event_type is a_type:
             key = bean.underlying.get(a_prop)
             if key is None:
@@ -302,7 +306,8 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         else:
             key = a_key(bean)
         t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
-        if due and due[0][0] <= t:
+        if t >= sweep_at:
+            sweep_at = t + slack
             ended = 0
             while due:
                 e = due[0]
@@ -320,7 +325,9 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                         waiting[k] = w[0]
                     ended += 1
             if ended:
-                released(ended)
+                count -= ended
+                if lim.max_instances is not None:
+                    lim.released()
         if lim.max_instances is not None and not admit():
             return
         count += 1

@@ -316,3 +316,26 @@ def test_direct_delivery_as_the_state_machines(b_shape, guard, seq, receivers, n
     want = _run_receivers(epl, seq, False, receivers, none_for_empty)
     got = _run_receivers(epl, seq, True, receivers, none_for_empty)
     assert got == want
+
+
+# dense time (a few msec a step) against a period of 200 msec: the fast path ends expired
+# instances in batches, so B events, `not C` and counts meet instances that have ended but
+# have not left yet
+dense = st.lists(
+    st.one_of(
+        st.tuples(st.sampled_from("AABBC"), st.sampled_from([0, 1, 2, 3]),
+                  st.sampled_from(["x", "y"]), st.integers(0, 5)),
+        st.tuples(st.just("T"), st.sampled_from([1, 2, 3, 7, 13, 50, 199, 200, 201])),
+    ),
+    min_size=20, max_size=120,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["b=B(id = a.id)", "(b=B(id = a.id) and not C(id = a.id))"]), dense,
+       st.booleans(), st.sampled_from([None, None, 4]))
+def test_batched_expiry_as_the_state_machines(b_shape, seq, read_counts, limit):
+    epl = _statement("", b_shape, " where timer:within(200 msec)", False)
+    want = _run(epl, seq, False, limit, read_counts=read_counts)
+    got = _run(epl, seq, True, limit, read_counts=read_counts)
+    assert got[2] and got[:2] == want[:2]
