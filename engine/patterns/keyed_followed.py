@@ -21,10 +21,16 @@ that instant). Statements with @SuppressOverlappingMatches, @DiscardPartialsOnMa
 pattern streams of selects use this).
 
 Expiry is lazy: an instance whose deadline has passed is never matched, and it leaves the
-waiting lists when the next A event arrives or when anyone reads the pattern-limit count
-(limits.PatternLimit asks each run for its live count). No schedule is needed, except for
-a period of zero or less: such an instance ends at the next time step even to the same
-instant (the state machines' timer fires then), so one schedule at that instant ends them.
+waiting lists at a later A event (for a constant period, in batches a sixteenth of the
+period apart) or when anyone reads the pattern-limit count (limits.PatternLimit asks each
+run for its live count). No schedule is needed, except for a period of zero or less: such
+an instance ends at the next time step even to the same instant (the state machines' timer
+fires then), so one schedule at that instant ends them.
+
+Delivery: for `select *` (the stream's events are the statement's rows), the matches of a
+B event that only this run's B filter wanted, while nothing waits for dispatch, go straight
+to the statement's listeners, as Statement._deliver_now does for a stream's own events;
+otherwise they take the statement's output queue (`_emit`) or its stream handle.
 """
 from __future__ import annotations
 
@@ -94,9 +100,10 @@ def _waited(spec: FilterSpec, wanted: Callable[[Any], bool]) -> FilterSpec:
 class KeyedFollowedRun:
     """One statement instance's matcher. `waiting` maps a key to what waits for its B,
     oldest first: one entry or a list of entries (an entry is the A event, or with `within`
-    the tuple (deadline, seq, key, A event)); `due` holds the `within` entries by deadline (a
-    queue when the period is a constant, else a heap). The per-event work is in closures
-    built by `_build` (the handles' `on_event`), with their state in local cells."""
+    the tuple (deadline, key, A event) for a constant positive period, else (deadline, seq,
+    key, A event)); `due` holds the `within` entries by deadline (a queue when the period is
+    a constant, else a heap). The per-event work is in closures built by `_build` (`fns`:
+    the handles' `on_event`, B's and C's filter leaves), with their state in local cells."""
 
     def __init__(self, fast: KeyedFollowedPlan, instance: Any, handle: Any) -> None:
         self.fast = fast
