@@ -238,7 +238,8 @@ def test_and_not_scripts(b_shape, seq):
 
 # how the statement's receivers look and behave: matches of a B event that only the
 # pattern wanted go straight to the listeners (no dispatch queue) on the fast path
-RECEIVERS = ["one", "esper", "two", "raises", "sends", "subscriber", "changes", "twin", "peek"]
+RECEIVERS = ["one", "esper", "two", "raises", "sends", "subscriber", "changes", "twin", "peek",
+             "late"]
 
 
 def _run_receivers(epl: str, seq: list, fast: bool, receivers: str, none_for_empty: bool) -> list:
@@ -290,6 +291,13 @@ def _run_receivers(epl: str, seq: list, fast: bool, receivers: str, none_for_emp
         engine.epl("select id, v from A").add_listener(record("A", False))
     extra = None
     for i, s in enumerate(seq):
+        if receivers == "late" and i % 5 == 2:
+            # another statement on B comes and goes while instances wait: the pattern's B
+            # filter is alone on B's events, then not, then alone again
+            if peek:
+                peek.pop().destroy()
+            else:
+                peek.append(engine.epl("select count(*) as n, sum(v) as s from B order by n"))
         if receivers == "changes" and i % 7 == 3:
             # receivers change between events: the direct delivery must see the current ones
             if extra is None:
@@ -339,3 +347,35 @@ def test_batched_expiry_as_the_state_machines(b_shape, seq, read_counts, limit):
     want = _run(epl, seq, False, limit, read_counts=read_counts)
     got = _run(epl, seq, True, limit, read_counts=read_counts)
     assert got[2] and got[:2] == want[:2]
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_listener_sees_statements_that_took_the_event_after_the_pattern(fast):
+    """A listener of the pattern reads a statement that takes B events after the pattern's
+    (both late-phase): whether that statement exists from the start, comes while instances
+    wait or has gone again, it has processed the B event before the listener is called."""
+    engine = Engine(time="simulated", start_time=0)
+    set_fast_paths(engine, fast)
+    for s in SCHEMAS:
+        engine.epl(s)
+    seen: list = []
+    other: list = []
+    stmt = engine.epl("select * from pattern [every a=A -> b=B(id = a.id)]")
+    assert isinstance(stmt_registration(stmt), KeyedFollowedRun) == fast
+    stmt.add_listener(lambda new, old: seen.append(
+        (len(new), [r.to_dict() for r in other[0]] if other else None)))
+
+    def pair(i):
+        engine.send({"id": i, "k": "x", "v": i}, "A")
+        engine.send({"id": i, "k": "x", "v": i}, "A")
+        engine.send({"id": i, "k": "x", "v": i}, "B")
+
+    pair(1)
+    other.append(engine.epl("select count(*) as n from B order by n"))
+    pair(2)
+    other.pop().destroy()
+    pair(3)
+    other.append(engine.epl("select count(*) as n from B order by n"))
+    pair(4)
+    assert seen == [(2, None), (2, [{"n": 1}]), (2, None), (2, [{"n": 1}])]
+    engine.close()
