@@ -13,9 +13,11 @@ What the code of a node depends on, and when it must be rebuilt (see filterindex
   at run time, so adding a third, fourth... entry needs no rebuild);
 - the code of every child it inlined (children are flagged `inlined`, and a change below
   propagates up through inlined nodes).
-Generated source names only locals and constants `c0, c1, ...` (the function's globals): no
-property name or value ever becomes source text. Compiled code is cached by source, so a
-tree that changes back and forth between the same shapes compiles once.
+Generated source names only locals, constants `c0, c1, ...` (the function's globals) and,
+for strings and numbers, placeholder literals whose values are put into the compiled code's
+constants (see _Gen.const): no property name or value ever becomes source text. Compiled
+code is cached by source, so a tree that changes back and forth between the same shapes
+compiles once.
 """
 from __future__ import annotations
 
@@ -163,7 +165,8 @@ def build_scan_fn(roots: tuple, owner: Any, dedup: Callable[[list], list], route
     way, which reports it); it ends after the last event. Filters change only while the
     caller holds a yielded event (user code runs then): a retired generator yields
     `(j, STALE)` on resuming, j being the next event, and ends. `bean` is a probe whose
-    underlying is swapped in when a filter leaf evaluates an expression.
+    underlying is swapped in when a filter leaf evaluates an expression; `route` the type's
+    route (its `fn` routes one event: an unhashable value's retry, see _emit_eq).
     A generator because resuming one costs less than calling a function per wanted event.
 
     The loop is what an event nothing wants pays for, so it holds the least per event: a
@@ -361,7 +364,8 @@ def _emit_eq(g: _Gen, idx: EqIndex, ind: int, known: dict[str, str], depth: int)
     # most events miss every constant: a set membership test (no call, the set's table
     # probed in place), then the dict for a hit; `keys` and `live` are never replaced
     m, n = g.var("m"), g.var("n")
-    if g.scan and g.unguarded is None and idx.inline_name is not None and len(g.lines) == 1:
+    if g.scan and g.unguarded is None and idx.inline_name is not None \
+            and len(g.lines) == 1 and g.lines[0].lstrip().startswith(f"{v} = "):
         # the first thing a scanner does for an event (after reading the value): a
         # TypeError (unhashable value) goes to the scanner's handler, which routes the
         # event again through the guarded per-event code; the guard costs the scanner's
