@@ -97,6 +97,9 @@ class _Gen:
             key = f"\x00c{i}"
             self.literals[key] = obj
             return repr(key)
+        if self.scan:
+            # a scanner's loop reads the local its prologue copies the global to
+            return f"k{i}"
         return f"c{i}"
 
     def var(self, prefix: str) -> str:
@@ -229,7 +232,12 @@ def build_scan_fn(roots: tuple, owner: Any, dedup: Callable[[list], list], route
     def indented(lines: list[str], ind: int) -> list[str]:
         return ["    " * ind + line for line in lines]
 
+    # the iterator's index less one
+    sparse = indented(loop("len(src) - it.__length_hint__() - 1", "j - last <= DENSE_HIT"), 2)
+    dense = indented(loop(None, None), 2)
     g.lines = [
+        # every constant now registered: the locals the loops read
+        *(f"    k{i} = c{i}" for i, c in enumerate(g.consts) if type(c) not in _LITERAL_TYPES),
         "    if _stale:", f"        yield i, {st}", "        return",
         "    src = _source(events, n)", "    it = iter(src)", "    if i:",
         "        it.__setstate__(i)",
@@ -237,12 +245,9 @@ def build_scan_fn(roots: tuple, owner: Any, dedup: Callable[[list], list], route
         *([f"    {g.unguarded} = None"] if g.unguarded else []),
         "    last = j = i - DENSE_GAP - 1",
         "    while True:",
-        "        for u in it:", "            try:", *body,
-        # the iterator's index less one
-        *indented(loop("len(src) - it.__length_hint__() - 1", "j - last <= DENSE_HIT"), 2),
+        "        for u in it:", "            try:", *body, *sparse,
         "        else:", "            return",
-        "        for j, u in enumerate(it, j + 1):", "            try:", *body,
-        *indented(loop(None, None), 2),
+        "        for j, u in enumerate(it, j + 1):", "            try:", *body, *dense,
         "        else:", "            return"]
     return g.make("events, i, n, bean", [], [])
 
