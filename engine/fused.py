@@ -110,6 +110,16 @@ def _type_checks(et: Any) -> list[tuple[str, tuple]]:
     return [(name, tuple(allowed)) for name, allowed, _ in _value_checks(et.properties, timestamps)]
 
 
+def bind_checks(ns: dict, checked: list[tuple[str, tuple]]) -> None:
+    """The globals of the generated type check (codegen.check_lines): per checked property,
+    `_ok<i>` (the types send's check passes as they are) and `_t<i>` (one of them, tested
+    first: float for numbers; None, which no value's type is, when none is concrete)."""
+    for i, (_, allowed) in enumerate(checked):
+        ns[f"_ok{i}"] = frozenset(allowed)
+        t = float if float in allowed else (allowed[0] if allowed else None)
+        ns[f"_t{i}"] = t if isinstance(t, type) and not getattr(t, "__abstractmethods__", None) else None
+
+
 def fuse(inst: Any) -> None:
     """Give a statement's own instance a fused handle when its plan and runtime objects are
     of a fused shape; otherwise leave it as built."""
@@ -167,8 +177,7 @@ def fuse(inst: Any) -> None:
         checked = _type_checks(et)
         if not all(name.isidentifier() for name, _ in checked):
             checked = []
-        for i, (_, allowed) in enumerate(checked):
-            ns[f"_ok{i}"] = frozenset(allowed)
+        bind_checks(ns, checked)
         fused = fuse_window(inst, shape, classes, _code_for, _GENERATE, FusedHandle, ns,
                             [c[0] for c in checked], SingleStreamSink, StatementContext)
         if fused is not None:
@@ -196,8 +205,7 @@ def fuse(inst: Any) -> None:
     if not all(name.isidentifier() for name, _ in checked):
         checked = []        # (`count(*)` of an insert-into type): the loop calls the check
     src = generate(shape, classes, names, aggs.reclaim, stmt._listeners_only, [c[0] for c in checked])
-    for i, (_, allowed) in enumerate(checked):
-        ns[f"_ok{i}"] = frozenset(allowed)
+    bind_checks(ns, checked)
     code = _code_for(src)
     _bind(ns, plan, aggs, stmt, et)
     exec(code, ns)

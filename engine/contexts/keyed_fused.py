@@ -228,7 +228,7 @@ def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[Key
     known = {"_props", "_events", "_gw", "_gwgroups", "_wins", "_groups", "_refc", "_new_row", "_single"}
     if not layout or not set(layout) <= known:
         return None
-    from engine.fused import _type_checks
+    from engine.fused import _type_checks, bind_checks
     item = definition.levels[0].spec.item_for(et)
     key = None
     if item is not None and len(item.lookups) == 1 and item.lookups[0].isidentifier() \
@@ -245,8 +245,7 @@ def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[Key
     ns.update(_Bean=EventBean, _new_bean=EventBean.__new__, _out_type=inner.out_type, _where=inner.where,
               _stmt=statement, _holder=plan.holder, _failed=statement_failed,
               _wrap32=IntSum32.wrap, _wrap64=IntSum64.wrap)
-    for i, (_, allowed) in enumerate(checked):
-        ns[f"_ok{i}"] = frozenset(allowed)
+    bind_checks(ns, checked)
     exec(code, ns)
     return KeyedFusion(statement, ns["on_event"], ns["run"], et, layout)
 

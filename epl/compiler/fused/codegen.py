@@ -258,6 +258,26 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
     return L
 
 
+def check_lines(checked: Sequence[str], pre: dict[str, str], ind: str) -> list[str]:
+    """The batch loops' inline type check of dict event `u` (its used properties already in
+    the locals `pre` names): when `check` is set, each checked property is read once and
+    tested first against the global `_t<i>` (one type its `_ok<i>` set passes: all of them
+    exactly of those types, the common case, passes at once); otherwise, in order, against
+    `_ok<i>` (the exact types send's check passes without a closer look), calling `check(u)`
+    (which raises, or passes a subclass) for a value of another type, as send does."""
+    if not checked:
+        return [ind + "if check is not None:", ind + "    check(u)"]
+    names = [pre.get(p) or f"q{i}" for i, p in enumerate(checked)]
+    out = [ind + "if check is not None:"]
+    out += [ind + f"    {v} = u.get({_ident(p)!r})" for p, v in zip(checked, names) if p not in pre]
+    fast = " or ".join(f"type({v}) is not _t{i}" for i, v in enumerate(names))
+    out.append(ind + f"    if {fast}:")
+    for i, v in enumerate(names):
+        out += [ind + f"        if type({v}) not in _ok{i} and {v} is not None:",
+                ind + "            check(u)"]
+    return out
+
+
 def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
              listeners_only: bool, checked: Sequence[str] = (),
              streams: tuple[bool, bool] = (True, False)) -> str:
@@ -299,14 +319,8 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             "        u = events[j]",
             "        if type(u) is not dict:",
             "            return j",
-] + ["        " + line for line in reads] + [
-            "        if check is not None:"]
-    for i, p in enumerate(checked):
-        v = pre.get(p) or f"u.get({_ident(p)!r})"
-        src += [f"            if type({v}) not in _ok{i} and {v} is not None:",
-                "                check(u)"]
-    if not checked:
-        src.append("            check(u)")
+] + ["        " + line for line in reads]
+    src += check_lines(checked, pre, "        ")
     src += [
 
             "        bean = _new_bean(_Bean)",

@@ -13,7 +13,7 @@ from typing import Any, Optional, Sequence
 
 import epl.ast as A
 
-from .codegen import INLINE_VALUE, _ident, body, used_properties
+from .codegen import INLINE_VALUE, _ident, body, check_lines, used_properties
 from .shape import Shape, _simple_property, analyze
 
 # annotations that change only the order of the statement's handle (it carries the
@@ -154,13 +154,7 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
             "        if type(u) is not dict:",
             "            return j"]
     src += [f"        {v} = u.get({_ident(p)!r})" for p, v in seen.items()]
-    src.append("        if check is not None:")
-    for i, p in enumerate(checked):
-        v = seen.get(p) or f"u.get({_ident(p)!r})"
-        src += [f"            if type({v}) not in _ok{int(i)} and {v} is not None:",
-                "                check(u)"]
-    if not checked:
-        src.append("            check(u)")
+    src += check_lines(checked, seen, "        ")
     src += ["        bean = _new_bean(_Bean)",
             "        bean.event_type = et",
             "        bean.underlying = u",
