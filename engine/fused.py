@@ -10,6 +10,7 @@ the environment variable EPL_FUSION=0 (read when a statement starts)."""
 from __future__ import annotations
 
 import os
+import weakref
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from views.groupwin import GroupWinView
@@ -17,6 +18,7 @@ from views.length import LengthWindow, LengthWindowFactory
 
 from engine.contracts.bean import EventBean
 from engine.contracts.event_types import Representation
+from .epoch import EPOCH, bump
 from .faults import statement_failed
 from .fused_windows import SINK_VIEWS, fuse_window
 from .instance import SingleStreamSink, StatementContext, StreamHandle
@@ -232,13 +234,25 @@ def _bind(ns: dict, plan: Any, aggs: Any, stmt: Any, et: Any) -> None:
     """The globals every generated statement module reads."""
     ns.update(_Bean=EventBean, _new_bean=EventBean.__new__, _out_type=plan.out_type, _where=plan.where, _groups=aggs.groups,
               _refc=aggs.refcounts, _new_row=aggs.new_row, _single=aggs.ungrouped(), _stmt=stmt,
-              _failed=statement_failed, _et=et, _route=None, _roots=None, _root=None, _h=None)
+              _failed=statement_failed, _et=et, _route=None, _roots=None, _root=None, _h=None,
+              _epoch=EPOCH, _late_sub=late_subscriber)
+
+
+def late_subscriber(stmt: Any, rows: list, empty: Any) -> None:
+    """The subscriber step of Statement._dispatch after a batch loop called the statement's
+    one listener directly, for a subscriber that listener set: it gets the same rows."""
+    sub = stmt._subscriber
+    try:
+        sub.deliver(rows, empty)
+    except Exception as exc:    # isolated as in _dispatch
+        stmt._failed("Subscriber", sub.subscriber, exc)
 
 
 # send_many's other batch loops, tried when no fused statement is alone on the type:
 # (engine, et, route, root, events, i, n, check, find, type_name) -> where they stopped
 # (engine/contexts/keyed_fused.py adds its own)
 BATCH_RUNNERS: list[Callable[..., int]] = []
+_WATCHED: "weakref.WeakSet[Any]" = weakref.WeakSet()   # type registries that bump the counter
 
 
 def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: Any, find: Any,
@@ -248,6 +262,11 @@ def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: An
     returns where it stopped (i when it did not apply)."""
     if engine.pending:
         return i
+    types = engine.types
+    if types not in _WATCHED:
+        # the loops look the type up again only when the change counter moves
+        types.on_removed(bump)
+        _WATCHED.add(types)
     route = engine.filters.router(et)
     roots = route.roots
     if len(roots) != 1:

@@ -306,11 +306,14 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     # (the caller drains and looks again), or at an event that is not a dict
     src += ["def run(engine, events, i, n, check, find, type_name):",
             "    stmt = _stmt",
+            # the receivers as they are now: valid while the change counter (_epoch, bumped
+            # by every listener or subscriber change and type removal) stays at e0
+            "    e0 = _epoch.n",
             "    ls1 = stmt._listeners",
-            "    if len(ls1) == 1 and ls1[0][1] == 2:",
+            "    if len(ls1) == 1 and ls1[0][1] == 2 and stmt._subscriber is None:",
             "        fn1 = ls1[0][0]",
             "    else:",
-            "        ls1 = fn1 = None",
+            "        fn1 = None",
             "    empty = None if engine.none_for_empty else ()",
             # evaluation faults name the current statement: only a where clause evaluates
             # compiled expressions here (per event, since listeners may send events)
@@ -334,22 +337,26 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             "            out = None",
             "        if out is not None:"]
     if listeners_only:
-        # one two-argument listener and no subscriber (the tuple is replaced, never
-        # mutated, when listeners change): called here as Statement._dispatch would;
-        # otherwise Statement._deliver_now
-        src += ["            if stmt._listeners is ls1 and stmt._subscriber is None:",
+        # one two-argument listener and no subscriber, unchanged since the loop began:
+        # called here as Statement._dispatch would; otherwise Statement._dispatch
+        src += ["            if fn1 is not None and _epoch.n == e0:",
+                "                rows = [out]",
                 "                try:",
-                "                    fn1([out], empty)",
+                "                    fn1(rows, empty)",
                 "                except Exception as exc:",
                 "                    stmt._failed('Listener', fn1, exc)",
-                "            else:",
-                "                stmt._deliver_now(out)"]
+                # a subscriber the listener set gets the row too, as in _dispatch
+                "                if _epoch.n != e0 and stmt._subscriber is not None:",
+                "                    _late_sub(stmt, rows, empty)",
+                "            elif stmt.has_receivers:",
+                "                stmt._dispatch([out], None)"]
     else:
         src += ["            stmt._emit([out], None)"]
     src += ["        if engine.pending:",
             "            engine.drain()",
             "            return j + 1",
-            "        if _route.roots is not _roots or _root.one is not _h or find(type_name) is not _et:",
+            # the routing or the type changed: the caller looks again
+            "        if _epoch.n != e0 or _route.roots is not _roots or _root.one is not _h:",
             "            return j + 1",
             "    return n", ""]
     return "\n".join(src)

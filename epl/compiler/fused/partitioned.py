@@ -141,8 +141,12 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
     ind = " " * 16
     src += ["def run(engine, events, i, n, check, find, type_name, states, creator, filters, route, et):",
             "    stmt = _stmt",
+            # the receivers as they are now: valid while the change counter (_epoch, bumped
+            # by every listener or subscriber change and type removal) stays at e0
+            "    e0 = _epoch.n",
             "    ls0 = stmt._listeners",
-            "    fn1 = ls0[0][0] if stmt._listeners_only and len(ls0) == 1 and ls0[0][1] == 2 else None",
+            "    fn1 = ls0[0][0] if stmt._listeners_only and len(ls0) == 1 and ls0[0][1] == 2 \\",
+            "        and stmt._subscriber is None else None",
             "    empty = None if engine.none_for_empty else ()",
             "    feed = engine.feed",
             "    roots = route.roots",
@@ -175,19 +179,23 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
             "                out = None",
             "            if out is not None:",
             # one two-argument listener and no subscriber: called as Statement._dispatch would
-            "                if fn1 is not None and stmt._listeners is ls0 and stmt._subscriber is None:",
+            "                if fn1 is not None and _epoch.n == e0:",
+            "                    rows = [out]",
             "                    try:",
-            "                        fn1([out], empty)",
+            "                        fn1(rows, empty)",
             "                    except Exception as exc:",
             "                        stmt._failed('Listener', fn1, exc)",
+            # a subscriber the listener set gets the row too, as in _dispatch
+            "                    if _epoch.n != e0 and stmt._subscriber is not None:",
+            "                        _late_sub(stmt, rows, empty)",
             "                else:",
             "                    stmt._emit([out], None)",
             "        if engine.pending:",
             "            engine.drain()",
-            "            if stmt._listeners is not ls0:",
+            "            if _epoch.n != e0:",
             "                return j + 1",
             "            engine.current_statement = stmt",
-            "        if filters._filters != expected or route.roots is not roots or find(type_name) is not et:",
+            "        if _epoch.n != e0 or filters._filters != expected or route.roots is not roots:",
             "            return j + 1",
             "    return n", ""]
     return "\n".join(src)
