@@ -44,6 +44,15 @@ def enabled(engine: "Runtime") -> bool:
     return os.environ.get(ENV, "1").strip().lower() not in ("0", "false", "off", "no")
 
 
+class LoopBean(EventBean):
+    """The bean of an event that a fused statement's batch loop made for its window: an
+    EventBean (no slots of its own) that only that window holds, so the loop gives it to
+    the next event when the full window expels it (epl/compiler/fused/codegen.py
+    `_stable_body`). One handed out anywhere (a fault report) becomes a plain EventBean."""
+
+    __slots__ = ()
+
+
 class FusedHandle(StreamHandle):
     """The filter-index handle of a fused statement instance: `on_event` is generated."""
 
@@ -235,7 +244,8 @@ def _bind(ns: dict, plan: Any, aggs: Any, stmt: Any, et: Any) -> None:
     ns.update(_Bean=EventBean, _new_bean=EventBean.__new__, _out_type=plan.out_type, _where=plan.where, _groups=aggs.groups,
               _refc=aggs.refcounts, _new_row=aggs.new_row, _single=aggs.ungrouped(), _stmt=stmt,
               _failed=statement_failed, _et=et, _route=None, _roots=None, _root=None, _h=None,
-              _epoch=EPOCH, _late_sub=late_subscriber)
+              _epoch=EPOCH, _late_sub=late_subscriber,
+              _Loop=LoopBean)
 
 
 def late_subscriber(stmt: Any, rows: list, empty: Any) -> None:

@@ -141,10 +141,88 @@ def used_properties(shape: Shape) -> list[str]:
     return list(dict.fromkeys(p for p in props if p is not None))
 
 
+# the bean of a new event in the batch loop, made without EventBean.__init__'s frame; with
+# `recycle`, of the loop's own class (_Loop, an EventBean subclass with no slots of its own)
+# so that the bean the full window expels can carry the next event (see _stable_body)
+def _new_bean(cls: str) -> list[str]:
+    return [f"bean = _new_bean({cls})", "bean.event_type = _et", "bean.underlying = u"]
+
+
+def _stable_body(shape: Shape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str],
+                 recycle: bool) -> list[str]:
+    """body() without a where clause: every event enters and, once its window is full, the
+    oldest event leaves, so a group's row never goes (its count is its window's length) and
+    its aggregators are read from the row once. With `recycle` (the batch loop) the bean of
+    the new event is made here (`bean` is None before): when the window is full, the bean
+    it expels becomes the new event's if the loop made it (of class _Loop: nothing but the
+    window ever held it), which costs two slot writes instead of an allocation."""
+    L: list[str] = []
+    hoist = [f"a{i} = row[{i}]" for i in range(len(shape.aggs))]
+    grouped = shape.group is not None
+    length = shape.length
+    if length is not None and shape.groupwin is not None:
+        L.append(f"k = {_read('u', shape.groupwin, pre)}")
+        if grouped:
+            # with the group's aggregation row, which never goes
+            L += ["rec = _wins.get(k)",
+                  "if rec is None:",
+                  "    views = _gwgroups.get(k)",
+                  "    w = (views if views is not None else _gw._group(k))[0]._events",
+                  "    row = _groups.get(k)",
+                  "    if row is None:",
+                  "        row = _groups[k] = _new_row()",
+                  "    _wins[k] = (w, row)",
+                  "else:",
+                  "    w, row = rec"]
+        else:
+            L += ["w = _wins.get(k)",
+                  "if w is None:",
+                  "    views = _gwgroups.get(k)",
+                  "    w = _wins[k] = (views if views is not None else _gw._group(k))[0]._events"]
+    elif length is not None:
+        L.append("w = _events")
+    if grouped:
+        if shape.groupwin is None:
+            L.append(f"k = {_read('u', shape.group, pre)}")
+        if not (length is not None and shape.groupwin is not None):
+            L += ["row = _groups.get(k)", "if row is None:", "    row = _groups[k] = _new_row()"]
+    else:
+        L.append("row = _single")
+    L += hoist
+    old = "ru" if grouped else "ou"     # the expelled event's underlying
+    # (without a window the loop needs no bean but for a fault report, made there)
+    made = ["    " + x for x in _new_bean("_Loop")] if recycle and length is not None else []
+    enter = made + (["    w.append(bean)"] if length is not None else [])
+    if grouped:
+        enter.append("    ru = u")
+    enter += _update(shape, classes, "u", True, "    ", pre, False)
+    if grouped:
+        enter.append("    _refc[k] = _refc.get(k, 0) + 1")
+    if length is None:
+        L += [x[4:] for x in enter]
+    else:
+        # one in and one out of the full window (the window keeps the same events as
+        # appending first and then expelling the oldest)
+        L += [f"if len(w) >= {int(length)}:", "    ob = w.popleft()", f"    {old} = ob.underlying"]
+        if recycle:
+            L += ["    if type(ob) is _Loop:", "        bean = ob", "    else:",
+                  "        bean = _new_bean(_Loop)", "    bean.event_type = _et", "    bean.underlying = u"]
+        L.append("    w.append(bean)")
+        L += _slide(shape, classes, old, "    ", pre)
+        L.append("else:")
+        L += enter
+    L += ["out = _new_bean(_Bean)", "out.event_type = _out_type",
+          f"out.underlying = {_row_source(shape, classes, names)}"]
+    return L
+
+
 def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
-         pre: dict[str, str]) -> list[str]:
+         pre: dict[str, str], recycle: bool = False) -> list[str]:
     """Lines computing `out`, the row for event `bean` (underlying `u`, its properties
-    `pre` already read into locals), or None when the statement posts nothing for it."""
+    `pre` already read into locals), or None when the statement posts nothing for it.
+    `recycle`: see _stable_body (shapes without a where clause; others ignore it)."""
+    if not shape.where:
+        return _stable_body(shape, classes, names, pre, recycle)
     L: list[str] = []
     # without a where clause every event enters and every expelled event leaves, so a
     # group's row never goes (its count is its window's length) and the aggregators are
@@ -324,17 +402,23 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             "            return j",
 ] + ["        " + line for line in reads]
     src += check_lines(checked, pre, "        ")
-    src += [
-
-            "        bean = _new_bean(_Bean)",
-            "        bean.event_type = _et",
-            "        bean.underlying = u",
-] + (["        engine.current_statement = stmt"] if shape.where else []) + [
-            "        try:"]
-    src += ["            " + line for line in b]
-    src += ["        except Exception as exc:   # the statement skips the event (engine/faults.py)",
-            "            _failed(engine, stmt, bean, exc)",
-            "            out = None",
+    if shape.where:
+        src += ["        " + x for x in _new_bean("_Bean")]
+        src += ["        engine.current_statement = stmt", "        try:"]
+        src += ["            " + line for line in b]
+        fault = ["            _failed(engine, stmt, bean, exc)"]
+    else:
+        # the body makes the bean (_stable_body); a bean the fault report gets is the
+        # report's: a plain EventBean, never reused
+        src += ["        bean = None", "        try:"]
+        src += ["            " + line for line in body(shape, classes, names, reclaim, pre, True)]
+        fault = ["            if bean is None:"] + ["                " + x for x in _new_bean("_Bean")] + [
+                 "            elif type(bean) is _Loop:",
+                 "                bean.__class__ = _Bean",
+                 "            _failed(engine, stmt, bean, exc)"]
+    src += ["        except Exception as exc:   # the statement skips the event (engine/faults.py)"]
+    src += fault
+    src += ["            out = None",
             "        if out is not None:"]
     if listeners_only:
         # one two-argument listener and no subscriber, unchanged since the loop began:

@@ -118,7 +118,7 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
     if not last.lstrip().startswith("out.underlying = "):
         raise ValueError("unexpected fused body")
     b[-1] = indent + f"out.underlying = {_row(cshape, classes, names)}"
-    if cshape.per_event:
+    if cshape.per_event and shape.where:
         b += [indent + "if not np:", indent + "    out = None"]
     steps = ["    u = bean.underlying"]
     steps += [f"    {pre[p]} = u.get({_ident(p)!r})" for p in props]
