@@ -148,6 +148,14 @@ def _new_bean(cls: str) -> list[str]:
     return [f"bean = _new_bean({cls})", "bean.event_type = _et", "bean.underlying = u"]
 
 
+def fault_lines(ind: str) -> list[str]:
+    """The fault report of a batch loop whose body made the bean (_stable_body with
+    `recycle`): a bean for the report when there is none yet, and the report's bean a plain
+    EventBean (reports keep it: never reused)."""
+    return [ind + x for x in ["if bean is None:"] + ["    " + y for y in _new_bean("_Bean")] + [
+        "elif type(bean) is _Loop:", "    bean.__class__ = _Bean", "_failed(engine, stmt, bean, exc)"]]
+
+
 def _stable_body(shape: Shape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str],
                  recycle: bool) -> list[str]:
     """body() without a where clause: every event enters and, once its window is full, the
@@ -412,10 +420,7 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         # report's: a plain EventBean, never reused
         src += ["        bean = None", "        try:"]
         src += ["            " + line for line in body(shape, classes, names, reclaim, pre, True)]
-        fault = ["            if bean is None:"] + ["                " + x for x in _new_bean("_Bean")] + [
-                 "            elif type(bean) is _Loop:",
-                 "                bean.__class__ = _Bean",
-                 "            _failed(engine, stmt, bean, exc)"]
+        fault = fault_lines("            ")
     src += ["        except Exception as exc:   # the statement skips the event (engine/faults.py)"]
     src += fault
     src += ["            out = None",

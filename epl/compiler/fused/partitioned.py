@@ -13,7 +13,7 @@ from typing import Any, Optional, Sequence
 
 import epl.ast as A
 
-from .codegen import INLINE_VALUE, _ident, body, check_lines, used_properties
+from .codegen import INLINE_VALUE, _ident, body, check_lines, fault_lines, used_properties
 from .shape import Shape, _simple_property, analyze
 
 # annotations that change only the order of the statement's handle (it carries the
@@ -83,13 +83,13 @@ def _value(cls: str, a: str) -> str:
     return f"{a}.value()" if tmpl is None else tmpl.format(a=a)
 
 
-def _row(cshape: ContextShape, classes: Sequence[str], names: Sequence[str]) -> str:
+def _row(cshape: ContextShape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str]) -> str:
     """The output row: the group's property (`ru`, as codegen's row), the new event's
-    properties (`u`) and the aggregations."""
+    properties (`u`, or the local `pre` read it into) and the aggregations."""
     parts = []
     for name, (kind, what) in zip(names, cshape.columns):
         if kind == "event":
-            val = f"u.get({_ident(what)!r})"
+            val = pre.get(what) or f"u.get({_ident(what)!r})"
         elif kind == "prop":
             val = f"ru.get({_ident(what)!r})"
         else:
@@ -110,16 +110,19 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
     shape = cshape.base
     props = used_properties(shape)
     pre = {p: f"p{i}" for i, p in enumerate(props)}
-    b = body(shape, classes, names, reclaim, pre)
-    # the body's last line sets the row: here with integral sums inline, and for a
-    # per-event statement the new event's (none without one)
-    last = b[-1]
-    indent = last[:len(last) - len(last.lstrip())]
-    if not last.lstrip().startswith("out.underlying = "):
-        raise ValueError("unexpected fused body")
-    b[-1] = indent + f"out.underlying = {_row(cshape, classes, names)}"
-    if cshape.per_event and shape.where:
-        b += [indent + "if not np:", indent + "    out = None"]
+    def steps_of(recycle: bool, pre: dict[str, str]) -> list[str]:
+        b = body(shape, classes, names, reclaim, pre, recycle)
+        # the body's last line sets the row: here with integral sums inline, and for a
+        # per-event statement the new event's (none without one)
+        last = b[-1]
+        indent = last[:len(last) - len(last.lstrip())]
+        if not last.lstrip().startswith("out.underlying = "):
+            raise ValueError("unexpected fused body")
+        b[-1] = indent + f"out.underlying = {_row(cshape, classes, names, pre)}"
+        if cshape.per_event and shape.where:
+            b += [indent + "if not np:", indent + "    out = None"]
+        return b
+    b = steps_of(False, pre)
     steps = ["    u = bean.underlying"]
     steps += [f"    {pre[p]} = u.get({_ident(p)!r})" for p in props]
     steps.append("    " + ", ".join(state_names(cshape)) + " = st")
@@ -159,24 +162,26 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
             "            return j"]
     src += [f"        {v} = u.get({_ident(p)!r})" for p, v in seen.items()]
     src += check_lines(checked, seen, "        ")
-    src += ["        bean = _new_bean(_Bean)",
-            "        bean.event_type = et",
-            "        bean.underlying = u",
-            f"        st = states.get({key_expr})",
-            "        if st is None:",
-            # a new key: the creator, as routing hands it (the new partition sees it there)
-            "            feed(bean, creator)",
+    make = ["bean = _new_bean(_Bean)", "bean.event_type = et", "bean.underlying = u"]
+    src += [f"        st = states.get({key_expr})",
+            "        if st is None:"]
+    # a new key: the creator, as routing hands it (the new partition sees it there)
+    src += ["            " + x for x in make]
+    src += ["            feed(bean, creator)",
             "            expected = filters._filters",
             "            engine.current_statement = stmt",
-            "        else:",
-            "            try:",
+            "        else:"]
+    # without a where clause the body makes the bean, reusing the one the partition's
+    # full window expels (codegen._stable_body)
+    src += ["            " + x for x in make] if shape.where else ["            bean = None"]
+    src += ["            try:",
             "                " + ", ".join(state_names(cshape)) + " = st"]
     if shape.where:
         src.append(ind + "_holder.properties = _props")
-    src += [ind + line for line in b]
-    src += ["            except Exception as exc:   # the statement skips the event (engine/faults.py)",
-            "                _failed(engine, stmt, bean, exc)",
-            "                out = None",
+    src += [ind + line for line in (b if shape.where else steps_of(True, seen))]
+    src += ["            except Exception as exc:   # the statement skips the event (engine/faults.py)"]
+    src += ["                _failed(engine, stmt, bean, exc)"] if shape.where else fault_lines("                ")
+    src += ["                out = None",
             "            if out is not None:",
             # one two-argument listener and no subscriber: called as Statement._dispatch would
             "                if fn1 is not None and _epoch.n == e0:",
