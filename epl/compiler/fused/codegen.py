@@ -8,7 +8,9 @@ everything else is a global of the generated module (`_`-prefixed names bound by
 engine/fused.py)."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+import io
+import tokenize
+from typing import Any, Iterable, Sequence
 
 from .shape import Shape
 
@@ -364,6 +366,29 @@ def check_lines(checked: Sequence[str], pre: dict[str, str], ind: str) -> list[s
     return out
 
 
+# builtins the generated modules bind as globals (engine/fused.py's namespace)
+BUILTINS = ("type", "float", "int", "len", "dict", "range", "Exception")
+# the globals engine/fused.py binds before it runs a generated statement module, besides
+# `_ok<i>`/`_t<i>` and the window's (`_route`, `_roots`, `_root`, `_h` are rebound per call)
+BOUND = ("_Bean", "_new_bean", "_out_type", "_where", "_groups", "_refc", "_new_row", "_single",
+         "_stmt", "_failed", "_et", "_epoch", "_late_sub", "_Loop")
+
+
+def hoisted(lines: Sequence[str], names: Iterable[str]) -> str:
+    """Keyword-only parameters `, *, x=x, ...` for those of `names` that the loop `lines` read
+    as globals: defaults are evaluated once, when the module runs, so the loop reads locals
+    (the runtime binds all of them before; none is rebound afterwards)."""
+    wanted = set(names)
+    used: list[str] = []
+    prev = None
+    for tok in tokenize.generate_tokens(io.StringIO("\n".join(lines) + "\n").readline):
+        if tok.type == tokenize.NAME and tok.string in wanted and prev != "." and tok.string not in used:
+            used.append(tok.string)
+        if tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT):
+            prev = tok.string
+    return "".join(f", {x}={x}" for x in sorted(used)).replace(", ", ", *, ", 1) if used else ""
+
+
 def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
              listeners_only: bool, checked: Sequence[str] = (),
              streams: tuple[bool, bool] = (True, False)) -> str:
@@ -390,8 +415,9 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     # the batch loop: events i..n-1 of one map type no other statement wants; it returns
     # where it stopped: after an event whose delivery queued work or changed the routing
     # (the caller drains and looks again), or at an event that is not a dict
-    src += ["def run(engine, events, i, n, check, find, type_name):",
-            "    stmt = _stmt",
+    loop = ["    stmt = _stmt",
+            # (send_many's hook binds these before each call)
+            "    route, roots, root, h = _route, _roots, _root, _h",
             # the receivers as they are now: valid while the change counter (_epoch, bumped
             # by every listener or subscriber change and type removal) stays at e0
             "    e0 = _epoch.n",
@@ -409,26 +435,26 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             "        if type(u) is not dict:",
             "            return j",
 ] + ["        " + line for line in reads]
-    src += check_lines(checked, pre, "        ")
+    loop += check_lines(checked, pre, "        ")
     if shape.where:
-        src += ["        " + x for x in _new_bean("_Bean")]
-        src += ["        engine.current_statement = stmt", "        try:"]
-        src += ["            " + line for line in b]
+        loop += ["        " + x for x in _new_bean("_Bean")]
+        loop += ["        engine.current_statement = stmt", "        try:"]
+        loop += ["            " + line for line in b]
         fault = ["            _failed(engine, stmt, bean, exc)"]
     else:
         # the body makes the bean (_stable_body); a bean the fault report gets is the
         # report's: a plain EventBean, never reused
-        src += ["        bean = None", "        try:"]
-        src += ["            " + line for line in body(shape, classes, names, reclaim, pre, True)]
+        loop += ["        bean = None", "        try:"]
+        loop += ["            " + line for line in body(shape, classes, names, reclaim, pre, True)]
         fault = fault_lines("            ")
-    src += ["        except Exception as exc:   # the statement skips the event (engine/faults.py)"]
-    src += fault
-    src += ["            out = None",
+    loop += ["        except Exception as exc:   # the statement skips the event (engine/faults.py)"]
+    loop += fault
+    loop += ["            out = None",
             "        if out is not None:"]
     if listeners_only:
         # one two-argument listener and no subscriber, unchanged since the loop began:
         # called here as Statement._dispatch would; otherwise Statement._dispatch
-        src += ["            if fn1 is not None and _epoch.n == e0:",
+        loop += ["            if fn1 is not None and _epoch.n == e0:",
                 "                rows = [out]",
                 "                try:",
                 "                    fn1(rows, empty)",
@@ -440,12 +466,17 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
                 "            elif stmt.has_receivers:",
                 "                stmt._dispatch([out], None)"]
     else:
-        src += ["            stmt._emit([out], None)"]
-    src += ["        if engine.pending:",
+        loop += ["            stmt._emit([out], None)"]
+    loop += ["        if engine.pending:",
             "            engine.drain()",
             "            return j + 1",
             # the routing or the type changed: the caller looks again
-            "        if _epoch.n != e0 or _route.roots is not _roots or _root.one is not _h:",
+            "        if _epoch.n != e0 or route.roots is not roots or root.one is not h:",
             "            return j + 1",
             "    return n", ""]
+    windows = ("_events",) if shape.groupwin is None else ("_gw", "_gwgroups", "_wins")
+    names = [*BOUND, *BUILTINS, *windows, *(f"_ok{i}" for i in range(len(checked))),
+             *(f"_t{i}" for i in range(len(checked)))]
+    src.append(f"def run(engine, events, i, n, check, find, type_name{hoisted(loop, names)}):")
+    src += loop
     return "\n".join(src)

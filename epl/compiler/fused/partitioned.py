@@ -13,7 +13,7 @@ from typing import Any, Optional, Sequence
 
 import epl.ast as A
 
-from .codegen import INLINE_VALUE, _ident, body, check_lines, fault_lines, used_properties
+from .codegen import BUILTINS, INLINE_VALUE, _ident, body, check_lines, fault_lines, hoisted, used_properties
 from .shape import Shape, _simple_property, analyze
 
 # annotations that change only the order of the statement's handle (it carries the
@@ -67,6 +67,12 @@ def state_names(cshape: ContextShape) -> tuple[str, ...]:
         names += ["_events"] if shape.groupwin is None else ["_gw", "_gwgroups", "_wins"]
     names += ["_groups", "_refc", "_new_row"] if shape.group is not None else ["_single"]
     return tuple(names)
+
+
+# the globals engine/contexts/keyed_fused.py binds before it runs the module, besides
+# `_ok<i>`/`_t<i>`
+_BOUND = ("_Bean", "_new_bean", "_out_type", "_where", "_stmt", "_holder", "_failed", "_wrap32",
+          "_wrap64", "_epoch", "_late_sub", "_Loop", "_et")
 
 
 # integral sums read inline: the total, wrapped to the column's width as the aggregator's
@@ -142,8 +148,8 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
         seen[key] = "pk"
     key_expr = seen[key]
     ind = " " * 16
-    src += ["def run(engine, events, i, n, check, find, type_name, states, creator, filters, route, et):",
-            "    stmt = _stmt",
+    head = len(src)
+    src += ["    stmt = _stmt",
             # the receivers as they are now: valid while the change counter (_epoch, bumped
             # by every listener or subscriber change and type removal) stays at e0
             "    e0 = _epoch.n",
@@ -203,4 +209,9 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
             "        if _epoch.n != e0 or filters._filters != expected or route.roots is not roots:",
             "            return j + 1",
             "    return n", ""]
+    # the globals the loop reads, as locals (codegen.hoisted; keyed_fused.py binds them)
+    names = [*_BOUND, *BUILTINS, *(f"_ok{i}" for i in range(len(checked))),
+             *(f"_t{i}" for i in range(len(checked)))]
+    src.insert(head, "def run(engine, events, i, n, check, find, type_name, states, creator, filters, route, et"
+               f"{hoisted(src[head:], names)}):")
     return "\n".join(src)
