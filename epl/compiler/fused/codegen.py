@@ -49,14 +49,25 @@ INLINE_SLIDE = {
     "CountAll": [],          # in and out: the count stays (it is at least 1 between them)
     "CountValues": ["if {v} is not None:", "    if {w} is None:", "        {a}.n += 1",
                     "elif {w} is not None and {a}.n > 0:", "    {a}.n -= 1"],
-    "FloatSum": ["if {v} is not None and {w} is not None:",
+    # (two doubles, the common case, first: the same operations without the conversions)
+    "FloatSum": ["if type({v}) is float and type({w}) is float:",
+                 "    if {a}.n > 0:",
+                 "        {a}.total = ({a}.total + {v}) - {w}",
+                 "    else:",
+                 "        {a}.total = 0.0",
+                 "elif {v} is not None and {w} is not None:",
                  "    if {a}.n > 0:",
                  "        {a}.total = ({a}.total + ({v} if type({v}) is float else float({v}))) - "
                  "({w} if type({w}) is float else float({w}))",
                  "    else:         # entered as the only value, then left: a fresh sum",
                  "        {a}.total = 0.0",
                  "else:"] + ["    " + x for x in INLINE_ENTER["FloatSum"] + _leaving(INLINE_LEAVE["FloatSum"])],
-    "IntSum32": ["if {v} is not None and {w} is not None:",
+    "IntSum32": ["if type({v}) is int and type({w}) is int:",
+                 "    if {a}.n > 0:",
+                 "        {a}.total = ({a}.total + {v}) - {w}",
+                 "    else:",
+                 "        {a}.total = 0",
+                 "elif {v} is not None and {w} is not None:",
                  "    if {a}.n > 0:",
                  "        {a}.total = ({a}.total + ({v} if type({v}) is int else int({v}))) - "
                  "({w} if type({w}) is int else int({w}))",
@@ -230,116 +241,63 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
          pre: dict[str, str], recycle: bool = False) -> list[str]:
     """Lines computing `out`, the row for event `bean` (underlying `u`, its properties
     `pre` already read into locals), or None when the statement posts nothing for it.
-    `recycle`: see _stable_body (shapes without a where clause; others ignore it)."""
+    `recycle`: see _stable_body (shapes without a where clause)."""
     if not shape.where:
         return _stable_body(shape, classes, names, pre, recycle)
+    # with a where clause: an event enters only when it passes, leaves only when it had,
+    # and a group's row goes when its count of events reaches 0 (with reclaim)
     L: list[str] = []
-    # without a where clause every event enters and every expelled event leaves, so a
-    # group's row never goes (its count is its window's length) and the aggregators are
-    # read from the row once per event
-    stable = not shape.where
-    load = not stable
-    hoist = [f"a{i} = row[{i}]" for i in range(len(shape.aggs))]
     if shape.length is not None:
         if shape.groupwin is not None:
             # _wins: each group's window deque (the group's LengthWindow's own), made through
             # the groupwin view so that its groups stay what the view iterates and stops
-            L += [f"k = {_read('u', shape.groupwin, pre)}"]
-            if stable and shape.group is not None:
-                # with the group's aggregation row, which never goes (see `stable`)
-                L += ["rec = _wins.get(k)",
-                      "if rec is None:",
-                      "    views = _gwgroups.get(k)",
-                      "    w = (views if views is not None else _gw._group(k))[0]._events",
-                      "    row = _groups.get(k)",
-                      "    if row is None:",
-                      "        row = _groups[k] = _new_row()",
-                      "    _wins[k] = (w, row)",
-                      "else:",
-                      "    w, row = rec"]
-            else:
-                L += ["w = _wins.get(k)",
-                      "if w is None:",
-                      "    views = _gwgroups.get(k)",
-                      "    w = _wins[k] = (views if views is not None else _gw._group(k))[0]._events"]
+            L += [f"k = {_read('u', shape.groupwin, pre)}",
+                  "w = _wins.get(k)",
+                  "if w is None:",
+                  "    views = _gwgroups.get(k)",
+                  "    w = _wins[k] = (views if views is not None else _gw._group(k))[0]._events"]
         else:
             L.append("w = _events")
         L += ["w.append(bean)", f"ob = w.popleft() if len(w) > {int(shape.length)} else None"]
     else:
         L.append("ob = None")
-    if shape.where:
-        L += ["np = _where((bean,))", "op = ob is not None and _where((ob,))",
-              "out = None", "if np or op:"]
-        I = "    "
-    else:
-        # without a where clause every event posts a row: the same steps, unindented
-        L += ["np = True", "op = ob is not None"]
-        I = ""
+    L += ["np = _where((bean,))", "op = ob is not None and _where((ob,))", "out = None", "if np or op:"]
+    I = "    "
     J = I + "    "
     if shape.group is not None:
         G = repr(_ident(shape.group))
-        if shape.where:
-            L.append(I + "if np:")
-        else:
-            J = I
+        L.append(I + "if np:")
         if shape.groupwin is None:
             L.append(J + f"k = {_read('u', shape.group, pre)}")
-        if not (stable and shape.groupwin is not None):
-            L += [J + "row = _groups.get(k)", J + "if row is None:",
-                  J + "    row = _groups[k] = _new_row()"]
-        if stable:
-            # one in and one out of the group's full window, or one in
-            L += [J + h for h in hoist]
-            L += [J + "if op:", J + "    ru = ob.underlying"]
-            L += _slide(shape, classes, "ru", J + "    ", pre)
-            L += [J + "else:", J + "    ru = u"]
-            L += _update(shape, classes, "u", True, J + "    ", pre, load)
-            L += [J + "    _refc[k] = _refc.get(k, 0) + 1"]
+        L += [J + "row = _groups.get(k)", J + "if row is None:", J + "    row = _groups[k] = _new_row()"]
+        L += _update(shape, classes, "u", True, J, pre)
+        # the group's count of events: one in and one out leave it as it was (a positive
+        # count is stored already; at 0 the group goes, or 0 is stored without reclaim)
+        L += [J + "if op:", J + "    ru = ob.underlying"]
+        L += _update(shape, classes, "ru", False, J + "    ", pre)
+        L += [J + "    rc = _refc.get(k, 0)", J + "    if rc <= 0:"]
+        if reclaim:
+            L += [J + "        del _groups[k]", J + "        _refc.pop(k, None)", J + "        row = None"]
         else:
-            L += _update(shape, classes, "u", True, J, pre, load)
-            # the group's count of events: one in and one out leave it as it was (a positive
-            # count is stored already; at 0 the group goes, or 0 is stored without reclaim)
-            L += [J + "if op:", J + "    ru = ob.underlying"]
-            L += _update(shape, classes, "ru", False, J + "    ", pre, load)
-        if shape.where:
-            # (without a where clause the count is the group's window length, never 0 here)
-            L += [J + "    rc = _refc.get(k, 0)", J + "    if rc <= 0:"]
-            if reclaim:
-                L += [J + "        del _groups[k]", J + "        _refc.pop(k, None)", J + "        row = None"]
-            else:
-                L += [J + "        _refc[k] = rc"]
-        if shape.where:
-            L += [J + "else:", J + "    ru = u", J + "    _refc[k] = _refc.get(k, 0) + 1"]
-            L += [I + "else:", J + "ru = ob.underlying", J + f"k = ru.get({G})",
-                  J + "row = _groups.get(k)", J + "if row is not None:"]
-            L += _update(shape, classes, "ru", False, J + "    ", pre)
-            L.append(J + "    rc = _refc.get(k, 0) - 1")
-            if reclaim:
-                L += [J + "    if rc <= 0:", J + "        del _groups[k]", J + "        _refc.pop(k, None)",
-                      J + "        row = None", J + "    else:", J + "        _refc[k] = rc"]
-            else:
-                L.append(J + "    _refc[k] = rc")
-        if shape.where:
-            L += [I + "if row is None:", I + "    row = _new_row()"]
+            L += [J + "        _refc[k] = rc"]
+        L += [J + "else:", J + "    ru = u", J + "    _refc[k] = _refc.get(k, 0) + 1"]
+        L += [I + "else:", J + "ru = ob.underlying", J + f"k = ru.get({G})",
+              J + "row = _groups.get(k)", J + "if row is not None:"]
+        L += _update(shape, classes, "ru", False, J + "    ", pre)
+        L.append(J + "    rc = _refc.get(k, 0) - 1")
+        if reclaim:
+            L += [J + "    if rc <= 0:", J + "        del _groups[k]", J + "        _refc.pop(k, None)",
+                  J + "        row = None", J + "    else:", J + "        _refc[k] = rc"]
+        else:
+            L.append(J + "    _refc[k] = rc")
+        L += [I + "if row is None:", I + "    row = _new_row()"]
     else:
-        L.append(I + "row = _single")
-        if shape.where:
-            L.append(I + "if np:")
-        else:
-            J = I
-            L += [I + h for h in hoist]
-        if stable:
-            L += [I + "if op:", I + "    ou = ob.underlying"]
-            L += _slide(shape, classes, "ou", I + "    ", pre)
-            L += [I + "else:"]
-            L += _update(shape, classes, "u", True, I + "    ", pre, load)
-        else:
-            L += _update(shape, classes, "u", True, J, pre, load)
-            L += [I + "if op:", I + "    ou = ob.underlying"]
-            L += _update(shape, classes, "ou", False, I + "    ", pre, load)
-    if not stable:
-        used = sorted({what for kind, what in shape.columns if kind == "agg"})
-        L += [I + f"a{i} = row[{int(i)}]" for i in used]
+        L += [I + "row = _single", I + "if np:"]
+        L += _update(shape, classes, "u", True, J, pre)
+        L += [I + "if op:", I + "    ou = ob.underlying"]
+        L += _update(shape, classes, "ou", False, I + "    ", pre)
+    used = sorted({what for kind, what in shape.columns if kind == "agg"})
+    L += [I + f"a{i} = row[{int(i)}]" for i in used]
     # EventBean(type, underlying) without its __init__ frame: the same two slots
     L += [I + "out = _new_bean(_Bean)", I + "out.event_type = _out_type",
           I + f"out.underlying = {_row_source(shape, classes, names)}"]
@@ -475,8 +433,8 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             "            return j + 1",
             "    return n", ""]
     windows = ("_events",) if shape.groupwin is None else ("_gw", "_gwgroups", "_wins")
-    names = [*BOUND, *BUILTINS, *windows, *(f"_ok{i}" for i in range(len(checked))),
+    bound = [*BOUND, *BUILTINS, *windows, *(f"_ok{i}" for i in range(len(checked))),
              *(f"_t{i}" for i in range(len(checked)))]
-    src.append(f"def run(engine, events, i, n, check, find, type_name{hoisted(loop, names)}):")
+    src.append(f"def run(engine, events, i, n, check, find, type_name{hoisted(loop, bound)}):")
     src += loop
     return "\n".join(src)
