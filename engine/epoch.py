@@ -14,6 +14,10 @@ class Epoch:
     def __init__(self) -> None:
         self.n = 0
 
+    def __reduce__(self) -> str:
+        # pickled (a checkpoint carrying a generated loop's globals) as the one counter
+        return "EPOCH"
+
 
 EPOCH = Epoch()
 

@@ -27,7 +27,8 @@ class _Sub:
 def run(statement: str, batches: list, actions: dict, fusion: bool,
         context: bool = False) -> tuple[list, bool]:
     """`context`: the statement in a keyed context by `sym` (engine/contexts/keyed_fused.py's
-    batch loop)."""
+    batch loop). A batch "checkpoint" restores the engine from a checkpoint (the main
+    listener only goes along)."""
     engine = Engine(time="simulated")
     engine.fusion = fusion
     schema = [engine.epl(SCHEMA)]
@@ -36,8 +37,9 @@ def run(statement: str, batches: list, actions: dict, fusion: bool,
         statement = "context C " + statement
     engine.epl("create schema U(n int)")
     log: list = []
-    engine.epl("select count(*) as n from U").add_listener(lambda new, old: log.append(("u", rows_of(new))))
-    stmt = engine.epl(statement)
+    engine.epl("@name('u') select count(*) as n from U").add_listener(
+        lambda new, old: log.append(("u", rows_of(new))))
+    cur = {"engine": engine, "stmt": engine.epl(f"@name('s') {statement}")}
     others: list = []
     calls = [0]
 
@@ -48,6 +50,7 @@ def run(statement: str, batches: list, actions: dict, fusion: bool,
         log.append(("main", rows_of(new)))
         calls[0] += 1
         act = actions.get(calls[0])
+        engine, stmt = cur["engine"], cur["stmt"]
         if act == "listen":
             stmt.add_listener(second)
         elif act == "esper":
@@ -74,18 +77,29 @@ def run(statement: str, batches: list, actions: dict, fusion: bool,
                 schema.append(engine.epl("create schema T(sym string, v double, i int, x int)"))
         elif act == "route":
             engine.route({"n": 1}, "U")
-    stmt.add_listener(main)
-    fused = context or type(stmt._instances[0].handles[0]).__name__ == "FusedHandle"
+    cur["stmt"].add_listener(main)
+    fused = context or type(cur["stmt"]._instances[0].handles[0]).__name__ == "FusedHandle"
     for batch in batches:
+        if batch == "checkpoint":
+            if not schema:
+                continue        # (the schema statement is gone: nothing to restore it from)
+            engine = Engine.restore(cur["engine"].checkpoint(), listeners={"s": main})
+            cur["engine"], cur["stmt"] = engine, engine.statement("s")
+            schema[:] = [s for s in engine.statements if s.text == SCHEMA]
+            others[:] = [s for s in engine.statements if s.text == "select sym, v from T"]
+            continue
         try:
-            engine.send_many(batch, "T")
+            cur["engine"].send_many(batch, "T")
         except Exception as exc:        # (none expected: both runs would log the same)
             log.append(("raised", type(exc).__name__))
     return log, fused
 
 
+batches = st.lists(st.one_of(st.lists(events, max_size=20), st.just("checkpoint")), min_size=1, max_size=4)
+
+
 @settings(max_examples=150, deadline=None)
-@given(fused_statement(), st.lists(st.lists(events, max_size=20), min_size=1, max_size=3),
+@given(fused_statement(), batches,
        st.dictionaries(st.integers(1, 25), st.sampled_from(ACTIONS), max_size=4))
 def test_changes_made_by_listeners_mid_batch(statement: str, batches: list, actions: dict) -> None:
     fused_log, fused = run(statement, batches, actions, True)
@@ -96,7 +110,7 @@ def test_changes_made_by_listeners_mid_batch(statement: str, batches: list, acti
 
 @settings(max_examples=100, deadline=None)
 @given(fused_statement().map(lambda t: t.replace("(v > 0)", "").replace("(sym in ('a', 'b'))", "")),
-       st.lists(st.lists(events, max_size=20), min_size=1, max_size=3),
+       batches,
        st.dictionaries(st.integers(1, 25), st.sampled_from(ACTIONS), max_size=4))
 def test_changes_made_by_listeners_mid_batch_in_a_keyed_context(statement: str, batches: list,
                                                                  actions: dict) -> None:
