@@ -123,11 +123,18 @@ def _type_checks(et: Any) -> list[tuple[str, tuple]]:
 
 def bind_checks(ns: dict, checked: list[tuple[str, tuple]]) -> None:
     """The globals of the generated type check (codegen.check_lines): per checked property,
-    `_ok<i>` (the types send's check passes as they are) and `_t<i>` (one of them, tested
-    first: float for numbers; None, which no value's type is, when none is concrete)."""
+    `_ok<i>` (the types send's check passes as they are) and `_t<i>` (the one of them its
+    values mostly have, tested first: float for a double, Decimal for a decimal, else the
+    first; None, which no value's type is, when it is abstract, a Mapping say)."""
+    from decimal import Decimal
     for i, (_, allowed) in enumerate(checked):
         ns[f"_ok{i}"] = frozenset(allowed)
-        t = float if float in allowed else (allowed[0] if allowed else None)
+        if tuple(allowed) == (int, float):
+            t: Any = float
+        elif Decimal in allowed:
+            t = Decimal
+        else:
+            t = allowed[0] if allowed else None
         ns[f"_t{i}"] = t if isinstance(t, type) and not getattr(t, "__abstractmethods__", None) else None
 
 
