@@ -30,6 +30,7 @@ from engine.contracts.event_types import EventType, EventTypeRegistry, Represent
 from .faults import evaluation_failed, statement_failed, statement_of_slot
 from .features import Features, Services
 from .instance import RowHandle
+from .lean_send import STABLE_SENDS, LeanSend, SendRoute
 from engine.contracts.plans import InsertIntoPlan
 from engine.contracts.scheduler import Scheduler
 from .frames import dataframe_records, is_dataframe
@@ -132,6 +133,10 @@ class Engine:
         # the name's type is removed
         self._send_routes: dict = {}
         self.types.on_removed(self._type_removed)
+        # `engine.send`: the generated front in front of Engine.send (engine/lean_send.py)
+        self._lean = LeanSend(self, self._send_lock, Engine.send.__get__(self, Engine),
+                              Engine.send.__doc__, Engine.send.__annotations__)
+        self.send = self._lean.fn  # type: ignore[method-assign]
         # named-window changes waiting for the window's consumers: (handles, new, old)
         self._window_changes: list = []
         # True when results, routed events or named-window changes wait for `drain`: one
@@ -389,6 +394,8 @@ class Engine:
 
     def send(self, event: object, type_name: Optional[str] = None) -> None:
         """Process one event: a dict with its type name, or an object of a registered class."""
+        # `engine.send` is the engine's generated front (engine/lean_send.py): it comes here
+        # for what it does not inline
         if type(event) is dict:
             # the common case, a few steps before the generated routing code: a dict of a map
             # type whose entry its first send made, no send in progress (docs/performance.md,
@@ -403,17 +410,25 @@ class Engine:
                     try:
                         # filters see a probe bean: no bean for an event nothing wants (EPL
                         # filters keep no reference to it; a nested send makes its own)
-                        probe = entry[1]
+                        probe = entry.probe
                         probe.underlying = event
                         self.current_statement = None   # filters evaluate for no one statement
-                        route = entry[0].fn     # (`entry[0].fn(probe)` would not specialize:
-                        handles = route(probe)  # LOAD_METHOD of a slot holding a function)
+                        route = entry.router.fn     # (`entry.router.fn(probe)` would not
+                        handles = route(probe)      # specialize: LOAD_METHOD of a slot)
                         probe.underlying = None
+                        route = entry.router.fn     # built by the call when it was stale
+                        if route is not entry.seen:
+                            entry.seen = route
+                            entry.stable = 0
+                        elif entry.stable >= 0:
+                            entry.stable += 1
+                            if entry.stable >= STABLE_SENDS:    # the front inlines it now
+                                self._lean.regenerate(self._send_routes, self._depth)
                         if handles:
                             if self.check_events:
-                                entry[2](event)
+                                entry.check(event)
                             bean = _new_bean(EventBean)     # EventBean(et, event) without
-                            bean.event_type = entry[3]      # its __init__ frame
+                            bean.event_type = entry.event_type      # its __init__ frame
                             bean.underlying = event
                             self.feed(bean, handles)
                         if self.pending:
@@ -465,11 +480,13 @@ class Engine:
     def _send_route(self, et: EventType, type_name: str) -> None:
         """send's entry for dicts of the map type `et` named `type_name`: (the filter index's
         router, a probe bean, the type's checker, the type)."""
-        self._send_routes[type_name] = (self.filters.router(et), EventBean(et, None), et.checker(), et)
+        self._send_routes[type_name] = SendRoute(self.filters.router(et), EventBean(et, None),
+                                                 et.checker(), et)
 
     def _type_removed(self, et: EventType) -> None:
         """A type left the registry: send no longer knows its name (a new type may take it)."""
-        self._send_routes.pop(et.name, None)
+        if self._send_routes.pop(et.name, None) is not None:
+            self._lean.regenerate(self._send_routes, self._depth)
 
     def _check(self, bean: EventBean) -> None:
         """Check a map or typed-class event's values against its declared types before any

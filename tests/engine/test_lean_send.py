@@ -2,11 +2,13 @@
 nothing is due (issue 17 item 4): few Python frames, the same behaviour as the general path."""
 from __future__ import annotations
 
+import inspect
 import sys
 
 import pytest
 
 from engine import Engine
+from engine.lean_send import STABLE_SENDS
 from engine.errors import EventTypeError, TimeError
 
 SCHEMA = "create schema Tick(symbol string, price double, volume long)"
@@ -36,12 +38,32 @@ def _engine() -> tuple[Engine, list]:
     return engine, seen
 
 
-def test_a_discarded_event_costs_send_and_the_routing_code_only():
+def test_a_discarded_event_costs_one_frame_once_the_routing_is_inlined():
     engine, seen = _engine()
     engine.send({"symbol": "S7", "price": 60.0}, "Tick")          # routing code built
+    # until the route has stayed the same for a few sends: the front, Engine.send, the route
     frames = _python_frames(lambda: engine.send({"symbol": "S1", "price": 60.0}, "Tick"))
-    assert frames == ["send", "_f"]
+    assert frames == ["send", "send", "_f"]
+    for _ in range(STABLE_SENDS):
+        engine.send({"symbol": "S2", "price": 60.0}, "Tick")
+    frames = _python_frames(lambda: engine.send({"symbol": "S1", "price": 60.0}, "Tick"))
+    assert frames == ["send"]                 # the front with the routing code inlined
     assert seen == [{"symbol": "S7", "price": 60.0}]
+    # a filter added: the front calls Engine.send and the new route until it is inlined again
+    engine.epl("select * from Tick(symbol='S1')")
+    frames = _python_frames(lambda: engine.send({"symbol": "S3", "price": 60.0}, "Tick"))
+    assert frames[:2] == ["send", "send"]
+
+
+def test_the_front_looks_like_engine_send():
+    engine, _ = _engine()
+    assert engine.send.__doc__ == Engine.send.__doc__
+    assert engine.send.__qualname__ == "Engine.send"
+    assert str(inspect.signature(engine.send)) == str(inspect.signature(engine.__class__.send.__get__(engine)))
+    send = engine.send
+    for _ in range(2 * STABLE_SENDS):
+        engine.send({"symbol": "S1", "price": 60.0}, "Tick")
+    assert engine.send is send                # callers may keep it
 
 
 def test_a_wanted_event_is_checked_and_delivered():
@@ -91,7 +113,9 @@ def test_the_sent_event_is_not_kept_by_the_engine():
     engine, _ = _engine()
     ev = {"symbol": "S1", "price": 1.0}
     engine.send(ev, "Tick")
-    assert all(getattr(entry[1], "underlying", None) is not ev for entry in engine._send_routes.values())
+    for _ in range(STABLE_SENDS + 1):
+        engine.send(ev, "Tick")
+    assert all(entry.probe.underlying is not ev for entry in engine._send_routes.values())
 
 
 def test_advance_time_with_nothing_due_is_one_frame():
