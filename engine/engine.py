@@ -30,7 +30,7 @@ from engine.contracts.event_types import EventType, EventTypeRegistry, Represent
 from .faults import evaluation_failed, statement_failed, statement_of_slot
 from .features import Features, Services
 from .instance import RowHandle
-from .lean_send import STABLE_SENDS, LeanSend, SendRoute
+from .lean_send import STABLE_SENDS, LeanSend, SendRoute, advance_front
 from engine.contracts.plans import InsertIntoPlan
 from engine.contracts.scheduler import Scheduler
 from .frames import dataframe_records, is_dataframe
@@ -133,10 +133,6 @@ class Engine:
         # the name's type is removed
         self._send_routes: dict = {}
         self.types.on_removed(self._type_removed)
-        # `engine.send`: the generated front in front of Engine.send (engine/lean_send.py)
-        self._lean = LeanSend(self, self._send_lock, Engine.send.__get__(self, Engine),
-                              Engine.send.__doc__, Engine.send.__annotations__)
-        self.send = self._lean.fn  # type: ignore[method-assign]
         # named-window changes waiting for the window's consumers: (handles, new, old)
         self._window_changes: list = []
         # True when results, routed events or named-window changes wait for `drain`: one
@@ -152,6 +148,7 @@ class Engine:
             from engine.patterns.limits import set_pattern_limit
             set_pattern_limit(self, pattern_limit)
         self._timer: Optional[TimerThread] = None
+        self._install_fronts()
         if time == "system":
             self.start_timer(resolution_ms)
 
@@ -763,6 +760,7 @@ class Engine:
     def advance_time(self, t: int) -> None:
         """Esper's advanceTime: jump to t; every callback due at or before t fires, with the
         engine's time already at t."""
+        # a simulated-time engine's `engine.advance_time` is its front (engine/lean_send.py)
         if self._timer is not None or self.time_mode != "simulated":
             self._check_simulated()
         lock = self._send_lock
@@ -925,6 +923,34 @@ class Engine:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+    # -- the per-event fronts (engine/lean_send.py) ---------------------------------------------
+    def _install_fronts(self) -> None:
+        """`engine.send`, and a simulated-time engine's `engine.advance_time`: generated
+        fronts of the methods, instance attributes in front of them (docs/performance.md,
+        "A lean send")."""
+        self._lean = LeanSend(self, self._send_lock, Engine.send.__get__(self, Engine),
+                              Engine.send.__doc__, Engine.send.__annotations__)
+        self.send = self._lean.fn  # type: ignore[method-assign]
+        for entry in self._send_routes.values():
+            entry.seen, entry.stable = None, 0       # inlined again after a few sends
+        if self.time_mode == "simulated":
+            self.advance_time = advance_front(  # type: ignore[method-assign]
+                self.scheduler, self._send_lock, self._fire_due, Engine.advance_time.__doc__,
+                Engine.advance_time.__annotations__)
+
+    def __getstate__(self) -> dict:
+        """A snapshot leaves the fronts out (their code is generated for this engine's lock
+        and routes): the restored engine makes its own."""
+        state = dict(self.__dict__)
+        for name in ("send", "advance_time", "_lean"):
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._install_fronts()
 
 
 class _AfterEvent:

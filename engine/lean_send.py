@@ -33,7 +33,7 @@ from .instance import RowHandle
 if TYPE_CHECKING:
     from threading import RLock
 
-    from .engine import Engine
+    from engine.contracts.runtime import Runtime
 
 # Types inlined per engine: each costs one string comparison for the types after it.
 MAX_TYPES = 8
@@ -83,7 +83,7 @@ class LeanSend:
 
     __slots__ = ("locked", "fn", "ns", "gen", "names")
 
-    def __init__(self, engine: "Engine", lock: Optional["RLock"], slow: Callable[..., None], doc: Optional[str],
+    def __init__(self, engine: "Runtime", lock: Optional["RLock"], slow: Callable[..., None], doc: Optional[str],
                  annotations: dict) -> None:
         self.locked = lock is not None
         self.gen = 0
@@ -241,3 +241,38 @@ def _source(blocks: list[tuple[str, list[str], bool]], gen: int, locked: bool) -
         out.append("        pass")
     out += ["    _slow(event, type_name)", ""]
     return "\n".join(out)
+
+
+def advance_front(scheduler: Any, lock: Optional["RLock"], fire_due: Callable[[int], None],
+                  doc: Optional[str], annotations: dict) -> Callable[[int], None]:
+    """`engine.advance_time` of a simulated-time engine: `Engine.advance_time` without its
+    time-mode test (the mode never changes) and its attribute reads; with nothing due, the
+    lock, two comparisons with the engine's time, one with the head of the schedule."""
+    if lock is None:
+        def advance_time(t: int) -> None:
+            if t < scheduler.now:
+                scheduler.set_time(t)           # raises: time cannot move backwards
+            scheduler.now = t
+            # the head may be a cancelled callback: fire_due pops it and fires nothing
+            heap = scheduler._heap
+            if heap and heap[0].time <= t:
+                fire_due(t)
+    else:
+        acquire, release = lock.acquire, lock.release
+
+        def advance_time(t: int) -> None:
+            acquire()                       # two calls cost half of a `with` block
+            try:
+                if t < scheduler.now:
+                    scheduler.set_time(t)
+                scheduler.now = t
+                heap = scheduler._heap
+                if heap and heap[0].time <= t:
+                    fire_due(t)
+            finally:
+                release()
+    advance_time.__doc__ = doc
+    advance_time.__qualname__ = "Engine.advance_time"
+    advance_time.__module__ = "engine.engine"
+    advance_time.__annotations__ = dict(annotations)
+    return advance_time
