@@ -105,7 +105,6 @@ class Engine:
             raise ValueError(f"Unknown time zone '{time_zone}'") from None
         # -- the runtime contract (engine/contracts/runtime.py): what plans and features use ----------
         self.types = EventTypeRegistry()
-        self._find_type = self.types.finder()
         self.signals = EngineSignals()
         # the statement processing the current event: evaluation faults are reported for it
         self.current_statement: Optional[Statement] = None
@@ -116,7 +115,7 @@ class Engine:
         self.scheduler = Scheduler(start)
         self.lock = threading.RLock()
         # send's and advance_time's lock: None when the engine is fed by one thread alone
-        self.thread_safe = thread_safe
+        # (`thread_safe`, a property: see _install_fronts for why so few attributes)
         self._send_lock: Optional[threading.RLock] = self.lock if thread_safe else None
         self.functions: dict[str, Callable[..., Any]] = {}
         from engine.aggregation.registry import AGGREGATIONS
@@ -129,9 +128,11 @@ class Engine:
         self._dispatch_queue: list = []       # [statement, new, old] in processing order
         self._queued: dict = {}                # statement -> its entry, merged per event
         self._route_queue: deque = deque()
-        # type name -> send's entry for dicts of that map type (_send_route); dropped when
-        # the name's type is removed
-        self._send_routes: dict = {}
+        # `engine.send`, `engine.advance_time`: generated fronts (_install_fronts); the send
+        # front keeps send's entries for dicts of each map type (_send_route, dropped when
+        # the name's type is removed). Engine instances keep at most 30 attributes: past that
+        # CPython 3.11 gives them a plain dict, and every attribute access gets slower.
+        self._lean: LeanSend
         self.types.on_removed(self._type_removed)
         # named-window changes waiting for the window's consumers: (handles, new, old)
         self._window_changes: list = []
@@ -397,7 +398,7 @@ class Engine:
             # the common case, a few steps before the generated routing code: a dict of a map
             # type whose entry its first send made, no send in progress (docs/performance.md,
             # "A lean send")
-            entry = self._send_routes.get(type_name)
+            entry = self._lean.routes.get(type_name)
             if entry is not None:
                 lock = self._send_lock
                 if lock is not None:
@@ -420,7 +421,7 @@ class Engine:
                         elif entry.stable >= 0:
                             entry.stable += 1
                             if entry.stable >= STABLE_SENDS:    # the front inlines it now
-                                self._lean.regenerate(self._send_routes, self._depth)
+                                self._lean.regenerate(self._depth)
                         if handles:
                             if self.check_events:
                                 entry.check(event)
@@ -442,11 +443,11 @@ class Engine:
     def _send_general(self, event: object, type_name: Optional[str]) -> None:
         """send's path for everything else: objects, beans, a type's first dict, unknown
         types (refused), events sent from listeners and callbacks (queued)."""
-        if type(event) is dict and type_name is not None and type_name not in self._send_routes:
-            et = self._find_type(type_name)
+        if type(event) is dict and type_name is not None and type_name not in self._lean.routes:
+            et = self.types.find(type_name)
             if et is not None and et.is_map:
                 with self.lock:
-                    if type_name not in self._send_routes:
+                    if type_name not in self._lean.routes:
                         self._send_route(et, type_name)
                 self.send(event, type_name)     # the short path from now on
                 return
@@ -477,13 +478,13 @@ class Engine:
     def _send_route(self, et: EventType, type_name: str) -> None:
         """send's entry for dicts of the map type `et` named `type_name`: (the filter index's
         router, a probe bean, the type's checker, the type)."""
-        self._send_routes[type_name] = SendRoute(self.filters.router(et), EventBean(et, None),
+        self._lean.routes[type_name] = SendRoute(self.filters.router(et), EventBean(et, None),
                                                  et.checker(), et)
 
     def _type_removed(self, et: EventType) -> None:
         """A type left the registry: send no longer knows its name (a new type may take it)."""
-        if self._send_routes.pop(et.name, None) is not None:
-            self._lean.regenerate(self._send_routes, self._depth)
+        if self._lean.routes.pop(et.name, None) is not None:
+            self._lean.regenerate(self._depth)
 
     def _check(self, bean: EventBean) -> None:
         """Check a map or typed-class event's values against its declared types before any
@@ -668,6 +669,11 @@ class Engine:
         services)."""
         with self.lock:
             return self._step(action, process)
+
+    @property
+    def thread_safe(self) -> bool:
+        """False for an engine made with `thread_safe=False` (fed by one thread alone)."""
+        return self._send_lock is not None
 
     @property
     def processing(self) -> bool:
@@ -926,15 +932,16 @@ class Engine:
 
 
     # -- the per-event fronts (engine/lean_send.py) ---------------------------------------------
-    def _install_fronts(self) -> None:
+    def _install_fronts(self, routes: Optional[dict] = None) -> None:
         """`engine.send`, and a simulated-time engine's `engine.advance_time`: generated
         fronts of the methods, instance attributes in front of them (docs/performance.md,
         "A lean send")."""
-        self._lean = LeanSend(self, self._send_lock, Engine.send.__get__(self, Engine),
+        routes = {} if routes is None else routes
+        for entry in routes.values():
+            entry.seen, entry.stable = None, 0       # inlined again after a few sends
+        self._lean = LeanSend(self, self._send_lock, routes, Engine.send.__get__(self, Engine),
                               Engine.send.__doc__, Engine.send.__annotations__)
         self.send = self._lean.fn  # type: ignore[method-assign]
-        for entry in self._send_routes.values():
-            entry.seen, entry.stable = None, 0       # inlined again after a few sends
         if self.time_mode == "simulated":
             self.advance_time = advance_front(  # type: ignore[method-assign]
                 self.scheduler, self._send_lock, self._fire_due, Engine.advance_time.__doc__,
@@ -944,13 +951,15 @@ class Engine:
         """A snapshot leaves the fronts out (their code is generated for this engine's lock
         and routes): the restored engine makes its own."""
         state = dict(self.__dict__)
-        for name in ("send", "advance_time", "_lean"):
+        for name in ("send", "advance_time"):
             state.pop(name, None)
+        state["_lean"] = self._lean.routes       # the routes alone
         return state
 
     def __setstate__(self, state: dict) -> None:
+        routes = state.pop("_lean")
         self.__dict__.update(state)
-        self._install_fronts()
+        self._install_fronts(routes)
 
 
 class _AfterEvent:

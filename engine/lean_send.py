@@ -78,14 +78,15 @@ class SendRoute:
 
 
 class LeanSend:
-    """An engine's front: the function, its namespace, its generation and the names each
-    generation added."""
+    """An engine's send front: send's entries by type name, the function, its namespace,
+    its generation and the names each generation added."""
 
-    __slots__ = ("locked", "fn", "ns", "gen", "names")
+    __slots__ = ("locked", "routes", "fn", "ns", "gen", "names")
 
-    def __init__(self, engine: "Runtime", lock: Optional["RLock"], slow: Callable[..., None], doc: Optional[str],
-                 annotations: dict) -> None:
+    def __init__(self, engine: "Runtime", lock: Optional["RLock"], routes: dict[str, SendRoute],
+                 slow: Optional[Callable[..., None]], doc: Optional[str], annotations: dict) -> None:
         self.locked = lock is not None
+        self.routes = routes
         self.gen = 0
         self.names: dict[int, list[str]] = {}
         self.ns: dict[str, Any] = {
@@ -106,9 +107,10 @@ class LeanSend:
         fn.__module__ = "engine.engine"
         fn.__annotations__ = dict(annotations)
 
-    def regenerate(self, routes: dict, depth: int) -> None:
-        """A new front over the engine's send routes (type name -> SendRoute), the lock held;
-        `depth` is the engine's processing depth (0: no send in progress)."""
+    def regenerate(self, depth: int) -> None:
+        """A new front over the send routes (type name -> SendRoute), the lock held; `depth`
+        is the engine's processing depth (0: no send in progress)."""
+        routes = self.routes
         gen = self.gen + 1
         ns = self.ns
         blocks: list[tuple[str, list[str], bool]] = []
