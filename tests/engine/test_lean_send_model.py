@@ -177,3 +177,61 @@ def test_concurrent_senders_are_serialized():
     for t in threads:
         t.join()
     assert count[0] == 4500 and overlaps[0] == 0
+
+
+TIMED = ["select sum(v) as s from T#time_batch(1 sec)", "select count(*) as c from T#time(500 msec)",
+         "select * from pattern [every a=T -> b=U(i = a.i) where timer:within(300 msec)]",
+         "select * from pattern [every timer:interval(250 msec)]",
+         "select sym, count(*) as c from T#time(1 sec) group by sym output every 400 msec"]
+
+steps = st.one_of(
+    # steps that land on due times; below 0 goes back (refused)
+    st.tuples(st.just("time"), st.sampled_from([-100, 0, 50, 100, 150, 250, 300, 400, 500, 1000])),
+    st.tuples(st.just("send"), events))
+
+
+@pytest.mark.parametrize("thread_safe", [True, False])
+@settings(max_examples=100, deadline=None)
+@given(stmts=st.lists(st.integers(0, len(TIMED) - 1), min_size=1, max_size=3),
+       script=st.lists(steps, min_size=1, max_size=30))
+def test_the_advance_time_front_does_what_engine_advance_time_does(thread_safe, stmts, script):
+    def run(front: bool) -> list:
+        engine = Engine(time="simulated", thread_safe=thread_safe)
+        for s in SCHEMAS:
+            engine.epl(s)
+        out: list = []
+        for k, i in enumerate(stmts):
+            engine.epl(TIMED[i]).add_listener(
+                lambda new, old, k=k: out.append((k, engine.now, [_row(e) for e in new or ()],
+                                                  [_row(e) for e in old or ()])))
+        advance = engine.advance_time if front else (lambda t: Engine.advance_time(engine, t))
+        t = 0
+        for kind, arg in script:
+            if kind == "time":
+                t += arg
+                try:
+                    advance(t)
+                    out.append(("now", engine.now))
+                except Exception as exc:
+                    out.append(("error", type(exc).__name__, engine.now))
+                    t = engine.now
+            else:
+                type_name, sym, v, i, _ = arg
+                ev = {"sym": sym, "v": v, "i": i} if type_name == "T" else {"sym": sym, "i": i}
+                try:
+                    engine.send(ev, type_name)
+                except EventTypeError as exc:
+                    out.append(("bad", str(exc)))
+        return out
+    assert run(True) == run(False)
+
+
+def test_the_advance_time_front_looks_like_engine_advance_time():
+    engine = Engine(time="simulated")
+    assert engine.advance_time.__doc__ == Engine.advance_time.__doc__
+    assert engine.advance_time.__qualname__ == "Engine.advance_time"
+    system = Engine(time="system", resolution_ms=1000)
+    try:
+        assert "advance_time" not in vars(system)       # the method: it refuses
+    finally:
+        system.close()
