@@ -940,7 +940,7 @@ class Engine:
         for entry in routes.values():
             entry.seen, entry.stable = None, 0       # inlined again after a few sends
         self._lean = LeanSend(self, self._send_lock, routes, Engine.send.__get__(self, Engine),
-                              Engine.send.__doc__, Engine.send.__annotations__)
+                              self._send_general, Engine.send.__doc__, Engine.send.__annotations__)
         self.send = self._lean.fn  # type: ignore[method-assign]
         if self.time_mode == "simulated":
             self.advance_time = advance_front(  # type: ignore[method-assign]

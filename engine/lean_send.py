@@ -84,7 +84,9 @@ class LeanSend:
     __slots__ = ("locked", "routes", "fn", "ns", "gen", "names")
 
     def __init__(self, engine: "Runtime", lock: Optional["RLock"], routes: dict[str, SendRoute],
-                 slow: Optional[Callable[..., None]], doc: Optional[str], annotations: dict) -> None:
+                 slow: Callable[[object, Optional[str]], None],
+                 general: Callable[[object, Optional[str]], None], doc: Optional[str],
+                 annotations: dict) -> None:
         self.locked = lock is not None
         self.routes = routes
         self.gen = 0
@@ -92,7 +94,7 @@ class LeanSend:
         self.ns: dict[str, Any] = {
             "__builtins__": {}, "type": type, "dict": dict, "len": len, "list": list,
             "range": range, "TypeError": TypeError, "AttributeError": AttributeError,
-            "Exception": Exception, "_E": engine, "_slow": slow, "_gen": 0,
+            "Exception": Exception, "_E": engine, "_slow": slow, "_general": general, "_gen": 0,
             "_new_bean": EventBean.__new__, "_EventBean": EventBean, "_RowHandle": RowHandle,
             "_failed": statement_failed,
         }
@@ -239,9 +241,9 @@ def _source(blocks: list[tuple[str, list[str], bool]], gen: int, locked: bool) -
         out.append(ind + "    return")
         if locked:
             out.append(ind + "_release()")
-    if not blocks:
-        out.append("        pass")
-    out += ["    _slow(event, type_name)", ""]
+    # a dict of another type (or whose route changed): Engine.send; anything else: its
+    # general path (Engine.send would only call it)
+    out += ["        _slow(event, type_name)", "        return", "    _general(event, type_name)", ""]
     return "\n".join(out)
 
 
