@@ -421,7 +421,7 @@ class Engine:
                         elif entry.stable >= 0:
                             entry.stable += 1
                             if entry.stable >= STABLE_SENDS:    # the front inlines it now
-                                self._lean.regenerate(self._depth)
+                                self._lean.regenerate(True)     # (no send was in progress)
                         if handles:
                             if self.check_events:
                                 entry.check(event)
@@ -449,7 +449,7 @@ class Engine:
                 with self.lock:
                     if type_name not in self._lean.routes:
                         self._send_route(et, type_name)
-                self.send(event, type_name)     # the short path from now on
+                Engine.send(self, event, type_name)     # the short path from now on
                 return
         bean = self.to_bean(event, type_name)
         with self.lock:
@@ -484,7 +484,7 @@ class Engine:
     def _type_removed(self, et: EventType) -> None:
         """A type left the registry: send no longer knows its name (a new type may take it)."""
         if self._lean.routes.pop(et.name, None) is not None:
-            self._lean.regenerate(self._depth)
+            self._lean.regenerate(not self._depth)
 
     def _check(self, bean: EventBean) -> None:
         """Check a map or typed-class event's values against its declared types before any
@@ -941,8 +941,10 @@ class Engine:
             entry.seen, entry.stable = None, 0       # inlined again after a few sends
         self._lean = LeanSend(self, self._send_lock, routes, Engine.send.__get__(self, Engine),
                               self._send_general, Engine.send.__doc__, Engine.send.__annotations__)
-        self.send = self._lean.fn  # type: ignore[method-assign]
-        if self.time_mode == "simulated":
+        # a subclass that overrides a method keeps its override (and the methods' speed)
+        if type(self).send is Engine.send:
+            self.send = self._lean.fn  # type: ignore[method-assign]
+        if self.time_mode == "simulated" and type(self).advance_time is Engine.advance_time:
             self.advance_time = advance_front(  # type: ignore[method-assign]
                 self.scheduler, self._send_lock, self._fire_due, Engine.advance_time.__doc__,
                 Engine.advance_time.__annotations__)

@@ -109,50 +109,50 @@ class LeanSend:
         fn.__module__ = "engine.engine"
         fn.__annotations__ = dict(annotations)
 
-    def regenerate(self, depth: int) -> None:
-        """A new front over the send routes (type name -> SendRoute), the lock held; `depth`
-        is the engine's processing depth (0: no send in progress)."""
-        routes = self.routes
+    def regenerate(self, idle: bool) -> None:
+        """A new front over the send routes (type name -> SendRoute), the lock held; `idle`
+        when no send is in progress on this thread (then no frame of the front is past its
+        generation check, and the names of older generations can go)."""
         gen = self.gen + 1
-        ns = self.ns
         blocks: list[tuple[str, list[str], bool]] = []
-        names: list[str] = []
-        for type_name, entry in list(routes.items()):
-            if len(blocks) >= MAX_TYPES:
-                entry.stable = -1
-                continue
+        values: dict[str, Any] = {}
+        inlined: list[tuple[SendRoute, Any]] = []
+        for type_name, entry in list(self.routes.items()):
             fn = entry.router.fn
-            body = _route_body(fn)
+            body = _route_body(fn) if len(blocks) < MAX_TYPES else None
             if body is None:
-                entry.stable = -1
+                entry.stable = -1           # not again until its route changes
                 continue
             i = len(blocks)
             p = f"_g{gen}t{i}_"
             lines, uses_bean = body
             lines = [_CONST.sub(lambda m: p + "c" + m.group(1), ln) for ln in lines]
-            for k, v in fn.__globals__.items():
-                if _CONST.fullmatch(k):
-                    ns[p + k] = v
-                    names.append(p + k)
-            for k, v in (("r", entry.router), ("f", fn), ("p", entry.probe), ("k", entry.check),
-                         ("t", entry.event_type)):
-                ns[p + k] = v
-                names.append(p + k)
-            ns[f"_tn{i}"] = type_name
-            entry.seen = fn
-            entry.stable = -1            # inlined: Engine.send sees it only after a change
+            values.update((p + k, v) for k, v in fn.__globals__.items() if _CONST.fullmatch(k))
+            values.update(((p + "r", entry.router), (p + "f", fn), (p + "p", entry.probe),
+                           (p + "k", entry.check), (p + "t", entry.event_type)))
+            values[f"_tn{i}"] = type_name
+            inlined.append((entry, fn))
             blocks.append((p, lines, uses_bean))
-        for i in range(len(blocks), MAX_TYPES):
-            ns[f"_tn{i}"] = None
-        self.names[gen] = names
-        if not depth:
-            # no frame of the front is past its generation check: older names can go
+        try:
+            code = _compile(_source(blocks, gen, self.locked))
+        except (SyntaxError, RecursionError, MemoryError):   # a body too deep: keep the front
+            for entry in self.routes.values():
+                entry.stable = -1
+            return
+        for entry, fn in inlined:
+            entry.seen = fn
+            entry.stable = -1               # inlined: Engine.send sees it only after a change
+        ns = self.ns
+        ns.update((f"_tn{i}", None) for i in range(len(blocks), MAX_TYPES))
+        ns.update(values)
+        self.names[gen] = [k for k in values if not k.startswith("_tn")]
+        if idle:
             for g in [g for g in self.names if g != gen]:
                 for name in self.names.pop(g):
                     ns.pop(name, None)
         ns["_gen"] = gen
         self.gen = gen
-        self.fn.__code__ = _compile(_source(blocks, gen, self.locked))
+        self.fn.__code__ = code
 
 
 def _route_body(fn: Any) -> Optional[tuple[list[str], bool]]:

@@ -162,3 +162,59 @@ def test_an_engine_has_few_enough_attributes_for_cpython_to_share_their_keys():
     state to an object the engine holds, not to the engine."""
     assert len(vars(Engine(time="simulated"))) <= 29
     assert len(vars(Engine(time="simulated", thread_safe=False))) <= 29
+
+
+def test_a_subclass_overriding_send_or_advance_time_keeps_its_override():
+    calls: list = []
+
+    class Logged(Engine):
+        def send(self, event, type_name=None):
+            calls.append(("send", type_name))
+            super().send(event, type_name)
+
+        def advance_time(self, t):
+            calls.append(("time", t))
+            super().advance_time(t)
+    engine = Logged(time="simulated")
+    engine.epl(SCHEMA)
+    got: list = []
+    engine.epl("select * from Tick(symbol='S7')").add_listener(lambda new, old: got.append(new[0]["price"]))
+    for k in range(12):
+        engine.send({"symbol": "S7", "price": float(k)}, "Tick")
+    engine.advance_time(5)
+    assert calls == [("send", "Tick")] * 12 + [("time", 5)]
+    assert got == [float(k) for k in range(12)] and engine.now == 5
+
+
+def test_type_names_never_reach_the_fronts_source():
+    """The front compares type names with constants of its namespace, never with source text."""
+    engine = Engine(time="simulated")
+    name = "Odd'\"\nname\\"
+    engine.register_type(name, {"x": "int"})
+    engine.epl("create schema Plain(x int)")
+    got: list = []
+    engine.epl("select * from Plain(x > 1)").add_listener(lambda new, old: got.append(new[0]["x"]))
+    for k in range(20):
+        engine.send({"x": k}, name)
+        engine.send({"x": k}, "Plain")
+    assert got == list(range(2, 20))
+    assert set(engine._lean.routes) == {name, "Plain"}
+    assert _python_frames(lambda: engine.send({"x": 0}, "Plain")) == ["send"]
+
+
+def test_the_front_keeps_no_old_generations():
+    """Each new front drops the constants of the older ones (they hold old routes and the
+    handles of destroyed statements)."""
+    engine, seen = _engine()
+    sizes = []
+    for k in range(30):
+        stmt = engine.epl(f"select * from Tick(symbol='X{k}')")
+        for _ in range(STABLE_SENDS + 2):
+            engine.send({"symbol": "S1", "price": 1.0}, "Tick")
+        stmt.destroy()
+        for _ in range(STABLE_SENDS + 2):
+            engine.send({"symbol": "S7", "price": 99.0}, "Tick")
+        sizes.append(len(engine._lean.ns))
+    assert engine._lean.gen >= 60
+    assert sizes[-1] == sizes[5] and len(engine._lean.names) == 1
+    assert len(seen) == 30 * (STABLE_SENDS + 2)
