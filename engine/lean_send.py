@@ -1,6 +1,6 @@
-"""send's generated front: one function per engine with the routing code of the map types it is sent inlined.
+"""An engine's per-event fronts: `engine.send` with its map types' routing code inlined, and `engine.advance_time`.
 
-`engine.send` is this function (an instance attribute in front of `Engine.send`): for a dict
+`engine.send` is a generated function (an instance attribute in front of `Engine.send`): for a dict
 of a map type whose routing code it inlines, it runs the filter index's generated route body
 in its own frame, so an event no filter wants costs one Python frame (docs/performance.md,
 "A lean send"). Everything else, and any type whose routing changed since the front was
@@ -56,7 +56,6 @@ _KNOWN = re.compile(r"u|out|bean|[hmnv]\d+|c\d+|list|len|range|TypeError|Attribu
                     r"False|if|elif|else|try|except|and|or|not|is|in|pass")
 
 _sources: dict[Any, str] = {}          # code object of a route function -> its source
-_compiled: dict[str, Any] = {}         # front source -> code
 
 
 class SendRoute:
@@ -182,15 +181,10 @@ def _route_body(fn: Any) -> Optional[tuple[list[str], bool]]:
 
 
 def _compile(src: str) -> Any:
-    """The code object of the front's function `send` in `src` (cached by source)."""
-    code = _compiled.get(src)
-    if code is None:
-        if len(_compiled) >= 256:
-            _compiled.clear()
-        module = compile(src, "<engine.send>", "exec")
-        code = _compiled[src] = next(c for c in module.co_consts
-                                     if getattr(c, "co_name", None) == "send")
-    return code
+    """The code object of the front's function `send` in `src` (each front's source names
+    its generation: nothing to cache)."""
+    module = compile(src, "<engine.send>", "exec")
+    return next(c for c in module.co_consts if getattr(c, "co_name", None) == "send")
 
 
 def _source(blocks: list[tuple[str, list[str], bool]], gen: int, locked: bool) -> str:
