@@ -14,10 +14,10 @@ What the code of a node depends on, and when it must be rebuilt (see filterindex
 - the code of every child it inlined (children are flagged `inlined`, and a change below
   propagates up through inlined nodes).
 Generated source names only locals, constants `c0, c1, ...` (the function's globals) and,
-for strings and numbers, placeholder literals whose values are put into the compiled code's
-constants (see _Gen.const): no property name or value ever becomes source text. Compiled
-code is cached by source, so a tree that changes back and forth between the same shapes
-compiles once.
+in batch scanners, placeholder literals for strings and numbers whose values are put into
+the compiled code's constants (see _Gen.const): no property name or value ever becomes
+source text. Compiled code is cached by source, so a tree that changes back and forth
+between the same shapes compiles once.
 """
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ _NAMESPACE: dict[str, Any] = {
     # a scanner counts positions (its dense loop) after two wanted events at most
     # DENSE_HIT apart, and stops counting after more than DENSE_GAP unwanted ones
     "DENSE_HIT": 8, "DENSE_GAP": 64}
-_CODE: dict[str, Any] = {}         # source -> compiled code
+_CODE: dict[str, Any] = {}         # source -> compiled module code (defining `_f`)
 
 # constants that generated code loads as constants (see _Gen.const)
 _LITERAL_TYPES = (str, int, float)
@@ -83,22 +83,23 @@ class _Gen:
             self.emit(ind, "bean.underlying = u")
 
     def const(self, obj: Any) -> str:
-        """How generated source names `obj`: a global `cN`; a string or a number (a
-        property name, a compared value) as a placeholder string literal, replaced by the
-        value itself in the compiled code's constants (a constant load is cheaper than a
-        global's, and the value never becomes source text). Placeholders stand only where
+        """How generated source names `obj`: a global `cN`. In a batch scanner, a string
+        or a number (a property name, a compared value) is a placeholder string literal,
+        replaced by the value itself in the compiled code's constants (a constant load is
+        cheaper than a global's, and the value never becomes source text), and any other
+        constant the local its prologue copies the global to. Placeholders stand only where
         any object may (operands, arguments, attribute owners), never where the compiler
-        checks what a literal can do (`is`, called)."""
+        checks what a literal can do (`is`, called). Route functions keep plain globals:
+        engine/lean_send.py inlines their source."""
         i = self._ids.get(id(obj))
         if i is None:
             i = self._ids[id(obj)] = len(self.consts)
             self.consts.append(obj)
-        if type(obj) in _LITERAL_TYPES:
+        if self.scan and type(obj) in _LITERAL_TYPES:
             key = f"\x00c{i}"
             self.literals[key] = obj
             return repr(key)
         if self.scan:
-            # a scanner's loop reads the local its prologue copies the global to
             return f"k{i}"
         return f"c{i}"
 
@@ -116,8 +117,9 @@ class _Gen:
         if code is None:
             if len(_CODE) >= _MAX_CODE:
                 _CODE.clear()
-            module = compile(src, "<filterindex>", "exec")
-            code = _CODE[src] = next(c for c in module.co_consts if isinstance(c, CodeType))
+            code = _CODE[src] = compile(src, "<filterindex>", "exec")
+        # the function's code (engine/lean_send.py finds a route's source by it)
+        code = next(c for c in code.co_consts if isinstance(c, CodeType))
         if self.literals:
             lit = self.literals
             code = code.replace(co_consts=tuple(
