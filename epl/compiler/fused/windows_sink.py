@@ -259,6 +259,7 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
     src.append("")
     if shape.window == "time_batch":
         src += _batch_loop(checked)
+        src += _timed_batch_loop(checked)
     return "\n".join(src)
 
 
@@ -288,4 +289,63 @@ def _batch_loop(checked: Sequence[str]) -> list[str]:
             "        else:",
             "            w.update([bean], None)",
             "    return n", ""]
+    return src
+
+
+def _inline_check(checked: Sequence[str], ind: str) -> list[str]:
+    """send's type check of the event `u`, the usual types tested inline (`check(u)` only
+    for a value of another type)."""
+    src = [ind + "if check is not None:"]
+    for i, p in enumerate(checked):
+        src += [ind + f"    v = u.get({_ident(p)!r})",
+                ind + f"    if type(v) not in _ok{i} and v is not None:",
+                ind + "        check(u)"]
+    if not checked:
+        src.append(ind + "    check(u)")
+    return src
+
+
+def _timed_batch_loop(checked: Sequence[str]) -> list[str]:
+    """send_many's loop with times for a time batch alone on its event type
+    (engine/fused.py run_batch): event i's time step is made by the caller; before each
+    later event the loop steps time itself, one comparison while the time stays, and
+    returns at the event whose time reaches the next due callback (the batch's end: the
+    caller fires it and comes back), moves backwards (the caller raises), or is not a
+    dict. `due` is the scheduler's earliest time: only the window's own schedule changes
+    it here (no user code runs before time moves)."""
+    src = ["def run_timed(engine, events, i, n, check, find, type_name, times):",
+           "    w = _w",
+           "    sched = engine.scheduler",
+           "    now = sched.now",
+           "    heap = sched._heap",
+           "    due = heap[0].time if heap else _INF",
+           "    if due <= now:",
+           "        n = i + 1           # a callback waits for the next time step",
+           "    engine.current_statement = _stmt",
+           "    try:",
+           "        for j in range(i, n):",
+           "            t = times[j]",
+           "            if t != now:",
+           "                if t < now or t >= due:",
+           "                    return j",
+           "                now = t",
+           "            u = events[j]",
+           "            if type(u) is not dict:",
+           "                return j",
+           *_inline_check(checked, "            "),
+           "            bean = _new_bean(_Bean)",
+           "            bean.event_type = _et",
+           "            bean.underlying = u",
+           "            b = w._batch",
+           "            if b:",
+           "                b.append(bean)",
+           "            else:",
+           "                sched.now = now",
+           "                w.update([bean], None)",
+           "                heap = sched._heap",
+           "                due = heap[0].time if heap else _INF",
+           "        return n",
+           "    finally:",
+           "        sched.now = now",
+           ""]
     return src
