@@ -103,9 +103,15 @@ def _row(shape: Shape, classes: Sequence[str], names: Sequence[str], ind: str, l
     return [ind + line for line in L]
 
 
+# aggregators whose state after leaving a batch's values one by one equals their state less
+# what entering those values added (integer arithmetic: no rounding)
+_EXACT = frozenset(("CountAll", "CountValues", "IntSum32", "IntSum64"))
+
+
 def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
              want_new: bool, want_old: bool) -> list[str]:
     G = repr(_ident(shape.group))
+    exact = not shape.where and bool(classes) and all(c in _EXACT for c in classes)
     L = ["groups = _groups", "get = groups.get", "refc = _refc", "count = refc.get"]
 
     def rows(target: str) -> list[str]:
@@ -173,9 +179,10 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         # a batch window posts its previous batch as the remove stream: its groups are the
         # ones split when it was posted as new (without a where clause, which is evaluated
         # afresh for the remove stream)
-        L += ["if old is not None and old is _memo[0]:", "    go = _memo[1]", "else:"]
+        L += ["if old is not None and old is _memo[0]:", "    go = _memo[1]"]
+        L += ["    gd = _memo[2]", "else:", "    gd = None"] if exact else ["else:"]
         L += split("go", "old or ()", "    ")
-        L += ["_memo[0] = new", "_memo[1] = gn"]
+        L += ["_memo[0] = new", "_memo[1] = gn"] + (["_memo[2] = None"] if exact else [])
     # a group's representative is its last event in the update, the remove stream's last
     L += ["reps = {k: l[-1] for k, l in gn.items()}", "for k, l in go.items():", "    reps[k] = l[-1]",
           "order = _order(reps) if len(reps) > 1 else reps"]
@@ -184,13 +191,36 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         L += rows("old_rows")
     else:
         L.append("old_rows = None")
+    fields = [f"{f[0]}{i}" for i, cls in enumerate(classes) for f in _FIELDS[cls]] if exact else []
+    L += ["dl = {}"] if exact else []
     L += ["for k, l in gn.items():", "    row = get(k)", "    if row is None:", "        row = groups[k] = _new_row()",
           *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))], *_load(classes, "    "),
+          *([f"    s_{f} = {f}" for f in fields] if exact else []),
           "    for u in l:", *_local_steps(shape, classes, "u", True, "        "),
           *_store(classes, "    "),
+          *([f"    dl[k] = ({', '.join(f'{f} - s_{f}' for f in fields)},)"] if exact else []),
           "    refc[k] = count(k, 0) + len(l)"]
+    if exact:
+        # the groups' changes of the batch that now leaves, recorded when it entered: with
+        # exact aggregators (counts, integer sums) undoing them at once is what leaving
+        # its events one by one gives (a running integer sum that reaches its last value
+        # is that value: its reset to 0 is the subtraction)
+        L += ["_memo[2] = dl"]
     L += ["for k, l in go.items():", "    row = get(k)", "    if row is None:", "        continue",
-          *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))], *_load(classes, "    "),
+          *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))]]
+    if exact:
+        L += ["    d = gd.get(k) if gd is not None else None",
+              "    if d is not None:",
+              *[f"        a{i}.{f} -= d[{n}]" for n, (i, f) in enumerate(
+                  (i, f) for i, cls in enumerate(classes) for f in _FIELDS[cls])],
+              "        rc = count(k, 0) - len(l)"]
+        if reclaim:
+            L += ["        if rc <= 0:", "            del groups[k]", "            refc.pop(k, None)",
+                  "        else:", "            refc[k] = rc"]
+        else:
+            L += ["        refc[k] = rc"]
+        L += ["        continue"]
+    L += [*_load(classes, "    "),
           "    rc = count(k, 0)",
           "    for u in l:", *_local_steps(shape, classes, "u", False, "        "),
           "        rc -= 1"]
@@ -293,16 +323,19 @@ def _batch_loop(checked: Sequence[str]) -> list[str]:
 
 
 def _inline_check(checked: Sequence[str], ind: str) -> list[str]:
-    """send's type check of the event `u`, the usual types tested inline (`check(u)` only
-    for a value of another type)."""
-    src = [ind + "if check is not None:"]
-    for i, p in enumerate(checked):
-        src += [ind + f"    v = u.get({_ident(p)!r})",
-                ind + f"    if type(v) not in _ok{i} and v is not None:",
-                ind + "        check(u)"]
+    """send's type check of the event `u`: the usual types tested inline, each value read
+    by subscript (a missing key, or a value of another type, None included: `check(u)`,
+    which raises or passes)."""
     if not checked:
-        src.append(ind + "    check(u)")
-    return src
+        return [ind + "if check is not None:", ind + "    check(u)"]
+    test = " or ".join(f"type(u[{_ident(p)!r}]) not in _ok{i}" for i, p in enumerate(checked))
+    return [ind + "if check is not None:",
+            ind + "    try:",
+            ind + f"        odd = {test}",
+            ind + "    except KeyError:",
+            ind + "        odd = True",
+            ind + "    if odd:",
+            ind + "        check(u)"]
 
 
 def _timed_batch_loop(checked: Sequence[str]) -> list[str]:
