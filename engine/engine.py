@@ -998,9 +998,12 @@ class Engine:
         unfused: object = None      # the route fn no fused loop took (tried again on a change)
         for_each = range(n)
         i = 0
+        stepped = False             # event i's time step made by a fused loop
         while i < n:
             for i in for_each[i:]:
-                if times is not None:
+                if stepped:
+                    stepped = False
+                elif times is not None:
                     # advance_time's step, without its frame and lock
                     t = times[i]
                     if t < scheduler.now:
@@ -1020,11 +1023,16 @@ class Engine:
                 if fused_run is not None and route.fn is not unfused:
                     j = fused_run(self, entry[3], events, i, n, entry[2] if self.check_events else None,
                                   find, tn, times)
-                    if j != i:
+                    if j < 0:               # ~j: event j's step made
+                        j = ~j
+                        if j != i:
+                            i, stepped = j, True
+                            break
+                    elif j != i:
                         i = j
                         break           # the outer loop goes on at j (its time step not made)
-                    if not self.pending:
-                        unfused = route.fn
+                    elif not self.pending:
+                        unfused = route.fn      # no fused loop applies
                 # send's short path for a dict of a map type
                 probe = entry[1]
                 probe.underlying = e

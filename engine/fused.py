@@ -239,7 +239,8 @@ def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: An
     unconditional one and nothing waits for dispatch, its generated loop takes events i..;
     returns where it stopped (i when it did not apply). With `times` (send_many's, event i's
     time step already made) only a window statement's `run_timed` applies
-    (engine/fused_windows.py): it steps time itself and stops where a callback is due."""
+    (engine/fused_windows.py): it steps time itself and returns j where event j's step is
+    still to make, ~j where it is made."""
     if engine.pending:
         return i
     if times is not None:

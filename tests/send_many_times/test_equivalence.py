@@ -67,6 +67,13 @@ def build(statements: list[str], fusion: Optional[bool], extras: set[str], start
                     _made.append(_e.epl("@name('late') select count(*) as c from T#time_batch(200 msec)"))
                     _made[0].add_listener(lambda nw, od: log.append(("late", _e.now, _rows(nw), _rows(od))))
             stmt.add_listener(create)
+        if "zero" in extras and n == 0:
+            # a listener scheduling a callback due at once (the scheduler directly: no EPL
+            # construct schedules with no delay): it fires at the next time step, even one
+            # to the same time (advance_time's rule)
+            def zero(new: Any, old: Any, _e: Engine = engine) -> None:
+                _e.scheduler.schedule(_e.now, (10**9,), lambda: log.append(("zero", _e.now)))
+            stmt.add_listener(zero)
     return engine, log
 
 
@@ -121,7 +128,7 @@ def scenario(draw: Any) -> tuple:
         events.append(ev)
         times.append(t)
         types.append(tn)
-    extras = set(draw(st.lists(st.sampled_from(["send", "raise", "create"]), max_size=2)))
+    extras = set(draw(st.lists(st.sampled_from(["send", "raise", "create", "zero"]), max_size=2)))
     chunk = draw(st.sampled_from([1, 3, 7, 1000]))
     return statements, events, times, types, extras, chunk, only_t
 
@@ -185,7 +192,7 @@ def windowed_scenario(draw: Any) -> tuple:
             ev = {"k": "a", "v": 1.5, "x": 1.0} if draw(st.booleans()) else ["not", "a", "dict"]
         events.append(ev)
         times.append(t)
-    extras = set(draw(st.lists(st.sampled_from(["send", "raise", "create"]), max_size=1)))
+    extras = set(draw(st.lists(st.sampled_from(["send", "raise", "create", "zero"]), max_size=1)))
     chunk = draw(st.sampled_from([5, 1000]))
     return statements, events, times, ["T"] * n, extras, chunk, True
 
@@ -200,3 +207,13 @@ def test_the_time_batch_statement_runs_fused() -> None:
     """The W3 shape is fused, so the equivalence above covers its timed loop."""
     engine, _ = build([STATEMENTS[0]], True, set())
     assert is_fused(engine.statement("s0"))
+
+
+def test_a_refused_event_after_a_fired_expiry_leaves_what_the_expiry_scheduled_waiting() -> None:
+    """The time window's loop fires its expiry in place; a listener of that delivery
+    schedules a callback due at once; the next event is refused: the callback still waits
+    for the next time step, as with the calls one by one."""
+    sc = (["select irstream count(*) as c, sum(x) as s from T#time(250 msec)"],
+          [{"k": "a", "v": 1, "x": 0.5}, {"k": "a", "v": 2, "x": 0.5}, ["not", "a", "dict"]],
+          [0, 5, 300], ["T"] * 3, {"zero"}, 1000, True)
+    compare(True, sc)

@@ -290,6 +290,8 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
     if shape.window == "time_batch":
         src += _batch_loop(checked)
         src += _timed_batch_loop(checked)
+    elif shape.window == "time":
+        src += _timed_window_loop(checked)
     return "\n".join(src)
 
 
@@ -343,9 +345,10 @@ def _timed_batch_loop(checked: Sequence[str]) -> list[str]:
     (engine/fused.py run_batch): event i's time step is made by the caller; before each
     later event the loop steps time itself, one comparison while the time stays, and
     returns at the event whose time reaches the next due callback (the batch's end: the
-    caller fires it and comes back), moves backwards (the caller raises), or is not a
-    dict. `due` is the scheduler's earliest time: only the window's own schedule changes
-    it here (no user code runs before time moves)."""
+    caller fires it and comes back), moves backwards (the caller raises), or ~j at an
+    event that is not a dict (its step made: the caller sends it without one). `due` is
+    the scheduler's earliest time: only the window's own schedule changes it here (no user
+    code runs before time moves)."""
     src = ["def run_timed(engine, events, i, n, check, find, type_name, times):",
            "    w = _w",
            "    sched = engine.scheduler",
@@ -364,7 +367,7 @@ def _timed_batch_loop(checked: Sequence[str]) -> list[str]:
            "                now = t",
            "            u = events[j]",
            "            if type(u) is not dict:",
-           "                return j",
+           "                return ~j           # (its step made: nothing due before `due`)",
            *_inline_check(checked, "            "),
            "            bean = _new_bean(_Bean)",
            "            bean.event_type = _et",
@@ -382,3 +385,75 @@ def _timed_batch_loop(checked: Sequence[str]) -> list[str]:
            "        sched.now = now",
            ""]
     return src
+
+
+def _timed_window_loop(checked: Sequence[str]) -> list[str]:
+    """send_many's loop with times for a sliding time window alone on its event type: per
+    event, advance_time's step (the window's own expiry, when it alone is due, fired in
+    place as the engine fires a callback: one processing step, its results drained), then
+    what send does with the event (on_event's steps in place, the statement's faults
+    isolated, the drain). Listeners run here, so after each drain the routing is looked at
+    again. Returns j when event j's step is still to make, ~j when it is made (the caller
+    processes event j next without one); a time moving backwards raises here as
+    advance_time does."""
+    return ["def run_timed(engine, events, i, n, check, find, type_name, times):",
+            "    w = _w",
+            "    c = w._ctx",
+            "    sched = engine.scheduler",
+            "    if c._scheduler is not sched:",
+            "        return i",
+            "    stmt = _stmt",
+            "    now = sched.now",
+            "    for j in range(i, n):",
+            "        if j != i:",
+            "            t = times[j]",
+            "            if t < now:",
+            "                sched.set_time(t)     # raises: time cannot move backwards",
+            "            sched.now = now = t",
+            "            heap = sched._heap",
+            "            if heap and heap[0].time <= t:",
+            "                h = heap[0]",
+            "                if h is w._handle and h.active and (len(heap) < 2 or heap[1].time > t) \\",
+            "                        and (len(heap) < 3 or heap[2].time > t):",
+            "                    # the window's expiry alone is due: Scheduler.fire in a step",
+            "                    _heappop(heap)",
+            "                    h.active = False",
+            "                    sched._active -= 1",
+            "                    engine._depth += 1",
+            "                    try:",
+            "                        engine.current_statement = None",
+            "                        try:",
+            "                            h.callback()",
+            "                        except Exception as exc:",
+            "                            _callback_failed(engine, h, exc)",
+            "                        if engine.pending:",
+            "                            engine.drain()",
+            "                    finally:",
+            "                        engine._depth -= 1",
+            "                else:",
+            "                    engine._fire_due(t)",
+            "                if _route.roots is not _roots or _root.one is not _h or find(type_name) is not _et:",
+            "                    return ~j",
+            "        u = events[j]",
+            "        if type(u) is not dict:",
+            "            return ~j",
+            *_inline_check(checked, "        "),
+            "        bean = _new_bean(_Bean)",
+            "        bean.event_type = _et",
+            "        bean.underlying = u",
+            "        engine.current_statement = stmt",
+            "        try:",
+            "            at = now - c.offset",
+            "            if w._handle is None:",
+            "                w._handle = c.schedule(at + w._period, w._expire_cb)",
+            "            w._times.append(at)",
+            "            w._events.append(bean)",
+            "            update([bean], None)",
+            "        except Exception as exc:   # the statement skips the event (engine/faults.py)",
+            "            _failed(engine, stmt, bean, exc)",
+            "        if engine.pending:",
+            "            engine.drain()",
+            "            if _route.roots is not _roots or _root.one is not _h or find(type_name) is not _et:",
+            "                return j + 1",
+            "    return n",
+            ""]
