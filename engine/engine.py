@@ -1046,7 +1046,16 @@ class Engine:
                     bean = _new_bean(EventBean)
                     bean.event_type = entry[3]
                     bean.underlying = e
-                    feed(bean, handles)
+                    if len(handles) == 1 and type(handles[0]) is not RowHandle:
+                        # feed's one-stream case without its frame
+                        h = handles[0]
+                        self.current_statement = h.statement
+                        try:
+                            h.on_event(bean)
+                        except Exception as exc:       # that statement skips the event
+                            statement_failed(self, h.statement, bean, exc)
+                    else:
+                        feed(bean, handles)
                 if self.pending:
                     self.drain()
             else:
