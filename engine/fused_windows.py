@@ -6,6 +6,7 @@ handle by one whose `on_event` is generated too."""
 from __future__ import annotations
 
 import heapq
+import sys
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from views.length import LengthWindow
@@ -91,7 +92,7 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     src = generate(shape, classes, proc.select.names, aggs.reclaim, stmt._listeners_only, checked,
                    (bool(proc.want_new), bool(proc.want_old)))
     code = code_for(src)
-    ns.update(_w=w, _memo=[None, None, None], _INF=float("inf"), _heappop=heapq.heappop,
+    ns.update(_w=w, _memo=[None, None, None, None, False], _pool=[], _refcount=sys.getrefcount, _max=max, _map=map, _INF=float("inf"), _heappop=heapq.heappop,
               _callback_failed=_callback_failed, _order=hashmap_order([t.kind for t in proc.key_types]) if shape.group is not None else None)
     exec(code, ns)
     w.child = FusedSink(ns["update"])

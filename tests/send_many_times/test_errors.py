@@ -124,3 +124,22 @@ def test_times_alone_with_objects_of_registered_classes() -> None:
         lambda new, old: seen.append((engine.now, new[0].get("s"))))
     engine.send_many([P(1), P(2), P(3)], times=[0, 5, 12])
     assert seen == [(12, 3)] and engine.now == 12
+
+
+def test_beans_the_caller_holds_are_never_reused() -> None:
+    """The fused time batch reuses the beans of batches that left the window (send_many's
+    loops): only those nothing else references. Beans sent as such stay as they were."""
+    from engine.contracts.bean import EventBean
+    engine, seen = _engine()
+    et = engine.event_type("T")
+    mine = [EventBean(et, {"k": "m", "v": i}) for i in range(3)]
+    t = 0
+    for rnd in range(6):
+        events: list = [{"k": "a", "v": 1} for _ in range(20)]
+        if rnd == 1:
+            events[5:5] = mine
+        engine.send_many(events, "T", times=[t + 10 * j for j in range(len(events))])
+        t += 1000
+    assert [b.underlying for b in mine] == [{"k": "m", "v": 0}, {"k": "m", "v": 1}, {"k": "m", "v": 2}]
+    assert all(b.event_type is et for b in mine)
+    assert any({"k": "m", "s": 3} in rows for _, rows in seen)
