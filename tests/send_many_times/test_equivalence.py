@@ -63,9 +63,10 @@ def build(statements: list[str], fusion: Optional[bool], extras: set[str], start
             made: list = []
 
             def create(new: Any, old: Any, _e: Engine = engine, _made: list = made) -> None:
-                if not _made:       # a statement created from a listener, on the same types
-                    _made.append(_e.epl("@name('late') select count(*) as c from T#time_batch(200 msec)"))
-                    _made[0].add_listener(lambda nw, od: log.append(("late", _e.now, _rows(nw), _rows(od))))
+                _made.append(None)
+                if len(_made) == 3:     # a statement created from a listener, on the same types
+                    late = _e.epl("@name('late') select count(*) as c from T#time_batch(200 msec)")
+                    late.add_listener(lambda nw, od: log.append(("late", _e.now, _rows(nw), _rows(od))))
             stmt.add_listener(create)
         if "zero" in extras and n == 0:
             # a listener scheduling a callback due at once (the scheduler directly: no EPL

@@ -144,7 +144,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     L += enter_one("    ")
     if want_new:
         L += _row(shape, classes, names, "    ", False, "out")
-    L.append("    _stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")")
+    L += _emit_one(want_new, want_old, "    ")
     L.append("    return")
     # none in, one out (a sliding window's expiry): its group alone
     L += ["if not new and old and len(old) == 1:",
@@ -259,8 +259,20 @@ def _ungrouped(shape: Shape, classes: Sequence[str], names: Sequence[str],
           *_local_steps(shape, classes, "u", False, "        "), *_store(classes, "    ")]
     L += _row(shape, classes, names, "", False, "out") if want_new else []
     if want_new or want_old:
-        L.append("_stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")")
+        L += _emit_one(want_new, want_old, "")
     return L
+
+
+def _emit_one(want_new: bool, want_old: bool, ind: str) -> list[str]:
+    """The statement's rows for one arriving event. When send_many's timed loop has said so
+    (`_direct[0]`: the statement delivers its insert stream to listeners alone, nothing
+    waits for dispatch, and this update is the last step of the event's processing) the
+    listeners are called at once, as the drain that follows would call them."""
+    emit = "_stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")"
+    if not want_new:
+        return [ind + emit]
+    return [ind + "if _direct[0]:", ind + "    _direct[0] = False", ind + "    _stmt._dispatch([out], None)",
+            ind + "else:", ind + "    " + emit]
 
 
 def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
@@ -459,12 +471,18 @@ def _timed_window_loop(checked: Sequence[str]) -> list[str]:
             "                w._handle = c.schedule(at + w._period, w._expire_cb)",
             "            w._times.append(at)",
             "            w._events.append(bean)",
+            "            # (the update is on_event's last step: its rows may go to the listeners",
+            "            # at once when only they take them and nothing else waits)",
+            "            _direct[0] = stmt._listeners_only and not engine._dispatch_queue",
             "            update([bean], None)",
             "        except Exception as exc:   # the statement skips the event (engine/faults.py)",
             "            _failed(engine, stmt, bean, exc)",
+            "        finally:",
+            "            _direct[0] = False",
             "        if engine.pending:",
             "            engine.drain()",
-            "            if _route.roots is not _roots or _root.one is not _h or find(type_name) is not _et:",
-            "                return j + 1",
+            "        # (listeners ran: called at once, or by the drain)",
+            "        if _route.roots is not _roots or _root.one is not _h or find(type_name) is not _et:",
+            "            return j + 1",
             "    return n",
             ""]
