@@ -218,3 +218,11 @@ def test_a_refused_event_after_a_fired_expiry_leaves_what_the_expiry_scheduled_w
           [{"k": "a", "v": 1, "x": 0.5}, {"k": "a", "v": 2, "x": 0.5}, ["not", "a", "dict"]],
           [0, 5, 300], ["T"] * 3, {"zero"}, 1000, True)
     compare(True, sc)
+
+
+def test_a_statement_created_by_a_listener_takes_the_next_events() -> None:
+    """The time window's loop calls the listener at once; the statement it creates on the
+    same type takes every later event (the loop looks at the routing after each event)."""
+    sc = (["select k, avg(x) as a from T#time(1 sec) group by k"],
+          [{"k": "a", "v": 1, "x": 0.5}] * 6, [0, 1, 2, 3, 4, 5], ["T"] * 6, {"create"}, 1000, True)
+    compare(True, sc)
