@@ -365,12 +365,13 @@ def _inline_check(checked: Sequence[str], ind: str) -> list[str]:
 def _timed_batch_loop(checked: Sequence[str]) -> list[str]:
     """send_many's loop with times for a time batch alone on its event type
     (engine/fused.py run_batch): event i's time step is made by the caller; before each
-    later event the loop steps time itself, one comparison while the time stays, and
-    returns at the event whose time reaches the next due callback (the batch's end: the
-    caller fires it and comes back), moves backwards (the caller raises), or ~j at an
+    later event the loop steps time itself (two comparisons: nothing due, not backwards)
+    and returns at the event whose time reaches the next due callback (the batch's end:
+    the caller fires it and comes back) or moves backwards (the caller raises), or ~j at an
     event that is not a dict (its step made: the caller sends it without one). `due` is
-    the scheduler's earliest time: only the window's own schedule changes it here (no user
-    code runs before time moves)."""
+    the scheduler's earliest time, after `now` (else ~i at once: a callback scheduled while
+    the last step fired waits for the next step, even to the same time); only the window's
+    own schedule changes it here (no user code runs before time moves)."""
     src = ["def run_timed(engine, events, i, n, check, find, type_name, times):",
            "    w = _w",
            "    _memo[4] = True",
@@ -379,15 +380,14 @@ def _timed_batch_loop(checked: Sequence[str]) -> list[str]:
            "    heap = sched._heap",
            "    due = heap[0].time if heap else _INF",
            "    if due <= now:",
-           "        n = i + 1           # a callback waits for the next time step",
+           "        return ~i           # a callback waits for the next step: the engine's loop",
            "    engine.current_statement = _stmt",
            "    try:",
            "        for j in range(i, n):",
            "            t = times[j]",
-           "            if t != now:",
-           "                if t < now or t >= due:",
-           "                    return j",
-           "                now = t",
+           "            if t >= due or t < now:     # (due > now: the same time goes on)",
+           "                return j",
+           "            now = t",
            "            u = events[j]",
            "            if type(u) is not dict:",
            "                return ~j           # (its step made: nothing due before `due`)",
