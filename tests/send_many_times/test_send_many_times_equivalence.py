@@ -191,6 +191,8 @@ def windowed_scenario(draw: Any) -> tuple:
                    "x": draw(st.sampled_from([0.1, 0.2, 1.5, 3.0]))}
         if draw(st.integers(0, 80)) == 0:
             ev = {"k": "a", "v": 1.5, "x": 1.0} if draw(st.booleans()) else ["not", "a", "dict"]
+        elif draw(st.integers(0, 20)) == 0:
+            del ev[draw(st.sampled_from(["k", "v", "x"]))]     # a missing property is null
         events.append(ev)
         times.append(t)
     extras = set(draw(st.lists(st.sampled_from(["send", "raise", "create", "zero"]), max_size=1)))
@@ -226,3 +228,31 @@ def test_a_statement_created_by_a_listener_takes_the_next_events() -> None:
     sc = (["select k, avg(x) as a from T#time(1 sec) group by k"],
           [{"k": "a", "v": 1, "x": 0.5}] * 6, [0, 1, 2, 3, 4, 5], ["T"] * 6, {"create"}, 1000, True)
     compare(True, sc)
+
+
+def test_a_statement_failing_at_an_expiry_fails_as_with_the_calls_one_by_one() -> None:
+    """Unchecked events (check_events=False): a value the average cannot take fails the
+    statement on arrival and again when the time window's expiry leaves it (the window
+    schedules no further expiry then, until the next arrival); the other events go on."""
+    text = "select k, avg(x) as a from T#time(100 msec) group by k"
+    evs = [{"k": "a", "v": 1, "x": 0.5}, {"k": "a", "v": 1, "x": "bad"}, {"k": "a", "v": 1, "x": 1.0},
+           {"k": "a", "v": 1, "x": 2.0}, {"k": "b", "v": 1, "x": 3.0}, {"k": "b", "v": 1, "x": 4.0},
+           {"k": "b", "v": 1, "x": 5.0}]
+    times = [0, 10, 15, 20, 100, 110, 130]      # each expiry alone, at its own step
+    logs = []
+    for batched_run in (False, True):
+        engine = Engine(time="simulated", check_events=False)
+        engine.epl("create schema T(k string, v int, x double)")
+        log: list = []
+        engine.signals.statement_error.connect(lambda sender, **kw: log.append(("failed", engine.now)), weak=False)
+        engine.epl(text).add_listener(lambda new, old, _e=engine, _l=log: _l.append((_e.now, _rows(new))))
+        if batched_run:
+            engine.send_many(evs, "T", times=times)
+        else:
+            for t, e in zip(times, evs):
+                engine.advance_time(t)
+                engine.send(e, "T")
+        engine.advance_time(1000)
+        logs.append((log, engine.schedule_count(), engine.now))
+    assert logs[0] == logs[1]
+    assert ("failed", 10) in logs[0][0] and ("failed", 110) in logs[0][0]

@@ -164,7 +164,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         L += ["        refc[k] = rc"]
     if want_new:
         L += ["    if row is None:", "        row = _new_row()", *_row(shape, classes, names, "    ", True, "out")]
-    L.append("    _stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")")
+    L += _emit_one(want_new, want_old, "    ")
     L.append("    return")
     # the events of each group in update order (a group's aggregators take its events in
     # that order: the same running sums), groups in order of first appearance
@@ -264,10 +264,11 @@ def _ungrouped(shape: Shape, classes: Sequence[str], names: Sequence[str],
 
 
 def _emit_one(want_new: bool, want_old: bool, ind: str) -> list[str]:
-    """The statement's rows for one arriving event. When send_many's timed loop has said so
-    (`_direct[0]`: the statement delivers its insert stream to listeners alone, nothing
-    waits for dispatch, and this update is the last step of the event's processing) the
-    listeners are called at once, as the drain that follows would call them."""
+    """The statement's rows for one event in or out. When send_many's timed loop has said
+    so (`_direct[0]`: the statement delivers its insert stream to listeners alone, nothing
+    waits for dispatch, and this update is the last step of the event's processing or of
+    the window's expiry) the listeners are called at once, as the drain that follows would
+    call them."""
     emit = "_stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")"
     if not want_new:
         return [ind + emit]
@@ -356,7 +357,7 @@ def _inline_check(checked: Sequence[str], ind: str) -> list[str]:
     return [ind + "if check is not None:",
             ind + "    try:",
             ind + f"        odd = {test}",
-            ind + "    except KeyError:",
+            ind + "    except _KeyError:",
             ind + "        odd = True",
             ind + "    if odd:",
             ind + "        check(u)"]
@@ -436,7 +437,8 @@ def _timed_window_loop(checked: Sequence[str]) -> list[str]:
             "            heap = sched._heap",
             "            if heap and heap[0].time <= t:",
             "                h = heap[0]",
-            "                if h is w._handle and h.active and (len(heap) < 2 or heap[1].time > t) \\",
+            "                if h is w._handle and h.active and h.callback is w._expire_cb \\",
+            "                        and (len(heap) < 2 or heap[1].time > t) \\",
             "                        and (len(heap) < 3 or heap[2].time > t):",
             "                    # the window's expiry alone is due: Scheduler.fire in a step",
             "                    _heappop(heap)",
@@ -446,7 +448,33 @@ def _timed_window_loop(checked: Sequence[str]) -> list[str]:
             "                    try:",
             "                        engine.current_statement = None",
             "                        try:",
-            "                            h.callback()",
+            "                            # TimeWindow._expire, the next expiry scheduled before",
+            "                            # the post instead of after it (nothing schedules in",
+            "                            # between: the same order), so that the post is the",
+            "                            # step's last and its rows may go to the listeners at once",
+            "                            w._handle = None",
+            "                            wt = w._times",
+            "                            we = w._events",
+            "                            horizon = now - c.offset - w._period",
+            "                            out = []",
+            "                            while wt and wt[0] <= horizon:",
+            "                                wt.popleft()",
+            "                                out.append(we.popleft())",
+            "                            if wt:",
+            "                                w._handle = c.schedule(wt[0] + w._period, w._expire_cb)",
+            "                            if out:",
+            "                                _direct[0] = stmt._listeners_only and not engine._dispatch_queue",
+            "                                posted = False",
+            "                                try:",
+            "                                    update(None, out)",
+            "                                    posted = True",
+            "                                finally:",
+            "                                    _direct[0] = False",
+            "                                    if not posted and w._handle is not None:",
+            "                                        # a failed post: the general order had not",
+            "                                        # scheduled the next expiry yet",
+            "                                        c.cancel(w._handle)",
+            "                                        w._handle = None",
             "                        except Exception as exc:",
             "                            _callback_failed(engine, h, exc)",
             "                        if engine.pending:",
