@@ -187,11 +187,14 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         # else once the window dropped it, their beans are reused by send_many's loops (for
         # a statement whose batches those loops fill; no garbage for the collector to chase
         # per event); the reference counts show that nothing else holds them
-        L += ["rl = _memo[3]", "_memo[3] = old",
-              "if rl and _memo[4] and _refcount(rl) == 2 and len(_pool) < 4096 \\",
-              "        and _max(_map(_refcount, rl)) == 2:",
+        L += ["rl = _memo[3]",
+              "if _memo[4]:",
               "    _memo[4] = False",
-              "    _pool.extend(rl)"]
+              "    _memo[3] = old",
+              "    if rl and _refcount(rl) == 2 and len(_pool) < 4096 and _max(_map(_refcount, rl)) == 2:",
+              "        _pool.extend(rl)",
+              "else:",
+              "    _memo[3] = None      # (kept only while the loops fill the batches)"]
     # a group's representative is its last event in the update, the remove stream's last
     L += ["reps = {k: l[-1] for k, l in gn.items()}", "for k, l in go.items():", "    reps[k] = l[-1]",
           "order = _order(reps) if len(reps) > 1 else reps"]
