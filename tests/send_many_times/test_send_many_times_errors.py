@@ -143,3 +143,35 @@ def test_beans_the_caller_holds_are_never_reused() -> None:
     assert [b.underlying for b in mine] == [{"k": "m", "v": 0}, {"k": "m", "v": 1}, {"k": "m", "v": 2}]
     assert all(b.event_type is et for b in mine)
     assert any({"k": "m", "s": 3} in rows for _, rows in seen)
+
+
+@pytest.mark.parametrize("text", [W3, "select k, avg(v) as a from T#time(300 msec) group by k"])
+def test_a_checkpoint_between_timed_batches_continues_the_same(text: str) -> None:
+    """State the fused loops keep (the batch's reusable beans, the left batch) survives a
+    checkpoint: a restored engine goes on as the original."""
+    events = [{"k": "ab"[j % 2], "v": j} for j in range(40)]
+    times = [25 * j for j in range(40)]
+    engine, seen = _engine(text)
+    engine.send_many(events[:25], "T", times=times[:25])
+    data = engine.checkpoint()
+    engine.send_many(events[25:], "T", times=times[25:])
+    engine.advance_time(5000)
+    restored = Engine.restore(data)
+    again: list = []
+    restored.statements[-1].add_listener(
+        lambda new, old: again.append((restored.now, [r.to_dict() for r in new or ()])))
+    restored.send_many(events[25:], "T", times=times[25:])
+    restored.advance_time(5000)
+    cut = next(i for i, (t, _) in enumerate(seen) if t >= times[25])
+    assert again == seen[cut:]
+
+
+def test_dataframes_thread_safe_false_and_generators_take_times() -> None:
+    pd = pytest.importorskip("pandas")
+    for kw in ({}, {"thread_safe": False}):
+        engine = Engine(time="simulated", **kw)
+        engine.epl("create schema T(k string, v int)")
+        seen: list = []
+        engine.epl(W3).add_listener(lambda new, old: seen.append((engine.now, [r.to_dict() for r in new])))
+        engine.send_many(pd.DataFrame({"k": ["a", "a", "b"], "v": [1, 2, 3]}), "T", times=(t for t in (0, 500, 1000)))
+        assert seen == [(1000, [{"k": "a", "s": 3}])] and engine.now == 1000
