@@ -92,8 +92,14 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     src = generate(shape, classes, proc.select.names, aggs.reclaim, stmt._listeners_only, checked,
                    (bool(proc.want_new), bool(proc.want_old)))
     code = code_for(src)
-    ns.update(_w=w, _memo=[None, None, None, None, False], _direct=[False], _pool=[], _refcount=sys.getrefcount, _max=max, _map=map, _INF=float("inf"), _heappop=heapq.heappop, _KeyError=KeyError,
-              _callback_failed=_callback_failed, _order=hashmap_order([t.kind for t in proc.key_types]) if shape.group is not None else None)
+    # _memo: the list last posted as the new batch, its split into groups, the changes its
+    # entering made (exact aggregators), the batch that left at the last post (its beans
+    # to reuse) and whether send_many's loops filled the current batch; _direct[0]: the
+    # timed loop lets the next row go to the listeners at once; _pool: reusable beans
+    ns.update(_w=w, _memo=[None, None, None, None, False], _direct=[False], _pool=[],
+              _refcount=sys.getrefcount, _max=max, _map=map, _INF=float("inf"),
+              _heappop=heapq.heappop, _KeyError=KeyError, _callback_failed=_callback_failed,
+              _order=hashmap_order([t.kind for t in proc.key_types]) if shape.group is not None else None)
     exec(code, ns)
     w.child = FusedSink(ns["update"])
     fused = handle_type(handle.target, stmt, handle.stream_index)
