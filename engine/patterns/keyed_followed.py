@@ -21,10 +21,16 @@ that instant). Statements with @SuppressOverlappingMatches, @DiscardPartialsOnMa
 pattern streams of selects use this).
 
 Expiry is lazy: an instance whose deadline has passed is never matched, and it leaves the
-waiting lists when the next A event arrives or when anyone reads the pattern-limit count
-(limits.PatternLimit asks each run for its live count). No schedule is needed, except for
-a period of zero or less: such an instance ends at the next time step even to the same
-instant (the state machines' timer fires then), so one schedule at that instant ends them.
+waiting lists at a later A event (for a constant period, in batches a sixteenth of the
+period apart) or when anyone reads the pattern-limit count (limits.PatternLimit asks each
+run for its live count). No schedule is needed, except for a period of zero or less: such
+an instance ends at the next time step even to the same instant (the state machines' timer
+fires then), so one schedule at that instant ends them.
+
+Delivery: for `select *` (the stream's events are the statement's rows), the matches of a
+B event that only this run's B filter wanted, while nothing waits for dispatch, go straight
+to the statement's listeners, as Statement._deliver_now does for a stream's own events;
+otherwise they take the statement's output queue (`_emit`) or its stream handle.
 """
 from __future__ import annotations
 
@@ -94,9 +100,10 @@ def _waited(spec: FilterSpec, wanted: Callable[[Any], bool]) -> FilterSpec:
 class KeyedFollowedRun:
     """One statement instance's matcher. `waiting` maps a key to what waits for its B,
     oldest first: one entry or a list of entries (an entry is the A event, or with `within`
-    the tuple (deadline, seq, key, A event)); `due` holds the `within` entries by deadline (a
-    queue when the period is a constant, else a heap). The per-event work is in closures
-    built by `_build` (the handles' `on_event`), with their state in local cells."""
+    the tuple (deadline, key, A event) for a constant positive period, else (deadline, seq,
+    key, A event)); `due` holds the `within` entries by deadline (a queue when the period is
+    a constant, else a heap). The per-event work is in closures built by `_build` (`fns`:
+    the handles' `on_event`, B's and C's filter leaves), with their state in local cells."""
 
     def __init__(self, fast: KeyedFollowedPlan, instance: Any, handle: Any) -> None:
         self.fast = fast
@@ -109,22 +116,25 @@ class KeyedFollowedRun:
         self.limit: PatternLimit = pattern_limit(self.engine)
         self.tokens: list[Any] = []
         self.handles: list[_Handle] = []
+        self.fns: Optional[_Fns] = None
         self._live: Callable[[], int] = lambda: 0
         self._clear: Callable[[], None] = lambda: None
 
     # -- lifecycle -----------------------------------------------------------------------
     def start(self) -> "KeyedFollowedRun":
         fast = self.fast
-        on_a, on_b, b_wanted, on_c, c_wanted, self._live, self._clear = _build(self)
+        fns = self.fns = _build(self)
+        self._live, self._clear = fns.live, fns.clear
         empty = (EventBean(fast.match_type, {}),)
-        specs = [fast.a_template.bind(empty), _waited(fast.b_template.bind(empty), b_wanted)]
-        handles = [_Handle(on_a, self.statement), _Handle(on_b, self.statement)]
+        specs = [fast.a_template.bind(empty), _waited(fast.b_template.bind(empty), fns.b_wanted)]
+        handles = [_Handle(fns.on_a, self.statement), _Handle(fns.on_b, self.statement)]
         if fast.c_template is not None:
-            specs.append(_waited(fast.c_template.bind(empty), c_wanted))
-            handles.append(_Handle(on_c, self.statement))
+            specs.append(_waited(fast.c_template.bind(empty), fns.c_wanted))
+            handles.append(_Handle(fns.on_c, self.statement))
         if self.addendum is not None:
             specs = [self.addendum(s) for s in specs]
         self.handles = handles
+        fns.rebind(self.index, handles[1])
         self.tokens = [self.index.add(s, h) for s, h in zip(specs, handles)]
         self.limit.sources.append(self)
         return self
@@ -149,14 +159,26 @@ class KeyedFollowedRun:
         if new is not old:
             self.tokens = [move_filter(t, old, new) for t in self.tokens]
         self.engine, self.index = runtime, new
+        self.fns.rebind(new, self.handles[1])
 
     def live_count(self) -> int:
         """Waiting A events (sub-expression instances), after ending the expired ones."""
         return self._live()
 
 
-def _build(run: KeyedFollowedRun) -> tuple:
-    """(on_a, on_b, B wanted, live count, clear) for one run: closures over the run's state."""
+class _Fns:
+    """What `_build` makes for one run: the handles' per-event functions and the run's
+    bookkeeping, closures over one set of local cells."""
+
+    __slots__ = ("on_a", "on_b", "b_wanted", "on_c", "c_wanted", "live", "clear", "rebind")
+
+    def __init__(self, **fns: Callable) -> None:
+        for k, v in fns.items():
+            setattr(self, k, v)
+
+
+def _build(run: KeyedFollowedRun) -> _Fns:
+    """The run's per-event closures (see KeyedFollowedRun)."""
     fast = run.fast
     statement, handle, ctx, lim = run.statement, run.handle, run.ctx, run.limit
     a_type, b_type, a_tag, b_tag, mt = fast.a_type, fast.b_type, fast.a_tag, fast.b_tag, fast.match_type
@@ -167,6 +189,11 @@ def _build(run: KeyedFollowedRun) -> tuple:
     a_prop = fast.a_props[0] if len(fast.a_props) == 1 and a_type.representation.name == "MAP" else None
     b_prop = fast.b_props[0] if len(fast.b_props) == 1 and b_type.representation.name == "MAP" else None
     within, within_ms = fast.within, fast.within_ms
+    # a constant positive period: deadlines come in creation order, so the entries of one
+    # key end oldest first (an ending entry, if still waiting, heads its key's list)
+    steady = within_ms is not None and within_ms > 0
+    slack = max(1, within_ms // 16) if steady else 0
+    sweep_at: Any = float("-inf")       # when on_a_steady next ends what has ended
     waiting: dict[Any, Any] = {}
     waiting_get, waiting_pop = waiting.get, waiting.pop
     due: Any = deque() if within_ms is not None else []
@@ -175,20 +202,73 @@ def _build(run: KeyedFollowedRun) -> tuple:
     seq = 0
     zero_timer: list = []               # the schedule ending periods of zero or less
     now = ctx.now
+    from engine.instance import RowHandle, StatementContext
+    # the statement's time without a call (StatementContext.now, inlined)
+    plain_ctx = type(ctx) is StatementContext
     # matches go straight to the statement's rows when its stream has no views (RowHandle)
-    from engine.instance import RowHandle
     emit = statement._emit if type(handle) is RowHandle else None
     # several rows in one call unless each is routed (insert into): then each on its own,
     # as the general path's separate matches, so that a failure keeps no other from the stream
     batch = emit is not None and getattr(statement, "_insert_into", None) is None
-
     engine_of = run                     # run.engine changes when the run moves
+    eng = statement.engine              # the engine whose dispatch queue the statement uses
 
-    def deliver(row: Any) -> None:
-        if emit is None:
-            handle.on_event(row)
+    # -- direct delivery -------------------------------------------------------------------
+    # A B event that only this run's B filter wanted, while nothing waits for dispatch: its
+    # rows go to the listeners at once, as Statement._deliver_now does for a stream's own
+    # events (queueing them and draining the queue would call the same receivers with the
+    # same rows with nothing in between). Whether the B filter is alone on B's events is
+    # read off the filter index's tree when its route changes (its generated function is
+    # replaced on every change: see filterindex/tree.py) and noted when `wanted` lets an
+    # event through, so that it holds for that very event.
+    direct = emit is not None and statement._listeners_only
+    split = "_dispatch" in vars(statement)      # a for-clause splits each delivery
+    route = run.index.router(b_type)
+    checked_fn: Any = None              # the route function `alone` was read for
+    alone = False
+    solo = False                        # the B event being processed matched only this run
+    ls1: Any = None                     # the listener tuple `fn1` was read from
+    fn1: Any = None
+    empty: Any = ()
+
+    def recheck(fn: Any) -> bool:
+        nonlocal checked_fn, alone
+        checked_fn, alone = fn, _alone(route, b_handle[0])
+        return alone
+
+    def receivers(rows: list) -> None:
+        """Rows for the listeners when `ls1` is out of date: read them again."""
+        nonlocal ls1, fn1, empty
+        ls = statement._listeners
+        if len(ls) == 1 and ls[0][1] == 2 and statement._subscriber is None and not split:
+            ls1, fn1 = ls, ls[0][0]
+            empty = None if getattr(eng, "none_for_empty", False) else ()
         else:
-            emit([row], None)
+            ls1 = fn1 = None
+        if statement.has_receivers:
+            statement._dispatch(rows, None)
+
+    def deliver(rows: list) -> None:
+        """Rows of one B event, through the statement's output queue."""
+        if batch:
+            emit(rows, None)
+            return
+        if len(rows) == 1:
+            if emit is None:
+                handle.on_event(rows[0])
+            else:
+                emit(rows, None)
+            return
+        for row in rows:
+            # each completed instance is its own filter match in the general path: a
+            # failure in one does not keep the others from the stream
+            try:
+                if emit is None:
+                    handle.on_event(row)
+                else:
+                    emit([row], None)
+            except Exception as exc:
+                statement_failed(engine_of.engine, statement, row, exc)
 
     def admit() -> bool:
         """The limit's check for one more instance (only while a limit is set)."""
@@ -200,6 +280,7 @@ def _build(run: KeyedFollowedRun) -> tuple:
         if lim.max_instances is not None:
             lim.released()
 
+    # -- A events --------------------------------------------------------------------------
     def on_a(bean: Any) -> None:
         nonlocal count
         if a_prop is not None and bean.event_type is a_type:
@@ -219,7 +300,57 @@ def _build(run: KeyedFollowedRun) -> tuple:
         else:
             waiting[key] = [w, bean]
 
+    def on_a_steady(bean: Any) -> None:
+        """`within` a constant positive period: entries (deadline, key, A event) in a queue.
+        The ended ones leave in batches, a sixteenth of the period apart (one loop for
+        several, oldest first, each the head of its key's list); until then B events and
+        the live count (see `live_count`) skip them by their deadline."""
+        nonlocal count, sweep_at
+        if a_prop is not None and bean.event_type is a_type:
+            key = bean.underlying.get(a_prop)
+            if key is None:
+                key = _NULL_A
+        else:
+            key = a_key(bean)
+        t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
+        if t >= sweep_at:
+            sweep_at = t + slack
+            ended = 0
+            while due:
+                e = due[0]
+                if e[0] > t:
+                    break
+                pop_due()
+                k = e[1]
+                w = waiting_get(k)
+                if w is e:
+                    del waiting[k]
+                    ended += 1
+                elif w.__class__ is list and w[0] is e:
+                    del w[0]
+                    if len(w) == 1:
+                        waiting[k] = w[0]
+                    ended += 1
+            if ended:
+                count -= ended
+                if lim.max_instances is not None:
+                    lim.released()
+        if lim.max_instances is not None and not admit():
+            return
+        count += 1
+        entry = (t + within_ms, key, bean)
+        due.append(entry)
+        w = waiting_get(key)
+        if w is None:
+            waiting[key] = entry
+        elif w.__class__ is list:
+            w.append(entry)
+        else:
+            waiting[key] = [w, entry]
+
     def on_a_within(bean: Any) -> None:
+        """`within` a period per A event, or of zero or less: entries (deadline, seq, key, A
+        event) in a heap (or a queue for a constant period)."""
         nonlocal count, seq
         if a_prop is not None and bean.event_type is a_type:
             key = bean.underlying.get(a_prop)
@@ -256,17 +387,30 @@ def _build(run: KeyedFollowedRun) -> tuple:
         else:
             waiting[key] = [w, entry]
 
+    # -- B events --------------------------------------------------------------------------
+    b_handle: list = [None]             # the run's B handle (set by `start`)
+
     def wanted(bean: Any) -> bool:
+        nonlocal solo
         if b_prop is not None and bean.event_type is b_type:
-            key = bean.underlying.get(b_prop)
-            if key is None:
+            try:
+                # None is no key (a null A key waits under _NULL_A)
+                found = bean.underlying.get(b_prop) in waiting
+            except TypeError:       # an unhashable value: no A waits for it
                 return False
-        else:
-            key = b_key(bean)
+            if found and direct:
+                fn = route.fn
+                solo = alone if fn is checked_fn else recheck(fn)
+            return found
+        key = b_key(bean)
         try:
-            return key in waiting
-        except TypeError:       # an unhashable value: no A waits for it
+            found = key in waiting
+        except TypeError:
             return False
+        if found and direct:
+            fn = route.fn
+            solo = (alone if fn is checked_fn else recheck(fn)) and bean.event_type is b_type
+        return found
 
     def on_b(bean: Any) -> None:
         nonlocal count
@@ -281,41 +425,40 @@ def _build(run: KeyedFollowedRun) -> tuple:
             if lim.max_instances is not None:
                 lim.released()
             if within is not None:
-                if w[0] <= now():
+                if w[0] <= (ctx._scheduler.now - ctx.offset if plain_ctx else now()):
                     return                  # expired
-                w = w[3]
+                w = w[-1]
             row = _new_bean(EventBean)
             row.event_type = mt
             row.underlying = {a_tag: w, b_tag: bean} if b_tag is not None else {a_tag: w}
-            if emit is not None:
-                emit([row], None)
-            else:
-                handle.on_event(row)
-            return
-        released(len(w))
-        if within is not None:
-            t = now()
-            w = [e[3] for e in w if e[0] > t]       # the others have expired
-            if not w:
-                return
-        if b_tag is not None:
-            rows = [EventBean(mt, {a_tag: a, b_tag: bean}) for a in w]
+            rows = [row]
         else:
-            rows = [EventBean(mt, {a_tag: a}) for a in w]
-        if batch:
-            emit(rows, None)
+            count -= len(w)
+            if lim.max_instances is not None:
+                lim.released()
+            if within is not None:
+                t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
+                w = [e[-1] for e in w if e[0] > t]       # the others have expired
+                if not w:
+                    return
+            rows = []
+            for a in w:
+                row = _new_bean(EventBean)
+                row.event_type = mt
+                row.underlying = {a_tag: a, b_tag: bean} if b_tag is not None else {a_tag: a}
+                rows.append(row)
+        if solo and not eng._dispatch_queue:
+            if statement._listeners is ls1 and statement._subscriber is None:
+                try:
+                    fn1(rows, empty)
+                except Exception as exc:  # isolate listeners: log, signal, go on
+                    statement._failed("Listener", fn1, exc)
+            else:
+                receivers(rows)
             return
-        if len(rows) == 1:
-            deliver(rows[0])
-            return
-        for row in rows:
-            # each completed instance is its own filter match in the general path: a
-            # failure in one does not keep the others from the stream
-            try:
-                deliver(row)
-            except Exception as exc:
-                statement_failed(engine_of.engine, statement, bean, exc)
+        deliver(rows)
 
+    # -- C events (`and not C`) ------------------------------------------------------------
     def c_wanted(bean: Any) -> bool:
         try:
             return c_key(bean) in waiting
@@ -328,12 +471,13 @@ def _build(run: KeyedFollowedRun) -> tuple:
         if w is not None:
             released(len(w) if w.__class__ is list else 1)
 
+    # -- expiry ----------------------------------------------------------------------------
     def expire(t: float) -> None:
         """End the waiting instances whose deadline is at or before `t`."""
         ended = 0
         while due and due[0][0] <= t:
             entry = pop_due()
-            key = entry[2]
+            key = entry[-2]
             w = waiting_get(key)
             if w is None:
                 continue                # completed by its B
@@ -371,7 +515,36 @@ def _build(run: KeyedFollowedRun) -> tuple:
         due.clear()
         count = 0
 
-    return (on_a_within if within is not None else on_a), on_b, wanted, on_c, c_wanted, live_count, clear
+    def rebind(index: Any, b: Any) -> None:
+        """The run's filters live in `index` now; `b` is its B handle."""
+        nonlocal route, checked_fn, solo
+        route, checked_fn, solo = index.router(b_type), None, False
+        b_handle[0] = b
+
+    on = on_a if within is None else on_a_steady if steady else on_a_within
+    return _Fns(on_a=on, on_b=on_b, b_wanted=wanted, on_c=on_c, c_wanted=c_wanted,
+                live=live_count, clear=clear, rebind=rebind)
+
+
+def _alone(route: Any, handle: Any) -> bool:
+    """Whether the filters that `route` (filterindex.tree's routing of one event type) goes
+    through hold `handle` and nothing else, in one chain of nodes that the route's function
+    inlines (so that any registration added to them replaces that function)."""
+    if route.pre is not None or len(route.roots) != 1:
+        return False
+    node = route.roots[0]
+    while True:
+        if node.indexes:
+            if node.handles or len(node.indexes) != 1:
+                return False
+            entries = node.indexes[0].entries
+            if len(entries) != 1:
+                return False
+            node = next(iter(entries.values()))
+            if not node.inlined:
+                return False
+        else:
+            return node.one is handle
 
 
 def _key_reader(et: Any, props: tuple[str, ...], null: object) -> Callable[[Any], Any]:

@@ -234,3 +234,148 @@ def test_and_not_scripts(b_shape, seq):
     want = _run(epl, seq, False, read_counts=False)
     got = _run(epl, seq, True, read_counts=False)
     assert got[2] and got[:2] == want[:2]
+
+
+# how the statement's receivers look and behave: matches of a B event that only the
+# pattern wanted go straight to the listeners (no dispatch queue) on the fast path
+RECEIVERS = ["one", "esper", "two", "raises", "sends", "subscriber", "changes", "twin", "peek",
+             "late"]
+
+
+def _run_receivers(epl: str, seq: list, fast: bool, receivers: str, none_for_empty: bool) -> list:
+    engine = Engine(time="simulated", start_time=0, none_for_empty=none_for_empty)
+    set_fast_paths(engine, fast)
+    for s in SCHEMAS:
+        engine.epl(s)
+    engine.epl("create variable int pv = 40")
+    calls: list = []
+    peek: list = []
+    stmt = engine.epl(epl)
+    if receivers == "peek":
+        # a statement that takes B events after the pattern's (both of the late phase:
+        # docs/dispatch-order.md), whose state the listener reads
+        peek.append(engine.epl("select count(*) as n, sum(v) as s from B order by n"))
+    assert isinstance(stmt_registration(stmt), KeyedFollowedRun) == fast
+    sent = [0]
+
+    def record(tag, sends=True):
+        def listen(new, old, *rest):
+            calls.append((tag, [_plain(e.underlying) for e in new or []], old))
+            if peek:
+                # what another statement made of the same B event: it has processed it
+                # before any listener is called
+                calls.append(("P", [r.to_dict() for r in peek[0]]))
+            if receivers == "raises" and len(new or ()) > 1:
+                raise RuntimeError("listener fails")
+            if receivers == "sends" and sends and sent[0] < 6:
+                # events sent from a listener are processed after the current one
+                sent[0] += 1
+                a = new[0].underlying["a"].underlying
+                engine.send({"id": a["id"], "k": a["k"], "v": sent[0]}, "AB"[sent[0] % 2])
+        return listen
+
+    if receivers == "esper":
+        stmt.add_listener(record("L"), signature="esper")
+    else:
+        stmt.add_listener(record("L"))
+    if receivers in ("two", "raises"):
+        stmt.add_listener(record("M"))
+    if receivers == "subscriber":
+        class Sub:
+            def update(self, *row):
+                calls.append(("S", [_plain(r) if isinstance(r, dict) else r for r in row]))
+        stmt.subscriber = Sub()
+    if receivers == "twin":     # a second statement of the same shape wants the same B events
+        engine.epl(epl).add_listener(record("T"))
+    if receivers == "sends":    # and one that sees what the listener sends
+        engine.epl("select id, v from A").add_listener(record("A", False))
+    extra = None
+    for i, s in enumerate(seq):
+        if receivers == "late" and i % 5 == 2:
+            # another statement on B comes and goes while instances wait: the pattern's B
+            # filter is alone on B's events, then not, then alone again
+            if peek:
+                peek.pop().destroy()
+            else:
+                peek.append(engine.epl("select count(*) as n, sum(v) as s from B order by n"))
+        if receivers == "changes" and i % 7 == 3:
+            # receivers change between events: the direct delivery must see the current ones
+            if extra is None:
+                extra = stmt.add_listener(record("X"))
+            else:
+                stmt.remove_listener(extra)
+                extra = None
+        if s[0] == "T":
+            engine.advance_time(engine.now + s[1])
+        elif s[0] == "V":
+            engine.set_variable("pv", s[1])
+        else:
+            engine.send({"id": s[1], "k": s[2], "v": s[3]}, s[0])
+        calls.append("|")
+    engine.close()
+    return calls
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(B_SHAPES[:8] + B_SHAPES[8:10]), st.sampled_from(GUARDS), steps,
+       st.sampled_from(RECEIVERS), st.booleans(), st.sampled_from(["", "(v > 1)"]))
+def test_direct_delivery_as_the_state_machines(b_shape, guard, seq, receivers, none_for_empty, a_filter):
+    epl = _statement(a_filter, b_shape, guard, False)
+    want = _run_receivers(epl, seq, False, receivers, none_for_empty)
+    got = _run_receivers(epl, seq, True, receivers, none_for_empty)
+    assert got == want
+
+
+# dense time (a few msec a step) against a period of 200 msec: the fast path ends expired
+# instances in batches, so B events, `not C` and counts meet instances that have ended but
+# have not left yet
+dense = st.lists(
+    st.one_of(
+        st.tuples(st.sampled_from("AABBC"), st.sampled_from([0, 1, 2, 3]),
+                  st.sampled_from(["x", "y"]), st.integers(0, 5)),
+        st.tuples(st.just("T"), st.sampled_from([1, 2, 3, 7, 13, 50, 199, 200, 201])),
+    ),
+    min_size=20, max_size=120,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["b=B(id = a.id)", "(b=B(id = a.id) and not C(id = a.id))"]), dense,
+       st.booleans(), st.sampled_from([None, None, 4]))
+def test_batched_expiry_as_the_state_machines(b_shape, seq, read_counts, limit):
+    epl = _statement("", b_shape, " where timer:within(200 msec)", False)
+    want = _run(epl, seq, False, limit, read_counts=read_counts)
+    got = _run(epl, seq, True, limit, read_counts=read_counts)
+    assert got[2] and got[:2] == want[:2]
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_listener_sees_statements_that_took_the_event_after_the_pattern(fast):
+    """A listener of the pattern reads a statement that takes B events after the pattern's
+    (both late-phase): whether that statement exists from the start, comes while instances
+    wait or has gone again, it has processed the B event before the listener is called."""
+    engine = Engine(time="simulated", start_time=0)
+    set_fast_paths(engine, fast)
+    for s in SCHEMAS:
+        engine.epl(s)
+    seen: list = []
+    other: list = []
+    stmt = engine.epl("select * from pattern [every a=A -> b=B(id = a.id)]")
+    assert isinstance(stmt_registration(stmt), KeyedFollowedRun) == fast
+    stmt.add_listener(lambda new, old: seen.append(
+        (len(new), [r.to_dict() for r in other[0]] if other else None)))
+
+    def pair(i):
+        engine.send({"id": i, "k": "x", "v": i}, "A")
+        engine.send({"id": i, "k": "x", "v": i}, "A")
+        engine.send({"id": i, "k": "x", "v": i}, "B")
+
+    pair(1)
+    other.append(engine.epl("select count(*) as n from B order by n"))
+    pair(2)
+    other.pop().destroy()
+    pair(3)
+    other.append(engine.epl("select count(*) as n from B order by n"))
+    pair(4)
+    assert seen == [(2, None), (2, [{"n": 1}]), (2, None), (2, [{"n": 1}])]
+    engine.close()
