@@ -10,6 +10,7 @@ the environment variable EPL_FUSION=0 (read when a statement starts)."""
 from __future__ import annotations
 
 import os
+import weakref
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from views.groupwin import GroupWinView
@@ -17,6 +18,7 @@ from views.length import LengthWindow, LengthWindowFactory
 
 from engine.contracts.bean import EventBean
 from engine.contracts.event_types import Representation
+from .epoch import EPOCH, bump
 from .faults import statement_failed
 from .fused_windows import SINK_VIEWS, fuse_window
 from .instance import SingleStreamSink, StatementContext, StreamHandle
@@ -40,6 +42,15 @@ def enabled(engine: "Runtime") -> bool:
     if flag is not None:
         return bool(flag)
     return os.environ.get(ENV, "1").strip().lower() not in ("0", "false", "off", "no")
+
+
+class LoopBean(EventBean):
+    """The bean of an event that a fused statement's batch loop made for its window: an
+    EventBean (no slots of its own) that only that window holds, so the loop gives it to
+    the next event when the full window expels it (epl/compiler/fused/codegen.py
+    `_stable_body`). One handed out anywhere (a fault report) becomes a plain EventBean."""
+
+    __slots__ = ()
 
 
 class FusedHandle(StreamHandle):
@@ -110,6 +121,23 @@ def _type_checks(et: Any) -> list[tuple[str, tuple]]:
     return [(name, tuple(allowed)) for name, allowed, _ in _value_checks(et.properties, timestamps)]
 
 
+def bind_checks(ns: dict, checked: list[tuple[str, tuple]]) -> None:
+    """The globals of the generated type check (codegen.check_lines): per checked property,
+    `_ok<i>` (the types send's check passes as they are) and `_t<i>` (the one of them its
+    values mostly have, tested first: float for a double, Decimal for a decimal, else the
+    first; None, which no value's type is, when it is abstract, a Mapping say)."""
+    from decimal import Decimal
+    for i, (_, allowed) in enumerate(checked):
+        ns[f"_ok{i}"] = frozenset(allowed)
+        if tuple(allowed) == (int, float):
+            t: Any = float
+        elif Decimal in allowed:
+            t = Decimal
+        else:
+            t = allowed[0] if allowed else None
+        ns[f"_t{i}"] = t if isinstance(t, type) and not getattr(t, "__abstractmethods__", None) else None
+
+
 def fuse(inst: Any) -> None:
     """Give a statement's own instance a fused handle when its plan and runtime objects are
     of a fused shape; otherwise leave it as built."""
@@ -167,8 +195,7 @@ def fuse(inst: Any) -> None:
         checked = _type_checks(et)
         if not all(name.isidentifier() for name, _ in checked):
             checked = []
-        for i, (_, allowed) in enumerate(checked):
-            ns[f"_ok{i}"] = frozenset(allowed)
+        bind_checks(ns, checked)
         fused = fuse_window(inst, shape, classes, _code_for, _GENERATE, FusedHandle, ns,
                             [c[0] for c in checked], SingleStreamSink, StatementContext)
         if fused is not None:
@@ -196,8 +223,7 @@ def fuse(inst: Any) -> None:
     if not all(name.isidentifier() for name, _ in checked):
         checked = []        # (`count(*)` of an insert-into type): the loop calls the check
     src = generate(shape, classes, names, aggs.reclaim, stmt._listeners_only, [c[0] for c in checked])
-    for i, (_, allowed) in enumerate(checked):
-        ns[f"_ok{i}"] = frozenset(allowed)
+    bind_checks(ns, checked)
     code = _code_for(src)
     _bind(ns, plan, aggs, stmt, et)
     exec(code, ns)
@@ -224,13 +250,26 @@ def _bind(ns: dict, plan: Any, aggs: Any, stmt: Any, et: Any) -> None:
     """The globals every generated statement module reads."""
     ns.update(_Bean=EventBean, _new_bean=EventBean.__new__, _out_type=plan.out_type, _where=plan.where, _groups=aggs.groups,
               _refc=aggs.refcounts, _new_row=aggs.new_row, _single=aggs.ungrouped(), _stmt=stmt,
-              _failed=statement_failed, _et=et, _route=None, _roots=None, _root=None, _h=None)
+              _failed=statement_failed, _et=et, _route=None, _roots=None, _root=None, _h=None,
+              _epoch=EPOCH, _late_sub=late_subscriber,
+              _Loop=LoopBean)
+
+
+def late_subscriber(stmt: Any, rows: list, empty: Any) -> None:
+    """The subscriber step of Statement._dispatch after a batch loop called the statement's
+    one listener directly, for a subscriber that listener set: it gets the same rows."""
+    sub = stmt._subscriber
+    try:
+        sub.deliver(rows, empty)
+    except Exception as exc:    # isolated as in _dispatch
+        stmt._failed("Subscriber", sub.subscriber, exc)
 
 
 # send_many's other batch loops, tried when no fused statement is alone on the type:
 # (engine, et, route, root, events, i, n, check, find, type_name) -> where they stopped
 # (engine/contexts/keyed_fused.py adds its own)
 BATCH_RUNNERS: list[Callable[..., int]] = []
+_WATCHED: "weakref.WeakSet[Any]" = weakref.WeakSet()   # type registries that bump the counter
 
 
 def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: Any, find: Any,
@@ -243,6 +282,11 @@ def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: An
     still to make, ~j where it is made."""
     if engine.pending:
         return i
+    types = engine.types
+    if types not in _WATCHED:
+        # the loops look the type up again only when the change counter moves
+        types.on_removed(bump)
+        _WATCHED.add(types)
     if times is not None:
         return _run_timed(engine, et, events, i, n, check, find, type_name, times)
     route = engine.filters.router(et)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
 from engine.contracts.event_types import Representation
+from engine.epoch import EPOCH
 from engine.faults import statement_failed
 from engine.instance import SelectInstance, StreamHandle
 from filterindex.spec import FilterOp
@@ -228,7 +229,7 @@ def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[Key
     known = {"_props", "_events", "_gw", "_gwgroups", "_wins", "_groups", "_refc", "_new_row", "_single"}
     if not layout or not set(layout) <= known:
         return None
-    from engine.fused import _type_checks
+    from engine.fused import LoopBean, _type_checks, bind_checks, late_subscriber
     item = definition.levels[0].spec.item_for(et)
     key = None
     if item is not None and len(item.lookups) == 1 and item.lookups[0].isidentifier() \
@@ -244,9 +245,9 @@ def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[Key
     ns = dict(_NAMESPACE)
     ns.update(_Bean=EventBean, _new_bean=EventBean.__new__, _out_type=inner.out_type, _where=inner.where,
               _stmt=statement, _holder=plan.holder, _failed=statement_failed,
-              _wrap32=IntSum32.wrap, _wrap64=IntSum64.wrap)
-    for i, (_, allowed) in enumerate(checked):
-        ns[f"_ok{i}"] = frozenset(allowed)
+              _wrap32=IntSum32.wrap, _wrap64=IntSum64.wrap, _epoch=EPOCH,
+              _late_sub=late_subscriber, _Loop=LoopBean, _et=et)
+    bind_checks(ns, checked)
     exec(code, ns)
     return KeyedFusion(statement, ns["on_event"], ns["run"], et, layout)
 

@@ -8,7 +8,9 @@ everything else is a global of the generated module (`_`-prefixed names bound by
 engine/fused.py)."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+import io
+import tokenize
+from typing import Any, Iterable, Sequence
 
 from .shape import Shape
 
@@ -47,14 +49,25 @@ INLINE_SLIDE = {
     "CountAll": [],          # in and out: the count stays (it is at least 1 between them)
     "CountValues": ["if {v} is not None:", "    if {w} is None:", "        {a}.n += 1",
                     "elif {w} is not None and {a}.n > 0:", "    {a}.n -= 1"],
-    "FloatSum": ["if {v} is not None and {w} is not None:",
+    # (two doubles, the common case, first: the same operations without the conversions)
+    "FloatSum": ["if type({v}) is float and type({w}) is float:",
+                 "    if {a}.n > 0:",
+                 "        {a}.total = ({a}.total + {v}) - {w}",
+                 "    else:",
+                 "        {a}.total = 0.0",
+                 "elif {v} is not None and {w} is not None:",
                  "    if {a}.n > 0:",
                  "        {a}.total = ({a}.total + ({v} if type({v}) is float else float({v}))) - "
                  "({w} if type({w}) is float else float({w}))",
                  "    else:         # entered as the only value, then left: a fresh sum",
                  "        {a}.total = 0.0",
                  "else:"] + ["    " + x for x in INLINE_ENTER["FloatSum"] + _leaving(INLINE_LEAVE["FloatSum"])],
-    "IntSum32": ["if {v} is not None and {w} is not None:",
+    "IntSum32": ["if type({v}) is int and type({w}) is int:",
+                 "    if {a}.n > 0:",
+                 "        {a}.total = ({a}.total + {v}) - {w}",
+                 "    else:",
+                 "        {a}.total = 0",
+                 "elif {v} is not None and {w} is not None:",
                  "    if {a}.n > 0:",
                  "        {a}.total = ({a}.total + ({v} if type({v}) is int else int({v}))) - "
                  "({w} if type({w}) is int else int({w}))",
@@ -141,121 +154,197 @@ def used_properties(shape: Shape) -> list[str]:
     return list(dict.fromkeys(p for p in props if p is not None))
 
 
-def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
-         pre: dict[str, str]) -> list[str]:
-    """Lines computing `out`, the row for event `bean` (underlying `u`, its properties
-    `pre` already read into locals), or None when the statement posts nothing for it."""
+# the bean of a new event in the batch loop, made without EventBean.__init__'s frame; with
+# `recycle`, of the loop's own class (_Loop, an EventBean subclass with no slots of its own)
+# so that the bean the full window expels can carry the next event (see _stable_body)
+def _new_bean(cls: str) -> list[str]:
+    return [f"bean = _new_bean({cls})", "bean.event_type = _et", "bean.underlying = u"]
+
+
+def fault_lines(ind: str) -> list[str]:
+    """The fault report of a batch loop whose body made the bean (_stable_body with
+    `recycle`): a bean for the report when there is none yet, and the report's bean a plain
+    EventBean (reports keep it: never reused)."""
+    return [ind + x for x in ["if bean is None:"] + ["    " + y for y in _new_bean("_Bean")] + [
+        "elif type(bean) is _Loop:", "    bean.__class__ = _Bean", "_failed(engine, stmt, bean, exc)"]]
+
+
+def _stable_body(shape: Shape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str],
+                 recycle: bool) -> list[str]:
+    """body() without a where clause: every event enters and, once its window is full, the
+    oldest event leaves, so a group's row never goes (its count is its window's length) and
+    its aggregators are read from the row once. With `recycle` (the batch loop) the bean of
+    the new event is made here (`bean` is None before): when the window is full, the bean
+    it expels becomes the new event's if the loop made it (of class _Loop: nothing but the
+    window ever held it), which costs two slot writes instead of an allocation."""
     L: list[str] = []
-    # without a where clause every event enters and every expelled event leaves, so a
-    # group's row never goes (its count is its window's length) and the aggregators are
-    # read from the row once per event
-    stable = not shape.where
-    load = not stable
     hoist = [f"a{i} = row[{i}]" for i in range(len(shape.aggs))]
+    grouped = shape.group is not None
+    length = shape.length
+    if length is not None and shape.groupwin is not None:
+        L.append(f"k = {_read('u', shape.groupwin, pre)}")
+        if grouped:
+            # with the group's aggregation row, which never goes
+            L += ["rec = _wins.get(k)",
+                  "if rec is None:",
+                  "    views = _gwgroups.get(k)",
+                  "    w = (views if views is not None else _gw._group(k))[0]._events",
+                  "    row = _groups.get(k)",
+                  "    if row is None:",
+                  "        row = _groups[k] = _new_row()",
+                  "    _wins[k] = (w, row)",
+                  "else:",
+                  "    w, row = rec"]
+        else:
+            L += ["w = _wins.get(k)",
+                  "if w is None:",
+                  "    views = _gwgroups.get(k)",
+                  "    w = _wins[k] = (views if views is not None else _gw._group(k))[0]._events"]
+    elif length is not None:
+        L.append("w = _events")
+    if grouped:
+        if shape.groupwin is None:
+            L.append(f"k = {_read('u', shape.group, pre)}")
+        if not (length is not None and shape.groupwin is not None):
+            L += ["row = _groups.get(k)", "if row is None:", "    row = _groups[k] = _new_row()"]
+    else:
+        L.append("row = _single")
+    L += hoist
+    old = "ru" if grouped else "ou"     # the expelled event's underlying
+    # (without a window the loop needs no bean but for a fault report, made there)
+    made = ["    " + x for x in _new_bean("_Loop")] if recycle and length is not None else []
+    enter = made + (["    w.append(bean)"] if length is not None else [])
+    if grouped:
+        enter.append("    ru = u")
+    enter += _update(shape, classes, "u", True, "    ", pre, False)
+    if grouped:
+        enter.append("    _refc[k] = _refc.get(k, 0) + 1")
+    if length is None:
+        L += [x[4:] for x in enter]
+    else:
+        # one in and one out of the full window (the window keeps the same events as
+        # appending first and then expelling the oldest)
+        L += [f"if len(w) >= {int(length)}:", "    ob = w.popleft()", f"    {old} = ob.underlying"]
+        if recycle:
+            L += ["    if type(ob) is _Loop:", "        bean = ob", "    else:",
+                  "        bean = _new_bean(_Loop)", "    bean.event_type = _et", "    bean.underlying = u"]
+        L.append("    w.append(bean)")
+        L += _slide(shape, classes, old, "    ", pre)
+        L.append("else:")
+        L += enter
+    L += ["out = _new_bean(_Bean)", "out.event_type = _out_type",
+          f"out.underlying = {_row_source(shape, classes, names)}"]
+    return L
+
+
+def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
+         pre: dict[str, str], recycle: bool = False) -> list[str]:
+    """Lines computing `out`, the row for event `bean` (underlying `u`, its properties
+    `pre` already read into locals), or None when the statement posts nothing for it.
+    `recycle`: see _stable_body (shapes without a where clause)."""
+    if not shape.where:
+        return _stable_body(shape, classes, names, pre, recycle)
+    # with a where clause: an event enters only when it passes, leaves only when it had,
+    # and a group's row goes when its count of events reaches 0 (with reclaim)
+    L: list[str] = []
     if shape.length is not None:
         if shape.groupwin is not None:
             # _wins: each group's window deque (the group's LengthWindow's own), made through
             # the groupwin view so that its groups stay what the view iterates and stops
-            L += [f"k = {_read('u', shape.groupwin, pre)}"]
-            if stable and shape.group is not None:
-                # with the group's aggregation row, which never goes (see `stable`)
-                L += ["rec = _wins.get(k)",
-                      "if rec is None:",
-                      "    views = _gwgroups.get(k)",
-                      "    w = (views if views is not None else _gw._group(k))[0]._events",
-                      "    row = _groups.get(k)",
-                      "    if row is None:",
-                      "        row = _groups[k] = _new_row()",
-                      "    _wins[k] = (w, row)",
-                      "else:",
-                      "    w, row = rec"]
-            else:
-                L += ["w = _wins.get(k)",
-                      "if w is None:",
-                      "    views = _gwgroups.get(k)",
-                      "    w = _wins[k] = (views if views is not None else _gw._group(k))[0]._events"]
+            L += [f"k = {_read('u', shape.groupwin, pre)}",
+                  "w = _wins.get(k)",
+                  "if w is None:",
+                  "    views = _gwgroups.get(k)",
+                  "    w = _wins[k] = (views if views is not None else _gw._group(k))[0]._events"]
         else:
             L.append("w = _events")
         L += ["w.append(bean)", f"ob = w.popleft() if len(w) > {int(shape.length)} else None"]
     else:
         L.append("ob = None")
-    if shape.where:
-        L += ["np = _where((bean,))", "op = ob is not None and _where((ob,))",
-              "out = None", "if np or op:"]
-        I = "    "
-    else:
-        # without a where clause every event posts a row: the same steps, unindented
-        L += ["np = True", "op = ob is not None"]
-        I = ""
+    L += ["np = _where((bean,))", "op = ob is not None and _where((ob,))", "out = None", "if np or op:"]
+    I = "    "
     J = I + "    "
     if shape.group is not None:
         G = repr(_ident(shape.group))
-        if shape.where:
-            L.append(I + "if np:")
-        else:
-            J = I
+        L.append(I + "if np:")
         if shape.groupwin is None:
             L.append(J + f"k = {_read('u', shape.group, pre)}")
-        if not (stable and shape.groupwin is not None):
-            L += [J + "row = _groups.get(k)", J + "if row is None:",
-                  J + "    row = _groups[k] = _new_row()"]
-        if stable:
-            # one in and one out of the group's full window, or one in
-            L += [J + h for h in hoist]
-            L += [J + "if op:", J + "    ru = ob.underlying"]
-            L += _slide(shape, classes, "ru", J + "    ", pre)
-            L += [J + "else:", J + "    ru = u"]
-            L += _update(shape, classes, "u", True, J + "    ", pre, load)
-            L += [J + "    _refc[k] = _refc.get(k, 0) + 1"]
+        L += [J + "row = _groups.get(k)", J + "if row is None:", J + "    row = _groups[k] = _new_row()"]
+        L += _update(shape, classes, "u", True, J, pre)
+        # the group's count of events: one in and one out leave it as it was (a positive
+        # count is stored already; at 0 the group goes, or 0 is stored without reclaim)
+        L += [J + "if op:", J + "    ru = ob.underlying"]
+        L += _update(shape, classes, "ru", False, J + "    ", pre)
+        L += [J + "    rc = _refc.get(k, 0)", J + "    if rc <= 0:"]
+        if reclaim:
+            L += [J + "        del _groups[k]", J + "        _refc.pop(k, None)", J + "        row = None"]
         else:
-            L += _update(shape, classes, "u", True, J, pre, load)
-            # the group's count of events: one in and one out leave it as it was (a positive
-            # count is stored already; at 0 the group goes, or 0 is stored without reclaim)
-            L += [J + "if op:", J + "    ru = ob.underlying"]
-            L += _update(shape, classes, "ru", False, J + "    ", pre, load)
-        if shape.where:
-            # (without a where clause the count is the group's window length, never 0 here)
-            L += [J + "    rc = _refc.get(k, 0)", J + "    if rc <= 0:"]
-            if reclaim:
-                L += [J + "        del _groups[k]", J + "        _refc.pop(k, None)", J + "        row = None"]
-            else:
-                L += [J + "        _refc[k] = rc"]
-        if shape.where:
-            L += [J + "else:", J + "    ru = u", J + "    _refc[k] = _refc.get(k, 0) + 1"]
-            L += [I + "else:", J + "ru = ob.underlying", J + f"k = ru.get({G})",
-                  J + "row = _groups.get(k)", J + "if row is not None:"]
-            L += _update(shape, classes, "ru", False, J + "    ", pre)
-            L.append(J + "    rc = _refc.get(k, 0) - 1")
-            if reclaim:
-                L += [J + "    if rc <= 0:", J + "        del _groups[k]", J + "        _refc.pop(k, None)",
-                      J + "        row = None", J + "    else:", J + "        _refc[k] = rc"]
-            else:
-                L.append(J + "    _refc[k] = rc")
-        if shape.where:
-            L += [I + "if row is None:", I + "    row = _new_row()"]
+            L += [J + "        _refc[k] = rc"]
+        L += [J + "else:", J + "    ru = u", J + "    _refc[k] = _refc.get(k, 0) + 1"]
+        L += [I + "else:", J + "ru = ob.underlying", J + f"k = ru.get({G})",
+              J + "row = _groups.get(k)", J + "if row is not None:"]
+        L += _update(shape, classes, "ru", False, J + "    ", pre)
+        L.append(J + "    rc = _refc.get(k, 0) - 1")
+        if reclaim:
+            L += [J + "    if rc <= 0:", J + "        del _groups[k]", J + "        _refc.pop(k, None)",
+                  J + "        row = None", J + "    else:", J + "        _refc[k] = rc"]
+        else:
+            L.append(J + "    _refc[k] = rc")
+        L += [I + "if row is None:", I + "    row = _new_row()"]
     else:
-        L.append(I + "row = _single")
-        if shape.where:
-            L.append(I + "if np:")
-        else:
-            J = I
-            L += [I + h for h in hoist]
-        if stable:
-            L += [I + "if op:", I + "    ou = ob.underlying"]
-            L += _slide(shape, classes, "ou", I + "    ", pre)
-            L += [I + "else:"]
-            L += _update(shape, classes, "u", True, I + "    ", pre, load)
-        else:
-            L += _update(shape, classes, "u", True, J, pre, load)
-            L += [I + "if op:", I + "    ou = ob.underlying"]
-            L += _update(shape, classes, "ou", False, I + "    ", pre, load)
-    if not stable:
-        used = sorted({what for kind, what in shape.columns if kind == "agg"})
-        L += [I + f"a{i} = row[{int(i)}]" for i in used]
+        L += [I + "row = _single", I + "if np:"]
+        L += _update(shape, classes, "u", True, J, pre)
+        L += [I + "if op:", I + "    ou = ob.underlying"]
+        L += _update(shape, classes, "ou", False, I + "    ", pre)
+    used = sorted({what for kind, what in shape.columns if kind == "agg"})
+    L += [I + f"a{i} = row[{int(i)}]" for i in used]
     # EventBean(type, underlying) without its __init__ frame: the same two slots
     L += [I + "out = _new_bean(_Bean)", I + "out.event_type = _out_type",
           I + f"out.underlying = {_row_source(shape, classes, names)}"]
     return L
+
+
+def check_lines(checked: Sequence[str], pre: dict[str, str], ind: str) -> list[str]:
+    """The batch loops' inline type check of dict event `u` (its used properties already in
+    the locals `pre` names): when `check` is set, each checked property is read once and
+    tested first against the global `_t<i>` (one type its `_ok<i>` set passes: all of them
+    exactly of those types, the common case, passes at once); otherwise, in order, against
+    `_ok<i>` (the exact types send's check passes without a closer look), calling `check(u)`
+    (which raises, or passes a subclass) for a value of another type, as send does."""
+    if not checked:
+        return [ind + "if check is not None:", ind + "    check(u)"]
+    names = [pre.get(p) or f"q{i}" for i, p in enumerate(checked)]
+    out = [ind + "if check is not None:"]
+    out += [ind + f"    {v} = u.get({_ident(p)!r})" for p, v in zip(checked, names) if p not in pre]
+    fast = " or ".join(f"type({v}) is not _t{i}" for i, v in enumerate(names))
+    out.append(ind + f"    if {fast}:")
+    for i, v in enumerate(names):
+        out += [ind + f"        if type({v}) not in _ok{i} and {v} is not None:",
+                ind + "            check(u)"]
+    return out
+
+
+# builtins the generated modules bind as globals (engine/fused.py's namespace)
+BUILTINS = ("type", "float", "int", "len", "dict", "range", "Exception")
+# the globals engine/fused.py binds before it runs a generated statement module, besides
+# `_ok<i>`/`_t<i>` and the window's (`_route`, `_roots`, `_root`, `_h` are rebound per call)
+BOUND = ("_Bean", "_new_bean", "_out_type", "_where", "_groups", "_refc", "_new_row", "_single",
+         "_stmt", "_failed", "_et", "_epoch", "_late_sub", "_Loop")
+
+
+def hoisted(lines: Sequence[str], names: Iterable[str]) -> str:
+    """Keyword-only parameters `, *, x=x, ...` for those of `names` that the loop `lines` read
+    as globals: defaults are evaluated once, when the module runs, so the loop reads locals
+    (the runtime binds all of them before; none is rebound afterwards)."""
+    wanted = set(names)
+    used: list[str] = []
+    prev = None
+    for tok in tokenize.generate_tokens(io.StringIO("\n".join(lines) + "\n").readline):
+        if tok.type == tokenize.NAME and tok.string in wanted and prev != "." and tok.string not in used:
+            used.append(tok.string)
+        if tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT):
+            prev = tok.string
+    return "".join(f", {x}={x}" for x in sorted(used)).replace(", ", ", *, ", 1) if used else ""
 
 
 def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
@@ -284,13 +373,17 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     # the batch loop: events i..n-1 of one map type no other statement wants; it returns
     # where it stopped: after an event whose delivery queued work or changed the routing
     # (the caller drains and looks again), or at an event that is not a dict
-    src += ["def run(engine, events, i, n, check, find, type_name):",
-            "    stmt = _stmt",
+    loop = ["    stmt = _stmt",
+            # (send_many's hook binds these before each call)
+            "    route, roots, root, h = _route, _roots, _root, _h",
+            # the receivers as they are now: valid while the change counter (_epoch, bumped
+            # by every listener or subscriber change and type removal) stays at e0
+            "    e0 = _epoch.n",
             "    ls1 = stmt._listeners",
-            "    if len(ls1) == 1 and ls1[0][1] == 2:",
+            "    if len(ls1) == 1 and ls1[0][1] == 2 and stmt._subscriber is None:",
             "        fn1 = ls1[0][0]",
             "    else:",
-            "        ls1 = fn1 = None",
+            "        fn1 = None",
             "    empty = None if engine.none_for_empty else ()",
             # evaluation faults name the current statement: only a where clause evaluates
             # compiled expressions here (per event, since listeners may send events)
@@ -299,43 +392,49 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             "        u = events[j]",
             "        if type(u) is not dict:",
             "            return j",
-] + ["        " + line for line in reads] + [
-            "        if check is not None:"]
-    for i, p in enumerate(checked):
-        v = pre.get(p) or f"u.get({_ident(p)!r})"
-        src += [f"            if type({v}) not in _ok{i} and {v} is not None:",
-                "                check(u)"]
-    if not checked:
-        src.append("            check(u)")
-    src += [
-
-            "        bean = _new_bean(_Bean)",
-            "        bean.event_type = _et",
-            "        bean.underlying = u",
-] + (["        engine.current_statement = stmt"] if shape.where else []) + [
-            "        try:"]
-    src += ["            " + line for line in b]
-    src += ["        except Exception as exc:   # the statement skips the event (engine/faults.py)",
-            "            _failed(engine, stmt, bean, exc)",
-            "            out = None",
+] + ["        " + line for line in reads]
+    loop += check_lines(checked, pre, "        ")
+    if shape.where:
+        loop += ["        " + x for x in _new_bean("_Bean")]
+        loop += ["        engine.current_statement = stmt", "        try:"]
+        loop += ["            " + line for line in b]
+        fault = ["            _failed(engine, stmt, bean, exc)"]
+    else:
+        # the body makes the bean (_stable_body); a bean the fault report gets is the
+        # report's: a plain EventBean, never reused
+        loop += ["        bean = None", "        try:"]
+        loop += ["            " + line for line in body(shape, classes, names, reclaim, pre, True)]
+        fault = fault_lines("            ")
+    loop += ["        except Exception as exc:   # the statement skips the event (engine/faults.py)"]
+    loop += fault
+    loop += ["            out = None",
             "        if out is not None:"]
     if listeners_only:
-        # one two-argument listener and no subscriber (the tuple is replaced, never
-        # mutated, when listeners change): called here as Statement._dispatch would;
-        # otherwise Statement._deliver_now
-        src += ["            if stmt._listeners is ls1 and stmt._subscriber is None:",
+        # one two-argument listener and no subscriber, unchanged since the loop began:
+        # called here as Statement._dispatch would; otherwise Statement._dispatch
+        loop += ["            if fn1 is not None and _epoch.n == e0:",
+                "                rows = [out]",
                 "                try:",
-                "                    fn1([out], empty)",
+                "                    fn1(rows, empty)",
                 "                except Exception as exc:",
                 "                    stmt._failed('Listener', fn1, exc)",
-                "            else:",
-                "                stmt._deliver_now(out)"]
+                # a subscriber the listener set gets the row too, as in _dispatch
+                "                if _epoch.n != e0 and stmt._subscriber is not None:",
+                "                    _late_sub(stmt, rows, empty)",
+                "            elif stmt.has_receivers:",
+                "                stmt._dispatch([out], None)"]
     else:
-        src += ["            stmt._emit([out], None)"]
-    src += ["        if engine.pending:",
+        loop += ["            stmt._emit([out], None)"]
+    loop += ["        if engine.pending:",
             "            engine.drain()",
             "            return j + 1",
-            "        if _route.roots is not _roots or _root.one is not _h or find(type_name) is not _et:",
+            # the routing or the type changed: the caller looks again
+            "        if _epoch.n != e0 or route.roots is not roots or root.one is not h:",
             "            return j + 1",
             "    return n", ""]
+    windows = ("_events",) if shape.groupwin is None else ("_gw", "_gwgroups", "_wins")
+    bound = [*BOUND, *BUILTINS, *windows, *(f"_ok{i}" for i in range(len(checked))),
+             *(f"_t{i}" for i in range(len(checked)))]
+    src.append(f"def run(engine, events, i, n, check, find, type_name{hoisted(loop, bound)}):")
+    src += loop
     return "\n".join(src)

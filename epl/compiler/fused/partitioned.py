@@ -13,7 +13,7 @@ from typing import Any, Optional, Sequence
 
 import epl.ast as A
 
-from .codegen import INLINE_VALUE, _ident, body, used_properties
+from .codegen import BUILTINS, INLINE_VALUE, _ident, body, check_lines, fault_lines, hoisted, used_properties
 from .shape import Shape, _simple_property, analyze
 
 # annotations that change only the order of the statement's handle (it carries the
@@ -69,6 +69,12 @@ def state_names(cshape: ContextShape) -> tuple[str, ...]:
     return tuple(names)
 
 
+# the globals engine/contexts/keyed_fused.py binds before it runs the module, besides
+# `_ok<i>`/`_t<i>`
+_BOUND = ("_Bean", "_new_bean", "_out_type", "_where", "_stmt", "_holder", "_failed", "_wrap32",
+          "_wrap64", "_epoch", "_late_sub", "_Loop", "_et")
+
+
 # integral sums read inline: the total, wrapped to the column's width as the aggregator's
 # value() does (Java int/long overflow) only when out of range
 _INT_BITS = {"IntSum32": 32, "IntSum64": 64}
@@ -83,13 +89,13 @@ def _value(cls: str, a: str) -> str:
     return f"{a}.value()" if tmpl is None else tmpl.format(a=a)
 
 
-def _row(cshape: ContextShape, classes: Sequence[str], names: Sequence[str]) -> str:
+def _row(cshape: ContextShape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str]) -> str:
     """The output row: the group's property (`ru`, as codegen's row), the new event's
-    properties (`u`) and the aggregations."""
+    properties (`u`, or the local `pre` read it into) and the aggregations."""
     parts = []
     for name, (kind, what) in zip(names, cshape.columns):
         if kind == "event":
-            val = f"u.get({_ident(what)!r})"
+            val = pre.get(what) or f"u.get({_ident(what)!r})"
         elif kind == "prop":
             val = f"ru.get({_ident(what)!r})"
         else:
@@ -110,16 +116,19 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
     shape = cshape.base
     props = used_properties(shape)
     pre = {p: f"p{i}" for i, p in enumerate(props)}
-    b = body(shape, classes, names, reclaim, pre)
-    # the body's last line sets the row: here with integral sums inline, and for a
-    # per-event statement the new event's (none without one)
-    last = b[-1]
-    indent = last[:len(last) - len(last.lstrip())]
-    if not last.lstrip().startswith("out.underlying = "):
-        raise ValueError("unexpected fused body")
-    b[-1] = indent + f"out.underlying = {_row(cshape, classes, names)}"
-    if cshape.per_event:
-        b += [indent + "if not np:", indent + "    out = None"]
+    def steps_of(recycle: bool, pre: dict[str, str]) -> list[str]:
+        b = body(shape, classes, names, reclaim, pre, recycle)
+        # the body's last line sets the row: here with integral sums inline, and for a
+        # per-event statement the new event's (none without one)
+        last = b[-1]
+        indent = last[:len(last) - len(last.lstrip())]
+        if not last.lstrip().startswith("out.underlying = "):
+            raise ValueError("unexpected fused body")
+        b[-1] = indent + f"out.underlying = {_row(cshape, classes, names, pre)}"
+        if cshape.per_event and shape.where:
+            b += [indent + "if not np:", indent + "    out = None"]
+        return b
+    b = steps_of(False, pre)
     steps = ["    u = bean.underlying"]
     steps += [f"    {pre[p]} = u.get({_ident(p)!r})" for p in props]
     steps.append("    " + ", ".join(state_names(cshape)) + " = st")
@@ -139,10 +148,14 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
         seen[key] = "pk"
     key_expr = seen[key]
     ind = " " * 16
-    src += ["def run(engine, events, i, n, check, find, type_name, states, creator, filters, route, et):",
-            "    stmt = _stmt",
+    head = len(src)
+    src += ["    stmt = _stmt",
+            # the receivers as they are now: valid while the change counter (_epoch, bumped
+            # by every listener or subscriber change and type removal) stays at e0
+            "    e0 = _epoch.n",
             "    ls0 = stmt._listeners",
-            "    fn1 = ls0[0][0] if stmt._listeners_only and len(ls0) == 1 and ls0[0][1] == 2 else None",
+            "    fn1 = ls0[0][0] if stmt._listeners_only and len(ls0) == 1 and ls0[0][1] == 2 \\",
+            "        and stmt._subscriber is None else None",
             "    empty = None if engine.none_for_empty else ()",
             "    feed = engine.feed",
             "    roots = route.roots",
@@ -154,46 +167,51 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
             "        if type(u) is not dict:",
             "            return j"]
     src += [f"        {v} = u.get({_ident(p)!r})" for p, v in seen.items()]
-    src.append("        if check is not None:")
-    for i, p in enumerate(checked):
-        v = seen.get(p) or f"u.get({_ident(p)!r})"
-        src += [f"            if type({v}) not in _ok{int(i)} and {v} is not None:",
-                "                check(u)"]
-    if not checked:
-        src.append("            check(u)")
-    src += ["        bean = _new_bean(_Bean)",
-            "        bean.event_type = et",
-            "        bean.underlying = u",
-            f"        st = states.get({key_expr})",
-            "        if st is None:",
-            # a new key: the creator, as routing hands it (the new partition sees it there)
-            "            feed(bean, creator)",
+    src += check_lines(checked, seen, "        ")
+    make = ["bean = _new_bean(_Bean)", "bean.event_type = et", "bean.underlying = u"]
+    src += [f"        st = states.get({key_expr})",
+            "        if st is None:"]
+    # a new key: the creator, as routing hands it (the new partition sees it there)
+    src += ["            " + x for x in make]
+    src += ["            feed(bean, creator)",
             "            expected = filters._filters",
             "            engine.current_statement = stmt",
-            "        else:",
-            "            try:",
+            "        else:"]
+    # without a where clause the body makes the bean, reusing the one the partition's
+    # full window expels (codegen._stable_body)
+    src += ["            " + x for x in make] if shape.where else ["            bean = None"]
+    src += ["            try:",
             "                " + ", ".join(state_names(cshape)) + " = st"]
     if shape.where:
         src.append(ind + "_holder.properties = _props")
-    src += [ind + line for line in b]
-    src += ["            except Exception as exc:   # the statement skips the event (engine/faults.py)",
-            "                _failed(engine, stmt, bean, exc)",
-            "                out = None",
+    src += [ind + line for line in (b if shape.where else steps_of(True, seen))]
+    src += ["            except Exception as exc:   # the statement skips the event (engine/faults.py)"]
+    src += ["                _failed(engine, stmt, bean, exc)"] if shape.where else fault_lines("                ")
+    src += ["                out = None",
             "            if out is not None:",
             # one two-argument listener and no subscriber: called as Statement._dispatch would
-            "                if fn1 is not None and stmt._listeners is ls0 and stmt._subscriber is None:",
+            "                if fn1 is not None and _epoch.n == e0:",
+            "                    rows = [out]",
             "                    try:",
-            "                        fn1([out], empty)",
+            "                        fn1(rows, empty)",
             "                    except Exception as exc:",
             "                        stmt._failed('Listener', fn1, exc)",
+            # a subscriber the listener set gets the row too, as in _dispatch
+            "                    if _epoch.n != e0 and stmt._subscriber is not None:",
+            "                        _late_sub(stmt, rows, empty)",
             "                else:",
             "                    stmt._emit([out], None)",
             "        if engine.pending:",
             "            engine.drain()",
-            "            if stmt._listeners is not ls0:",
+            "            if _epoch.n != e0:",
             "                return j + 1",
             "            engine.current_statement = stmt",
-            "        if filters._filters != expected or route.roots is not roots or find(type_name) is not et:",
+            "        if _epoch.n != e0 or filters._filters != expected or route.roots is not roots:",
             "            return j + 1",
             "    return n", ""]
+    # the globals the loop reads, as locals (codegen.hoisted; keyed_fused.py binds them)
+    names = [*_BOUND, *BUILTINS, *(f"_ok{i}" for i in range(len(checked))),
+             *(f"_t{i}" for i in range(len(checked)))]
+    src.insert(head, "def run(engine, events, i, n, check, find, type_name, states, creator, filters, route, et"
+               f"{hoisted(src[head:], names)}):")
     return "\n".join(src)
