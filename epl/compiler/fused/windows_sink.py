@@ -351,19 +351,24 @@ def _batch_loop(checked: Sequence[str]) -> list[str]:
 
 
 def _inline_check(checked: Sequence[str], ind: str) -> list[str]:
-    """send's type check of the event `u`: the usual types tested inline, each value read
-    by subscript (a missing key, or a value of another type, None included: `check(u)`,
-    which raises or passes)."""
+    """send's type check of the event `u`, as the other batch loops make it (codegen's
+    check_lines: each property's usual type `_t<i>` tested first, then, in order, the types
+    `_ok<i>` send passes as they are, `check(u)` for another), the values read here by
+    subscript (a missing key: the test in order, where it reads None)."""
     if not checked:
         return [ind + "if check is not None:", ind + "    check(u)"]
-    test = " or ".join(f"type(u[{_ident(p)!r}]) not in _ok{i}" for i, p in enumerate(checked))
-    return [ind + "if check is not None:",
-            ind + "    try:",
-            ind + f"        odd = {test}",
-            ind + "    except _KeyError:",
-            ind + "        odd = True",
-            ind + "    if odd:",
-            ind + "        check(u)"]
+    fast = " or ".join(f"type(u[{_ident(p)!r}]) is not _t{i}" for i, p in enumerate(checked))
+    out = [ind + "if check is not None:",
+           ind + "    try:",
+           ind + f"        odd = {fast}",
+           ind + "    except _KeyError:",
+           ind + "        odd = True",
+           ind + "    if odd:"]
+    for i, p in enumerate(checked):
+        out += [ind + f"        v = u.get({_ident(p)!r})",
+                ind + f"        if type(v) not in _ok{i} and v is not None:",
+                ind + "            check(u)"]
+    return out
 
 
 def _timed_batch_loop(checked: Sequence[str]) -> list[str]:
