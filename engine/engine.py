@@ -30,6 +30,7 @@ from engine.contracts.event_types import EventType, EventTypeRegistry, Represent
 from .faults import evaluation_failed, statement_failed, statement_of_slot
 from .features import Features, Services
 from .instance import RowHandle
+from .lean_send import STABLE_SENDS, LeanSend, SendRoute, advance_front
 from engine.contracts.plans import InsertIntoPlan
 from engine.contracts.scheduler import Scheduler
 from .frames import dataframe_records, is_dataframe
@@ -104,7 +105,6 @@ class Engine:
             raise ValueError(f"Unknown time zone '{time_zone}'") from None
         # -- the runtime contract (engine/contracts/runtime.py): what plans and features use ----------
         self.types = EventTypeRegistry()
-        self._find_type = self.types.finder()
         self.signals = EngineSignals()
         # the statement processing the current event: evaluation faults are reported for it
         self.current_statement: Optional[Statement] = None
@@ -115,7 +115,7 @@ class Engine:
         self.scheduler = Scheduler(start)
         self.lock = threading.RLock()
         # send's and advance_time's lock: None when the engine is fed by one thread alone
-        self.thread_safe = thread_safe
+        # (`thread_safe`, a property: see _install_fronts for why so few attributes)
         self._send_lock: Optional[threading.RLock] = self.lock if thread_safe else None
         self.functions: dict[str, Callable[..., Any]] = {}
         from engine.aggregation.registry import AGGREGATIONS
@@ -128,9 +128,11 @@ class Engine:
         self._dispatch_queue: list = []       # [statement, new, old] in processing order
         self._queued: dict = {}                # statement -> its entry, merged per event
         self._route_queue: deque = deque()
-        # type name -> send's entry for dicts of that map type (_send_route); dropped when
-        # the name's type is removed
-        self._send_routes: dict = {}
+        # `engine.send`, `engine.advance_time`: generated fronts (_install_fronts); the send
+        # front keeps send's entries for dicts of each map type (_send_route, dropped when
+        # the name's type is removed). Engine instances keep at most 30 attributes: past that
+        # CPython 3.11 gives them a plain dict, and every attribute access gets slower.
+        self._lean: LeanSend
         self.types.on_removed(self._type_removed)
         # named-window changes waiting for the window's consumers: (handles, new, old)
         self._window_changes: list = []
@@ -147,6 +149,7 @@ class Engine:
             from engine.patterns.limits import set_pattern_limit
             set_pattern_limit(self, pattern_limit)
         self._timer: Optional[TimerThread] = None
+        self._install_fronts()
         if time == "system":
             self.start_timer(resolution_ms)
 
@@ -389,11 +392,13 @@ class Engine:
 
     def send(self, event: object, type_name: Optional[str] = None) -> None:
         """Process one event: a dict with its type name, or an object of a registered class."""
+        # `engine.send` is the engine's generated front (engine/lean_send.py): it comes here
+        # for what it does not inline
         if type(event) is dict:
             # the common case, a few steps before the generated routing code: a dict of a map
             # type whose entry its first send made, no send in progress (docs/performance.md,
             # "A lean send")
-            entry = self._send_routes.get(type_name)
+            entry = self._lean.routes.get(type_name)
             if entry is not None:
                 lock = self._send_lock
                 if lock is not None:
@@ -403,17 +408,25 @@ class Engine:
                     try:
                         # filters see a probe bean: no bean for an event nothing wants (EPL
                         # filters keep no reference to it; a nested send makes its own)
-                        probe = entry[1]
+                        probe = entry.probe
                         probe.underlying = event
                         self.current_statement = None   # filters evaluate for no one statement
-                        route = entry[0].fn     # (`entry[0].fn(probe)` would not specialize:
-                        handles = route(probe)  # LOAD_METHOD of a slot holding a function)
+                        route = entry.router.fn     # (`entry.router.fn(probe)` would not
+                        handles = route(probe)      # specialize: LOAD_METHOD of a slot)
                         probe.underlying = None
+                        route = entry.router.fn     # built by the call when it was stale
+                        if route is not entry.seen:
+                            entry.seen = route
+                            entry.stable = 0
+                        elif entry.stable >= 0:
+                            entry.stable += 1
+                            if entry.stable >= STABLE_SENDS:    # the front inlines it now
+                                self._lean.regenerate(True)     # (no send was in progress)
                         if handles:
                             if self.check_events:
-                                entry[2](event)
+                                entry.check(event)
                             bean = _new_bean(EventBean)     # EventBean(et, event) without
-                            bean.event_type = entry[3]      # its __init__ frame
+                            bean.event_type = entry.event_type      # its __init__ frame
                             bean.underlying = event
                             self.feed(bean, handles)
                         if self.pending:
@@ -430,13 +443,13 @@ class Engine:
     def _send_general(self, event: object, type_name: Optional[str]) -> None:
         """send's path for everything else: objects, beans, a type's first dict, unknown
         types (refused), events sent from listeners and callbacks (queued)."""
-        if type(event) is dict and type_name is not None and type_name not in self._send_routes:
-            et = self._find_type(type_name)
+        if type(event) is dict and type_name is not None and type_name not in self._lean.routes:
+            et = self.types.find(type_name)
             if et is not None and et.is_map:
                 with self.lock:
-                    if type_name not in self._send_routes:
+                    if type_name not in self._lean.routes:
                         self._send_route(et, type_name)
-                self.send(event, type_name)     # the short path from now on
+                Engine.send(self, event, type_name)     # the short path from now on
                 return
         bean = self.to_bean(event, type_name)
         with self.lock:
@@ -465,11 +478,13 @@ class Engine:
     def _send_route(self, et: EventType, type_name: str) -> None:
         """send's entry for dicts of the map type `et` named `type_name`: (the filter index's
         router, a probe bean, the type's checker, the type)."""
-        self._send_routes[type_name] = (self.filters.router(et), EventBean(et, None), et.checker(), et)
+        self._lean.routes[type_name] = SendRoute(self.filters.router(et), EventBean(et, None),
+                                                 et.checker(), et)
 
     def _type_removed(self, et: EventType) -> None:
         """A type left the registry: send no longer knows its name (a new type may take it)."""
-        self._send_routes.pop(et.name, None)
+        if self._lean.routes.pop(et.name, None) is not None:
+            self._lean.regenerate(not self._depth)
 
     def _check(self, bean: EventBean) -> None:
         """Check a map or typed-class event's values against its declared types before any
@@ -695,6 +710,11 @@ class Engine:
             return self._step(action, process)
 
     @property
+    def thread_safe(self) -> bool:
+        """False for an engine made with `thread_safe=False` (fed by one thread alone)."""
+        return self._send_lock is not None
+
+    @property
     def processing(self) -> bool:
         """True while an event or a time step is processed: a send now is queued."""
         return self._depth > 0
@@ -785,6 +805,7 @@ class Engine:
     def advance_time(self, t: int) -> None:
         """Esper's advanceTime: jump to t; every callback due at or before t fires, with the
         engine's time already at t."""
+        # a simulated-time engine's `engine.advance_time` is its front (engine/lean_send.py)
         if self._timer is not None or self.time_mode != "simulated":
             self._check_simulated()
         lock = self._send_lock
@@ -1082,6 +1103,39 @@ class Engine:
                     self.drain()
                 return
         self._send_bean(self.to_bean(event, type_name))
+
+
+    # -- the per-event fronts (engine/lean_send.py) ---------------------------------------------
+    def _install_fronts(self, routes: Optional[dict] = None) -> None:
+        """`engine.send`, and a simulated-time engine's `engine.advance_time`: generated
+        fronts of the methods, instance attributes in front of them (docs/performance.md,
+        "A lean send")."""
+        routes = {} if routes is None else routes
+        for entry in routes.values():
+            entry.seen, entry.stable = None, 0       # inlined again after a few sends
+        self._lean = LeanSend(self, self._send_lock, routes, Engine.send.__get__(self, Engine),
+                              self._send_general, Engine.send.__doc__, Engine.send.__annotations__)
+        # a subclass that overrides a method keeps its override (and the methods' speed)
+        if type(self).send is Engine.send:
+            self.send = self._lean.fn  # type: ignore[method-assign]
+        if self.time_mode == "simulated" and type(self).advance_time is Engine.advance_time:
+            self.advance_time = advance_front(  # type: ignore[method-assign]
+                self.scheduler, self._send_lock, self._fire_due, Engine.advance_time.__doc__,
+                Engine.advance_time.__annotations__)
+
+    def __getstate__(self) -> dict:
+        """A snapshot leaves the fronts out (their code is generated for this engine's lock
+        and routes): the restored engine makes its own."""
+        state = dict(self.__dict__)
+        for name in ("send", "advance_time"):
+            state.pop(name, None)
+        state["_lean"] = self._lean.routes       # the routes alone
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        routes = state.pop("_lean")
+        self.__dict__.update(state)
+        self._install_fronts(routes)
 
 
 class _AfterEvent:

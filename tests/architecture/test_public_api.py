@@ -173,6 +173,7 @@ SIGNATURES["Engine"] = {
     'set_variable': "(self, name: 'str', value: 'object') -> 'None'",
     'start_instances': "(self, stmt: 'Statement') -> 'None'",
     'start_timer': "(self, resolution_ms: 'int' = 100) -> 'None'",
+    'thread_safe': 'property -> bool',
     'statement': "(self, name: 'str') -> 'Statement'",
     'statements': 'property -> list[Statement]',
     'stop_instances': "(self, stmt: 'Statement') -> 'None'",

@@ -72,7 +72,7 @@ def test_existing_partitions_match_one_handle():
     engine.epl(CONTEXTS[0])
     engine.epl(STATEMENTS[0])
     engine.send({"k": "a", "k2": 1, "v": 1}, "T")
-    bean_type = engine._find_type("T")
+    bean_type = engine.event_type("T")
     from engine.bean import EventBean
     handles = engine.filters.match(EventBean(bean_type, {"k": "a", "k2": 1, "v": 2}))
     assert len(handles) == 1            # the partition's statement; not the creator

@@ -2,11 +2,13 @@
 nothing is due (issue 17 item 4): few Python frames, the same behaviour as the general path."""
 from __future__ import annotations
 
+import inspect
 import sys
 
 import pytest
 
 from engine import Engine
+from engine.lean_send import STABLE_SENDS
 from engine.errors import EventTypeError, TimeError
 
 SCHEMA = "create schema Tick(symbol string, price double, volume long)"
@@ -36,12 +38,32 @@ def _engine() -> tuple[Engine, list]:
     return engine, seen
 
 
-def test_a_discarded_event_costs_send_and_the_routing_code_only():
+def test_a_discarded_event_costs_one_frame_once_the_routing_is_inlined():
     engine, seen = _engine()
     engine.send({"symbol": "S7", "price": 60.0}, "Tick")          # routing code built
+    # until the route has stayed the same for a few sends: the front, Engine.send, the route
     frames = _python_frames(lambda: engine.send({"symbol": "S1", "price": 60.0}, "Tick"))
-    assert frames == ["send", "_f"]
+    assert frames == ["send", "send", "_f"]
+    for _ in range(STABLE_SENDS):
+        engine.send({"symbol": "S2", "price": 60.0}, "Tick")
+    frames = _python_frames(lambda: engine.send({"symbol": "S1", "price": 60.0}, "Tick"))
+    assert frames == ["send"]                 # the front with the routing code inlined
     assert seen == [{"symbol": "S7", "price": 60.0}]
+    # a filter added: the front calls Engine.send and the new route until it is inlined again
+    engine.epl("select * from Tick(symbol='S1')")
+    frames = _python_frames(lambda: engine.send({"symbol": "S3", "price": 60.0}, "Tick"))
+    assert frames[:2] == ["send", "send"]
+
+
+def test_the_front_looks_like_engine_send():
+    engine, _ = _engine()
+    assert engine.send.__doc__ == Engine.send.__doc__
+    assert engine.send.__qualname__ == "Engine.send"
+    assert str(inspect.signature(engine.send)) == str(inspect.signature(engine.__class__.send.__get__(engine)))
+    send = engine.send
+    for _ in range(2 * STABLE_SENDS):
+        engine.send({"symbol": "S1", "price": 60.0}, "Tick")
+    assert engine.send is send                # callers may keep it
 
 
 def test_a_wanted_event_is_checked_and_delivered():
@@ -91,7 +113,9 @@ def test_the_sent_event_is_not_kept_by_the_engine():
     engine, _ = _engine()
     ev = {"symbol": "S1", "price": 1.0}
     engine.send(ev, "Tick")
-    assert all(getattr(entry[1], "underlying", None) is not ev for entry in engine._send_routes.values())
+    for _ in range(STABLE_SENDS + 1):
+        engine.send(ev, "Tick")
+    assert all(entry.probe.underlying is not ev for entry in engine._lean.routes.values())
 
 
 def test_advance_time_with_nothing_due_is_one_frame():
@@ -129,3 +153,68 @@ def test_advance_time_is_for_simulated_engines():
         engine.close()
     with pytest.raises(TimeError):
         engine.advance_time(engine.now + 1)       # still refused once closed
+
+
+def test_an_engine_has_few_enough_attributes_for_cpython_to_share_their_keys():
+    """Measured on CPython 3.11: an object with 29 instance attributes keeps them in the
+    class's shared keys; from the 30th on it gets a plain dict and every attribute access
+    (`engine.pending`, `engine._depth`, ... on every event) costs about a third more. Add
+    state to an object the engine holds, not to the engine."""
+    assert len(vars(Engine(time="simulated"))) <= 29
+    assert len(vars(Engine(time="simulated", thread_safe=False))) <= 29
+
+
+def test_a_subclass_overriding_send_or_advance_time_keeps_its_override():
+    calls: list = []
+
+    class Logged(Engine):
+        def send(self, event, type_name=None):
+            calls.append(("send", type_name))
+            super().send(event, type_name)
+
+        def advance_time(self, t):
+            calls.append(("time", t))
+            super().advance_time(t)
+    engine = Logged(time="simulated")
+    engine.epl(SCHEMA)
+    got: list = []
+    engine.epl("select * from Tick(symbol='S7')").add_listener(lambda new, old: got.append(new[0]["price"]))
+    for k in range(12):
+        engine.send({"symbol": "S7", "price": float(k)}, "Tick")
+    engine.advance_time(5)
+    assert calls == [("send", "Tick")] * 12 + [("time", 5)]
+    assert got == [float(k) for k in range(12)] and engine.now == 5
+
+
+def test_type_names_never_reach_the_fronts_source():
+    """The front compares type names with constants of its namespace, never with source text."""
+    engine = Engine(time="simulated")
+    name = "Odd'\"\nname\\"
+    engine.register_type(name, {"x": "int"})
+    engine.epl("create schema Plain(x int)")
+    got: list = []
+    engine.epl("select * from Plain(x > 1)").add_listener(lambda new, old: got.append(new[0]["x"]))
+    for k in range(20):
+        engine.send({"x": k}, name)
+        engine.send({"x": k}, "Plain")
+    assert got == list(range(2, 20))
+    assert set(engine._lean.routes) == {name, "Plain"}
+    assert _python_frames(lambda: engine.send({"x": 0}, "Plain")) == ["send"]
+
+
+def test_the_front_keeps_no_old_generations():
+    """Each new front drops the constants of the older ones (they hold old routes and the
+    handles of destroyed statements)."""
+    engine, seen = _engine()
+    sizes = []
+    for k in range(30):
+        stmt = engine.epl(f"select * from Tick(symbol='X{k}')")
+        for _ in range(STABLE_SENDS + 2):
+            engine.send({"symbol": "S1", "price": 1.0}, "Tick")
+        stmt.destroy()
+        for _ in range(STABLE_SENDS + 2):
+            engine.send({"symbol": "S7", "price": 99.0}, "Tick")
+        sizes.append(len(engine._lean.ns))
+    assert engine._lean.gen >= 60
+    assert sizes[-1] == sizes[5] and len(engine._lean.names) == 1
+    assert len(seen) == 30 * (STABLE_SENDS + 2)

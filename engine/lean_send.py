@@ -1,0 +1,276 @@
+"""An engine's per-event fronts: `engine.send` with its map types' routing code inlined, and `engine.advance_time`.
+
+`engine.send` is a generated function (an instance attribute in front of `Engine.send`): for a dict
+of a map type whose routing code it inlines, it runs the filter index's generated route body
+in its own frame, so an event no filter wants costs one Python frame (docs/performance.md,
+"A lean send"). Everything else, and any type whose routing changed since the front was
+generated, goes to `Engine.send`.
+
+Why the route body and not a call to the route: a Python call is about a third of what a
+discarded event costs. The body is the route function's own source (the filter index caches
+compiled code by source): inlined only when its head and tail are exactly the shape
+`filterindex.codegen.build_route_fn` emits, else the type keeps the call (never wrong, at
+worst slower). The inlined code is valid while the type's route function is the one it was
+copied from: the front tests that identity under the lock and falls back when it changed.
+
+The front's function object never changes (callers keep `send = engine.send`): a new
+front replaces its `__code__` and adds its constants under names of its generation. The
+code of a generation uses its own names only after it checked, holding the lock, that it
+is the current generation; the names of older generations are deleted when no send is in
+progress (`engine._depth == 0` under the lock: no frame of the front is past that check).
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+import filterindex.codegen as _fcodegen
+
+from engine.contracts.bean import EventBean
+from .faults import statement_failed
+from .instance import RowHandle
+
+if TYPE_CHECKING:
+    from threading import RLock
+
+    from engine.contracts.runtime import Runtime
+
+# Types inlined per engine: each costs one string comparison for the types after it.
+MAX_TYPES = 8
+# A type's route must stay the same for this many sends through `Engine.send` before the
+# front is generated again: a route that changes all the time (a pattern adding and removing
+# filters per event) keeps the call instead of a new front per event.
+STABLE_SENDS = 8
+
+# build_route_fn's frame around the route body (c0 the route, c1 the index, c2 the empty
+# result, c3 dedup): any other shape is not inlined
+_HEAD = ["def _f(bean):", "    if _stale:", "        return c0.fn(bean)",
+         "    u = bean.underlying", "    out = None"]
+_TAIL = ["    if out is None:", "        return c2",
+         "    if c1._multi and len(out) > 1:", "        return c3(out)", "    return out", ""]
+_CONST = re.compile(r"\bc(\d+)\b")
+# the names a route body may use: its locals, its constants, keywords and the builtins of
+# the filter index's namespace (a body naming anything else is not inlined)
+_NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
+_KNOWN = re.compile(r"u|out|bean|[hmnv]\d+|c\d+|list|len|range|TypeError|AttributeError|None|True|"
+                    r"False|if|elif|else|try|except|and|or|not|is|in|pass")
+
+_sources: dict[Any, str] = {}          # code object of a route function -> its source
+
+
+class SendRoute:
+    """send's entry for dicts of one map type: the filter index's router, a probe bean, the
+    type's checker, the type; which route function the front inlines (None: not inlined)
+    and how many sends through `Engine.send` have seen the route unchanged (-1: do not
+    regenerate for it until the route changes)."""
+
+    __slots__ = ("router", "probe", "check", "event_type", "seen", "stable")
+
+    def __init__(self, router: Any, probe: EventBean, check: Callable[[Any], None],
+                 event_type: Any) -> None:
+        self.router = router
+        self.probe = probe
+        self.check = check
+        self.event_type = event_type
+        self.seen: Any = None
+        self.stable = 0
+
+
+class LeanSend:
+    """An engine's send front: send's entries by type name, the function, its namespace,
+    its generation and the names each generation added."""
+
+    __slots__ = ("locked", "routes", "fn", "ns", "gen", "names")
+
+    def __init__(self, engine: "Runtime", lock: Optional["RLock"], routes: dict[str, SendRoute],
+                 slow: Callable[[object, Optional[str]], None],
+                 general: Callable[[object, Optional[str]], None], doc: Optional[str],
+                 annotations: dict) -> None:
+        self.locked = lock is not None
+        self.routes = routes
+        self.gen = 0
+        self.names: dict[int, list[str]] = {}
+        self.ns: dict[str, Any] = {
+            "__builtins__": {}, "type": type, "dict": dict, "len": len, "list": list,
+            "range": range, "TypeError": TypeError, "AttributeError": AttributeError,
+            "Exception": Exception, "_E": engine, "_slow": slow, "_general": general, "_gen": 0,
+            "_new_bean": EventBean.__new__, "_EventBean": EventBean, "_RowHandle": RowHandle,
+            "_failed": statement_failed,
+        }
+        if lock is not None:
+            self.ns["_acquire"] = lock.acquire
+            self.ns["_release"] = lock.release
+        self.ns.update((f"_tn{i}", None) for i in range(MAX_TYPES))
+        exec(compile(_source([], 0, lock is not None), "<engine.send>", "exec"), self.ns)
+        fn = self.fn = self.ns["send"]
+        fn.__doc__ = doc
+        fn.__qualname__ = "Engine.send"
+        fn.__module__ = "engine.engine"
+        fn.__annotations__ = dict(annotations)
+
+    def regenerate(self, idle: bool) -> None:
+        """A new front over the send routes (type name -> SendRoute), the lock held; `idle`
+        when no send is in progress on this thread (then no frame of the front is past its
+        generation check, and the names of older generations can go)."""
+        gen = self.gen + 1
+        blocks: list[tuple[str, list[str], bool]] = []
+        values: dict[str, Any] = {}
+        inlined: list[tuple[SendRoute, Any]] = []
+        for type_name, entry in list(self.routes.items()):
+            fn = entry.router.fn
+            body = _route_body(fn) if len(blocks) < MAX_TYPES else None
+            if body is None:
+                entry.stable = -1           # not again until its route changes
+                continue
+            i = len(blocks)
+            p = f"_g{gen}t{i}_"
+            lines, uses_bean = body
+            lines = [_CONST.sub(lambda m: p + "c" + m.group(1), ln) for ln in lines]
+            values.update((p + k, v) for k, v in fn.__globals__.items() if _CONST.fullmatch(k))
+            values.update(((p + "r", entry.router), (p + "f", fn), (p + "p", entry.probe),
+                           (p + "k", entry.check), (p + "t", entry.event_type)))
+            values[f"_tn{i}"] = type_name
+            inlined.append((entry, fn))
+            blocks.append((p, lines, uses_bean))
+        try:
+            code = _compile(_source(blocks, gen, self.locked))
+        except (SyntaxError, RecursionError, MemoryError):   # a body too deep: keep the front
+            for entry in self.routes.values():
+                entry.stable = -1
+            return
+        for entry, fn in inlined:
+            entry.seen = fn
+            entry.stable = -1               # inlined: Engine.send sees it only after a change
+        ns = self.ns
+        ns.update((f"_tn{i}", None) for i in range(len(blocks), MAX_TYPES))
+        ns.update(values)
+        self.names[gen] = [k for k in values if not k.startswith("_tn")]
+        if idle:
+            for g in [g for g in self.names if g != gen]:
+                for name in self.names.pop(g):
+                    ns.pop(name, None)
+        ns["_gen"] = gen
+        self.gen = gen
+        self.fn.__code__ = code
+
+
+def _route_body(fn: Any) -> Optional[tuple[list[str], bool]]:
+    """The lines of a generated route function's body (indented one level) and whether
+    they read the probe bean; None when `fn` is not a route of build_route_fn's shape."""
+    code = getattr(fn, "__code__", None)
+    if code is None or getattr(fn, "__globals__", {}).get("_stale") is not False:
+        return None
+    src = _sources.get(code)
+    if src is None:
+        if len(_sources) > 2 * _fcodegen._MAX_CODE:
+            _sources.clear()
+        for s, module in list(_fcodegen._CODE.items()):     # source -> module code
+            for c in module.co_consts:
+                if getattr(c, "co_name", None) == "_f":
+                    _sources[c] = s
+        src = _sources.get(code)
+        if src is None:
+            return None
+    lines = src.split("\n")
+    if lines[:len(_HEAD)] != _HEAD or lines[-len(_TAIL):] != _TAIL:
+        return None
+    body = lines[len(_HEAD):-len(_TAIL)]
+    if any(not _KNOWN.fullmatch(name) for ln in body for name in _NAME.findall(ln)):
+        return None
+    return body, any(re.search(r"\bbean\b", ln) for ln in body)
+
+
+def _compile(src: str) -> Any:
+    """The code object of the front's function `send` in `src` (each front's source names
+    its generation: nothing to cache)."""
+    module = compile(src, "<engine.send>", "exec")
+    return next(c for c in module.co_consts if getattr(c, "co_name", None) == "send")
+
+
+def _source(blocks: list[tuple[str, list[str], bool]], gen: int, locked: bool) -> str:
+    """The front's source: one block per inlined type, then `Engine.send`."""
+    out = ["def send(event, type_name=None):", "    if type(event) is dict:"]
+    for i, (p, body, uses_bean) in enumerate(blocks):
+        out.append(f"        {'if' if i == 0 else 'elif'} type_name == _tn{i}:")
+        ind = " " * 12
+        if locked:
+            out.append(ind + "_acquire()")
+        out += [ind + f"if _gen == {gen} and not _E._depth and {p}r.fn is {p}f:",
+                ind + "    _E._depth = 1",
+                ind + "    try:",
+                ind + "        _E.current_statement = None"]
+        if uses_bean:
+            out += [ind + f"        bean = {p}p", ind + "        bean.underlying = event"]
+        out += [ind + "        u = event", ind + "        out = None"]
+        out += [ind + "    " + ln for ln in body]
+        if uses_bean:
+            out.append(ind + "        bean.underlying = None")
+        out += [ind + "        if out is not None:",
+                ind + f"            if {p}c1._multi and len(out) > 1:",
+                ind + f"                out = {p}c3(out)",
+                ind + "            if _E.check_events:",
+                ind + f"                {p}k(event)",
+                ind + "            bean = _new_bean(_EventBean)",
+                ind + f"            bean.event_type = {p}t",
+                ind + "            bean.underlying = event",
+                ind + "            if len(out) == 1:",
+                # Engine.feed's one-handle case without its frame
+                ind + "                _h = out[0]",
+                ind + "                if type(_h) is _RowHandle and not _E._dispatch_queue:",
+                ind + "                    _h.statement._deliver_now(bean)",
+                ind + "                else:",
+                ind + "                    _E.current_statement = _h.statement",
+                ind + "                    try:",
+                ind + "                        _h.on_event(bean)",
+                ind + "                    except Exception as _exc:",
+                ind + "                        _failed(_E, _h.statement, bean, _exc)",
+                ind + "            else:",
+                ind + "                _E.feed(bean, out)",
+                ind + "        if _E.pending:",
+                ind + "            _E.drain()",
+                ind + "    finally:",
+                ind + "        _E._depth = 0"]
+        if locked:
+            out += [ind + "        _release()"]
+        out.append(ind + "    return")
+        if locked:
+            out.append(ind + "_release()")
+    # a dict of another type (or whose route changed): Engine.send; anything else: its
+    # general path (Engine.send would only call it)
+    out += ["        _slow(event, type_name)", "        return", "    _general(event, type_name)", ""]
+    return "\n".join(out)
+
+
+def advance_front(scheduler: Any, lock: Optional["RLock"], fire_due: Callable[[int], None],
+                  doc: Optional[str], annotations: dict) -> Callable[[int], None]:
+    """`engine.advance_time` of a simulated-time engine: `Engine.advance_time` without its
+    time-mode test (the mode never changes) and its attribute reads; with nothing due, the
+    lock, two comparisons with the engine's time, one with the head of the schedule."""
+    if lock is None:
+        def advance_time(t: int) -> None:
+            if t < scheduler.now:
+                scheduler.set_time(t)           # raises: time cannot move backwards
+            scheduler.now = t
+            # the head may be a cancelled callback: fire_due pops it and fires nothing
+            heap = scheduler._heap
+            if heap and heap[0].time <= t:
+                fire_due(t)
+    else:
+        acquire, release = lock.acquire, lock.release
+
+        def advance_time(t: int) -> None:
+            acquire()                       # two calls cost half of a `with` block
+            try:
+                if t < scheduler.now:
+                    scheduler.set_time(t)
+                scheduler.now = t
+                heap = scheduler._heap
+                if heap and heap[0].time <= t:
+                    fire_due(t)
+            finally:
+                release()
+    advance_time.__doc__ = doc
+    advance_time.__qualname__ = "Engine.advance_time"
+    advance_time.__module__ = "engine.engine"
+    advance_time.__annotations__ = dict(annotations)
+    return advance_time
