@@ -1009,7 +1009,7 @@ class Engine:
         time itself and returns where a callback is due or the routing changed."""
         n = len(events)
         scheduler = self.scheduler
-        routes = self._send_routes
+        routes = self._lean.routes     # send's entries (SendRoute) by type name
         feed = self.feed
         tn = type_name
         fused_run = None
@@ -1040,9 +1040,9 @@ class Engine:
                 if entry is None:
                     self._send_one(e, tn)
                     continue
-                route = entry[0]
+                route = entry.router
                 if fused_run is not None and route.fn is not unfused:
-                    j = fused_run(self, entry[3], events, i, n, entry[2] if self.check_events else None,
+                    j = fused_run(self, entry.event_type, events, i, n, entry.check if self.check_events else None,
                                   find, tn, times)
                     if j < 0:               # ~j: event j's step made
                         j = ~j
@@ -1055,7 +1055,7 @@ class Engine:
                     elif not self.pending:
                         unfused = route.fn      # no fused loop applies
                 # send's short path for a dict of a map type
-                probe = entry[1]
+                probe = entry.probe
                 probe.underlying = e
                 self.current_statement = None
                 fn = route.fn
@@ -1063,9 +1063,9 @@ class Engine:
                 probe.underlying = None
                 if handles:
                     if self.check_events:
-                        entry[2](e)
+                        entry.check(e)
                     bean = _new_bean(EventBean)
-                    bean.event_type = entry[3]
+                    bean.event_type = entry.event_type
                     bean.underlying = e
                     if len(handles) == 1 and type(handles[0]) is not RowHandle:
                         # feed's one-stream case without its frame
@@ -1085,19 +1085,19 @@ class Engine:
     def _send_one(self, event: object, type_name: Optional[str]) -> None:
         """One event as send processes it outside its short path, the lock and depth held:
         a dict of a map type gets its route first (send's short path from then on)."""
-        if type(event) is dict and type_name is not None and type_name not in self._send_routes:
-            et = self._find_type(type_name)
+        if type(event) is dict and type_name is not None and type_name not in self._lean.routes:
+            et = self.types.find(type_name)
             if et is not None and et.is_map:
                 self._send_route(et, type_name)
-                entry = self._send_routes[type_name]
-                probe = entry[1]
+                entry = self._lean.routes[type_name]
+                probe = entry.probe
                 probe.underlying = event
                 self.current_statement = None
-                handles = entry[0].fn(probe)
+                handles = entry.router.fn(probe)
                 probe.underlying = None
                 if handles:
                     if self.check_events:
-                        entry[2](event)
+                        entry.check(event)
                     self.feed(EventBean(et, event), handles)
                 if self.pending:
                     self.drain()
