@@ -44,6 +44,17 @@ def engine_run(events: list[tuple[str, dict]]) -> Run:
     return elapsed(), tuple(acc)
 
 
+def engine_many_run(events: list[tuple[str, dict]]) -> Run:
+    """The same events through one `send_many(evs, types=...)` (the lists made before the
+    clock starts)."""
+    engine, acc = _engine(False)
+    types = [tn for tn, _ in events]
+    evs = [ev for _, ev in events]
+    elapsed = stopwatch()
+    engine.send_many(evs, types=types)
+    return elapsed(), tuple(acc)
+
+
 def loop_run(events: list[tuple[str, dict]]) -> Run:
     acc = [0, 0, 0]
     listen = _listener(acc)
@@ -74,6 +85,21 @@ def engine_within_run(events: list[tuple[str, dict]], counts: list) -> Run:
         send(ev, type_name)
     seconds = elapsed()
     advance(len(events) + 2 * WITHIN_MS)       # every guard has expired by now
+    counts[:] = [before, engine.filter_count(), engine.schedule_count()]
+    return seconds, tuple(acc)
+
+
+def engine_within_many_run(events: list[tuple[str, dict]], counts: list) -> Run:
+    """The same events and times through one `send_many(evs, times=..., types=...)`."""
+    engine, acc = _engine(True)
+    before = engine.filter_count()
+    types = [tn for tn, _ in events]
+    evs = [ev for _, ev in events]
+    times = list(range(len(events)))
+    elapsed = stopwatch()
+    engine.send_many(evs, times=times, types=types)
+    seconds = elapsed()
+    engine.advance_time(len(events) + 2 * WITHIN_MS)       # every guard has expired by now
     counts[:] = [before, engine.filter_count(), engine.schedule_count()]
     return seconds, tuple(acc)
 
@@ -112,15 +138,20 @@ class _Row:
 def run(quick: bool, repeat: int) -> list[Row]:
     events = data.pattern_events(SIZES[quick], IDS)
     rows = [measure(NAME, "every a=A -> b=B(id = a.id)", len(events),
-                    lambda: engine_run(events), lambda: loop_run(events), repeat)]
-    counts: list = []
-    try:
-        row = measure(NAME, "... where timer:within(1 sec)", len(events),
-                      lambda: engine_within_run(events, counts), lambda: loop_within_run(events), repeat)
-    except Exception as exc:  # a missing feature is reported, not fatal
-        return rows + [not_supported(NAME, "... where timer:within(1 sec)", f"{type(exc).__name__}: {exc}")]
-    before, after, schedules = counts
-    note = f"filters before {before}, after {after}; schedules after {schedules}"
-    rows.append(Row(row.workload, row.case, row.events, row.engine_eps, row.loop_eps,
-                    note + ("; " + row.note if row.note else "")))
+                    lambda: engine_run(events), lambda: loop_run(events), repeat),
+            measure(NAME, "... send_many with types", len(events),
+                    lambda: engine_many_run(events), lambda: loop_run(events), repeat)]
+    for case, engine_fn in (("... where timer:within(1 sec)", engine_within_run),
+                            ("... within, send_many with times and types", engine_within_many_run)):
+        counts: list = []
+        try:
+            row = measure(NAME, case, len(events), lambda: engine_fn(events, counts),
+                          lambda: loop_within_run(events), repeat)
+        except Exception as exc:  # a missing feature is reported, not fatal
+            rows.append(not_supported(NAME, case, f"{type(exc).__name__}: {exc}"))
+            continue
+        before, after, schedules = counts
+        note = f"filters before {before}, after {after}; schedules after {schedules}"
+        rows.append(Row(row.workload, row.case, row.events, row.engine_eps, row.loop_eps,
+                        note + ("; " + row.note if row.note else "")))
     return rows

@@ -41,6 +41,18 @@ def engine_run(events: list[dict]) -> Run:
 
 
 
+def engine_many_run(events: list[dict]) -> Run:
+    """The same events and times through one `send_many(events, "Tick", times=...)`."""
+    engine = Engine(time="simulated")
+    engine.epl(data.TICK_SCHEMA)
+    acc = [0, 0.0]
+    engine.epl(EPL).add_listener(_listener(acc))
+    times = list(range(len(events)))
+    elapsed = stopwatch()
+    engine.send_many(events, "Tick", times=times)
+    return elapsed(), (acc[0], acc[1])
+
+
 def loop_run(events: list[dict]) -> Run:
     acc = [0, 0.0]
     listen = _listener(acc)
@@ -69,4 +81,6 @@ def loop_run(events: list[dict]) -> Run:
 def run(quick: bool, repeat: int) -> list[Row]:
     events = data.ticks(SIZES[quick])
     return [measure(NAME, "time(10 sec) group by symbol, avg", len(events),
-                    lambda: engine_run(events), lambda: loop_run(events), repeat)]
+                    lambda: engine_run(events), lambda: loop_run(events), repeat),
+            measure(NAME, "... send_many with times", len(events),
+                    lambda: engine_many_run(events), lambda: loop_run(events), repeat)]

@@ -494,33 +494,72 @@ class Engine:
         if et.checked and self.check_events:
             et.check(bean.underlying)
 
-    def send_many(self, events: Iterable[object], type_name: Optional[str] = None) -> None:
+    def send_many(self, events: Iterable[object], type_name: Optional[str] = None, *,
+                  times: Optional[Iterable[int]] = None,
+                  types: Optional[Iterable[str]] = None) -> None:
         """Process events in order; the same as calling send for each, with less overhead.
-        A pandas DataFrame is taken row by row (`engine.send_many(df, "T")`)."""
+        A pandas DataFrame is taken row by row (`engine.send_many(df, "T")`).
+
+        `times` (simulated time only): the engine's time for each event, in milliseconds,
+        parallel to `events`: before event i the time advances to `times[i]` exactly as
+        `advance_time(times[i])` would (every callback due at or before it fires first), but
+        inside the engine's own loop, where a step with nothing due costs about one
+        comparison. `types`: the type name of each event, parallel to `events` (a mixed
+        stream; instead of `type_name`). The call does exactly what
+        `for t, e, tn in zip(times, events, types): engine.advance_time(t); engine.send(e, tn)`
+        does, faster: a time that moves backwards raises the same TimeError at that event,
+        the events before it processed. Any iterables (taken once); lengths that differ
+        from the events' are a ValueError before anything is processed
+        (docs/performance.md, "Timestamped batches")."""
         if is_dataframe(events):
             events = dataframe_records(events)
-        if type_name is None or self._timer is not None:
-            # system time: the timer thread must get the lock between events
-            for e in events:
-                self.send(e, type_name)
-            return
-        with self.lock:
-            if self._depth:
+        if times is None and types is None:
+            if type_name is None or self._timer is not None:
+                # system time: the timer thread must get the lock between events
                 for e in events:
                     self.send(e, type_name)
                 return
+            with self.lock:
+                if self._depth:
+                    for e in events:
+                        self.send(e, type_name)
+                    return
+                self._depth += 1
+                try:
+                    self._send_batch(events if isinstance(events, (list, tuple)) else list(events), type_name)
+                finally:
+                    self._depth -= 1
+            return
+        events, times, types, type_name = self._stepped_args(events, type_name, times, types)
+        if self._timer is not None:
+            # system time (types only): the timer thread must get the lock between events
+            for k, e in enumerate(events):
+                self.send(e, types[k] if types is not None else type_name)
+            return
+        with self.lock:
+            if self._depth:
+                # from a listener or callback: what the calls one by one would do there
+                for k, e in enumerate(events):
+                    if times is not None:
+                        self.advance_time(times[k])
+                    self.send(e, types[k] if types is not None else type_name)
+                return
             self._depth += 1
             try:
-                self._send_batch(events if isinstance(events, (list, tuple)) else list(events), type_name)
+                self._send_batch(events, type_name, times, types)
             finally:
                 self._depth -= 1
 
-    def _send_batch(self, events: Sequence[Any], type_name: str) -> None:
+    def _send_batch(self, events: Sequence[Any], type_name: Optional[str],
+                    times: Optional[Sequence[int]] = None, types: Optional[Sequence[str]] = None) -> None:
         """send_many's loop, under the lock. Dict events of a map type are routed by the
         filter index's batch scanner, one generated loop that yields only the events some
         filter wants; everything else goes event by event through send's path. The scanner
         is replaced when filters change and the type looked up again after each processed
-        event (a listener may change them)."""
+        event (a listener may change them). With times or types: `_send_stepped`."""
+        if times is not None or types is not None:
+            self._send_stepped(events, type_name, times, types)
+            return
         n = len(events)
         i = 0
         if self.pending:
@@ -929,6 +968,141 @@ class Engine:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+    # -- timestamped batches (send_many's times and types) -----------------------------------------
+    def _stepped_args(self, events: Iterable[object], type_name: Optional[str],
+                      times: Optional[Iterable[int]], types: Optional[Iterable[str]]) -> tuple:
+        """send_many's arguments checked before anything is processed: (events, times,
+        types, type_name) as sequences; types that are all one name become that type_name."""
+        if not isinstance(events, (list, tuple)):
+            events = list(events)
+        if times is not None:
+            if self.time_mode != "simulated" or self._timer is not None:
+                raise TimeError("send_many(times=...) is for engines created with time='simulated'")
+            if not isinstance(times, (list, tuple)):
+                times = list(times)
+            if len(times) != len(events):
+                raise ValueError(f"send_many: {len(times)} times for {len(events)} events "
+                                 "(times must be parallel to the events)")
+        if types is not None:
+            if type_name is not None:
+                raise ValueError("send_many takes a type_name or types (one per event), not both")
+            if isinstance(types, str):
+                raise ValueError("send_many: types is one type name per event; for a single "
+                                 "type pass type_name")
+            if not isinstance(types, (list, tuple)):
+                types = list(types)
+            if len(types) != len(events):
+                raise ValueError(f"send_many: {len(types)} types for {len(events)} events "
+                                 "(types must be parallel to the events)")
+            first = types[0] if types else None
+            if type(first) is str and all(tn == first for tn in types):
+                type_name, types = first, None      # one type: the batch loops apply
+        return events, times, types, type_name
+
+    def _send_stepped(self, events: Sequence[Any], type_name: Optional[str],
+                      times: Optional[Sequence[int]], types: Optional[Sequence[str]]) -> None:
+        """send_many's loop with times or types, under the lock (depth held): per event, the
+        time step advance_time would make (one comparison when nothing is due), then the
+        event as send would process it (send's per-type router for dicts). A fused window
+        statement alone on the type takes a stretch of events into its own loop, which steps
+        time itself and returns where a callback is due or the routing changed."""
+        n = len(events)
+        scheduler = self.scheduler
+        routes = self._lean.routes     # send's entries (SendRoute) by type name
+        feed = self.feed
+        tn = type_name
+        fused_run = None
+        if times is not None and types is None:
+            from .fused import run_batch as fused_run
+        find = self.types.finder()
+        unfused: object = None      # the route fn no fused loop took (tried again on a change)
+        for_each = range(n)
+        i = 0
+        stepped = False             # event i's time step made by a fused loop
+        while i < n:
+            for i in for_each[i:]:
+                if stepped:
+                    stepped = False
+                elif times is not None:
+                    # advance_time's step, without its frame and lock
+                    t = times[i]
+                    if t < scheduler.now:
+                        scheduler.set_time(t)       # raises: time cannot move backwards
+                    scheduler.now = t
+                    heap = scheduler._heap
+                    if heap and heap[0].time <= t:
+                        self._fire_due(t)
+                if types is not None:
+                    tn = types[i]
+                e = events[i]
+                entry = routes.get(tn) if type(e) is dict else None
+                if entry is None:
+                    self._send_one(e, tn)
+                    continue
+                route = entry.router
+                if fused_run is not None and route.fn is not unfused:
+                    j = fused_run(self, entry.event_type, events, i, n, entry.check if self.check_events else None,
+                                  find, tn, times)
+                    if j < 0:               # ~j: event j's step made
+                        j = ~j
+                        if j != i:
+                            i, stepped = j, True
+                            break
+                    elif j != i:
+                        i = j
+                        break           # the outer loop goes on at j (its time step not made)
+                    elif not self.pending:
+                        unfused = route.fn      # no fused loop applies
+                # send's short path for a dict of a map type
+                probe = entry.probe
+                probe.underlying = e
+                self.current_statement = None
+                fn = route.fn
+                handles = fn(probe)
+                probe.underlying = None
+                if handles:
+                    if self.check_events:
+                        entry.check(e)
+                    bean = _new_bean(EventBean)
+                    bean.event_type = entry.event_type
+                    bean.underlying = e
+                    if len(handles) == 1 and type(handles[0]) is not RowHandle:
+                        # feed's one-stream case without its frame
+                        h = handles[0]
+                        self.current_statement = h.statement
+                        try:
+                            h.on_event(bean)
+                        except Exception as exc:       # that statement skips the event
+                            statement_failed(self, h.statement, bean, exc)
+                    else:
+                        feed(bean, handles)
+                if self.pending:
+                    self.drain()
+            else:
+                return
+
+    def _send_one(self, event: object, type_name: Optional[str]) -> None:
+        """One event as send processes it outside its short path, the lock and depth held:
+        a dict of a map type gets its route first (send's short path from then on)."""
+        if type(event) is dict and type_name is not None and type_name not in self._lean.routes:
+            et = self.types.find(type_name)
+            if et is not None and et.is_map:
+                self._send_route(et, type_name)
+                entry = self._lean.routes[type_name]
+                probe = entry.probe
+                probe.underlying = event
+                self.current_statement = None
+                handles = entry.router.fn(probe)
+                probe.underlying = None
+                if handles:
+                    if self.check_events:
+                        entry.check(event)
+                    self.feed(EventBean(et, event), handles)
+                if self.pending:
+                    self.drain()
+                return
+        self._send_bean(self.to_bean(event, type_name))
 
 
     # -- the per-event fronts (engine/lean_send.py) ---------------------------------------------

@@ -273,10 +273,13 @@ _WATCHED: "weakref.WeakSet[Any]" = weakref.WeakSet()   # type registries that bu
 
 
 def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: Any, find: Any,
-              type_name: str) -> int:
+              type_name: str, times: Any = None) -> int:
     """send_many's hook: when the only filter on `et`'s events is a fused statement's
     unconditional one and nothing waits for dispatch, its generated loop takes events i..;
-    returns where it stopped (i when it did not apply)."""
+    returns where it stopped (i when it did not apply). With `times` (send_many's, event i's
+    time step already made) only a window statement's `run_timed` applies
+    (engine/fused_windows.py): it steps time itself and returns j where event j's step is
+    still to make, ~j where it is made."""
     if engine.pending:
         return i
     types = engine.types
@@ -284,6 +287,8 @@ def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: An
         # the loops look the type up again only when the change counter moves
         types.on_removed(bump)
         _WATCHED.add(types)
+    if times is not None:
+        return _run_timed(engine, et, events, i, n, check, find, type_name, times)
     route = engine.filters.router(et)
     roots = route.roots
     if len(roots) != 1:
@@ -299,6 +304,24 @@ def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: An
     ns = h.run.__globals__      # (after a checkpoint restore, not necessarily h.namespace)
     ns["_route"], ns["_roots"], ns["_root"], ns["_h"] = route, roots, root, h
     return h.run(engine, events, i, n, check, find, type_name)
+
+
+def _run_timed(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: Any, find: Any,
+               type_name: str, times: Any) -> int:
+    route = engine.filters.router(et)
+    roots = route.roots
+    if len(roots) != 1:
+        return i
+    root = roots[0]
+    h = root.one
+    if type(h) is not FusedHandle or h.event_type is not et:
+        return i
+    ns = h.on_event.__globals__
+    timed = ns.get("run_timed")
+    if timed is None:
+        return i
+    ns["_route"], ns["_roots"], ns["_root"], ns["_h"] = route, roots, root, h
+    return timed(engine, events, i, n, check, find, type_name, times)
 
 
 def is_fused(statement: Any) -> bool:

@@ -5,6 +5,8 @@ child, the general sink, is replaced by the generated `update`, and the statemen
 handle by one whose `on_event` is generated too."""
 from __future__ import annotations
 
+import heapq
+import sys
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from views.length import LengthWindow
@@ -12,6 +14,8 @@ from views.length_batch import LengthBatchWindow
 from views.time import TimeWindow
 from views.time_batch import TimeBatchWindow
 
+from engine.contracts.faults import statement_of_slot
+from .faults import statement_failed
 from .resultset.java_order import java_hash
 
 # the window classes the fused sink takes updates from, by their EPL view names
@@ -88,7 +92,14 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     src = generate(shape, classes, proc.select.names, aggs.reclaim, stmt._listeners_only, checked,
                    (bool(proc.want_new), bool(proc.want_old)))
     code = code_for(src)
-    ns.update(_w=w, _memo=[None, None], _order=hashmap_order([t.kind for t in proc.key_types]) if shape.group is not None else None)
+    # _memo: the list last posted as the new batch, its split into groups, the changes its
+    # entering made (exact aggregators), the batch that left at the last post (its beans
+    # to reuse) and whether send_many's loops filled the current batch; _direct[0]: the
+    # timed loop lets the next row go to the listeners at once; _pool: reusable beans
+    ns.update(_w=w, _memo=[None, None, None, None, False], _direct=[False], _pool=[],
+              _refcount=sys.getrefcount, _max=max, _map=map, _INF=float("inf"),
+              _heappop=heapq.heappop, _KeyError=KeyError, _callback_failed=_callback_failed,
+              _order=hashmap_order([t.kind for t in proc.key_types]) if shape.group is not None else None)
     exec(code, ns)
     w.child = FusedSink(ns["update"])
     fused = handle_type(handle.target, stmt, handle.stream_index)
@@ -104,3 +115,9 @@ def _not_batched(engine: "Runtime", events: Any, i: int, *rest: Any) -> int:
     """send_many's batch loop of a window statement: not taken (events go one by one
     through the filter scanner to `on_event`)."""
     return i
+
+
+def _callback_failed(engine: "Runtime", handle: Any, exc: Exception) -> None:
+    """A callback a fused loop fired raised: that statement's callback alone is lost, as
+    the engine's own firing reports it."""
+    statement_failed(engine, statement_of_slot(engine, handle.slot), None, exc)

@@ -169,7 +169,7 @@ SIGNATURES["Engine"] = {
     'run': "(self, action: 'Callable[[], T]', process: 'Optional[Callable[[EventBean], None]]' = None) -> 'T'",
     'schedule_count': "(self) -> 'int'",
     'send': "(self, event: 'object', type_name: 'Optional[str]' = None) -> 'None'",
-    'send_many': "(self, events: 'Iterable[object]', type_name: 'Optional[str]' = None) -> 'None'",
+    'send_many': "(self, events: 'Iterable[object]', type_name: 'Optional[str]' = None, *, times: 'Optional[Iterable[int]]' = None, types: 'Optional[Iterable[str]]' = None) -> 'None'",
     'set_variable': "(self, name: 'str', value: 'object') -> 'None'",
     'start_instances': "(self, stmt: 'Statement') -> 'None'",
     'start_timer': "(self, resolution_ms: 'int' = 100) -> 'None'",

@@ -103,9 +103,15 @@ def _row(shape: Shape, classes: Sequence[str], names: Sequence[str], ind: str, l
     return [ind + line for line in L]
 
 
+# aggregators whose state after leaving a batch's values one by one equals their state less
+# what entering those values added (integer arithmetic: no rounding)
+_EXACT = frozenset(("CountAll", "CountValues", "IntSum32", "IntSum64"))
+
+
 def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
              want_new: bool, want_old: bool) -> list[str]:
     G = repr(_ident(shape.group))
+    exact = not shape.where and bool(classes) and all(c in _EXACT for c in classes)
     L = ["groups = _groups", "get = groups.get", "refc = _refc", "count = refc.get"]
 
     def rows(target: str) -> list[str]:
@@ -138,7 +144,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     L += enter_one("    ")
     if want_new:
         L += _row(shape, classes, names, "    ", False, "out")
-    L.append("    _stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")")
+    L += _emit_one(want_new, want_old, "    ")
     L.append("    return")
     # none in, one out (a sliding window's expiry): its group alone
     L += ["if not new and old and len(old) == 1:",
@@ -158,7 +164,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         L += ["        refc[k] = rc"]
     if want_new:
         L += ["    if row is None:", "        row = _new_row()", *_row(shape, classes, names, "    ", True, "out")]
-    L.append("    _stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")")
+    L += _emit_one(want_new, want_old, "    ")
     L.append("    return")
     # the events of each group in update order (a group's aggregators take its events in
     # that order: the same running sums), groups in order of first appearance
@@ -173,9 +179,22 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         # a batch window posts its previous batch as the remove stream: its groups are the
         # ones split when it was posted as new (without a where clause, which is evaluated
         # afresh for the remove stream)
-        L += ["if old is not None and old is _memo[0]:", "    go = _memo[1]", "else:"]
+        L += ["if old is not None and old is _memo[0]:", "    go = _memo[1]"]
+        L += ["    gd = _memo[2]", "else:", "    gd = None"] if exact else ["else:"]
         L += split("go", "old or ()", "    ")
-        L += ["_memo[0] = new", "_memo[1] = gn"]
+        L += ["_memo[0] = new", "_memo[1] = gn"] + (["_memo[2] = None"] if exact else [])
+        # the events of the batch that left at the previous post: referenced by nothing
+        # else once the window dropped it, their beans are reused by send_many's loops (for
+        # a statement whose batches those loops fill; no garbage for the collector to chase
+        # per event); the reference counts show that nothing else holds them
+        L += ["rl = _memo[3]",
+              "if _memo[4]:",
+              "    _memo[4] = False",
+              "    _memo[3] = old",
+              "    if rl and _refcount(rl) == 2 and len(_pool) < 4096 and _max(_map(_refcount, rl)) == 2:",
+              "        _pool.extend(rl)",
+              "else:",
+              "    _memo[3] = None      # (kept only while the loops fill the batches)"]
     # a group's representative is its last event in the update, the remove stream's last
     L += ["reps = {k: l[-1] for k, l in gn.items()}", "for k, l in go.items():", "    reps[k] = l[-1]",
           "order = _order(reps) if len(reps) > 1 else reps"]
@@ -184,13 +203,36 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         L += rows("old_rows")
     else:
         L.append("old_rows = None")
+    fields = [f"{f[0]}{i}" for i, cls in enumerate(classes) for f in _FIELDS[cls]] if exact else []
+    L += ["dl = {}"] if exact else []
     L += ["for k, l in gn.items():", "    row = get(k)", "    if row is None:", "        row = groups[k] = _new_row()",
           *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))], *_load(classes, "    "),
+          *([f"    s_{f} = {f}" for f in fields] if exact else []),
           "    for u in l:", *_local_steps(shape, classes, "u", True, "        "),
           *_store(classes, "    "),
+          *([f"    dl[k] = ({', '.join(f'{f} - s_{f}' for f in fields)},)"] if exact else []),
           "    refc[k] = count(k, 0) + len(l)"]
+    if exact:
+        # the groups' changes of the batch that now leaves, recorded when it entered: with
+        # exact aggregators (counts, integer sums) undoing them at once is what leaving
+        # its events one by one gives (a running integer sum that reaches its last value
+        # is that value: its reset to 0 is the subtraction)
+        L += ["_memo[2] = dl"]
     L += ["for k, l in go.items():", "    row = get(k)", "    if row is None:", "        continue",
-          *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))], *_load(classes, "    "),
+          *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))]]
+    if exact:
+        L += ["    d = gd.get(k) if gd is not None else None",
+              "    if d is not None:",
+              *[f"        a{i}.{f} -= d[{n}]" for n, (i, f) in enumerate(
+                  (i, f) for i, cls in enumerate(classes) for f in _FIELDS[cls])],
+              "        rc = count(k, 0) - len(l)"]
+        if reclaim:
+            L += ["        if rc <= 0:", "            del groups[k]", "            refc.pop(k, None)",
+                  "        else:", "            refc[k] = rc"]
+        else:
+            L += ["        refc[k] = rc"]
+        L += ["        continue"]
+    L += [*_load(classes, "    "),
           "    rc = count(k, 0)",
           "    for u in l:", *_local_steps(shape, classes, "u", False, "        "),
           "        rc -= 1"]
@@ -220,8 +262,21 @@ def _ungrouped(shape: Shape, classes: Sequence[str], names: Sequence[str],
           *_local_steps(shape, classes, "u", False, "        "), *_store(classes, "    ")]
     L += _row(shape, classes, names, "", False, "out") if want_new else []
     if want_new or want_old:
-        L.append("_stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")")
+        L += _emit_one(want_new, want_old, "")
     return L
+
+
+def _emit_one(want_new: bool, want_old: bool, ind: str) -> list[str]:
+    """The statement's rows for one event in or out. When send_many's timed loop has said
+    so (`_direct[0]`: the statement delivers its insert stream to listeners alone, nothing
+    waits for dispatch, and this update is the last step of the event's processing or of
+    the window's expiry) the listeners are called at once, as the drain that follows would
+    call them."""
+    emit = "_stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")"
+    if not want_new:
+        return [ind + emit]
+    return [ind + "if _direct[0]:", ind + "    _direct[0] = False", ind + "    _stmt._dispatch([out], None)",
+            ind + "else:", ind + "    " + emit]
 
 
 def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
@@ -259,6 +314,9 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
     src.append("")
     if shape.window == "time_batch":
         src += _batch_loop(checked)
+        src += _timed_batch_loop(checked)
+    elif shape.window == "time":
+        src += _timed_window_loop(checked)
     return "\n".join(src)
 
 
@@ -268,6 +326,7 @@ def _batch_loop(checked: Sequence[str]) -> list[str]:
     other user code runs inside the loop: nothing to drain and the routing cannot change."""
     src = ["def run(engine, events, i, n, check, find, type_name):",
            "    w = _w",
+           "    _memo[4] = True         # (its beans may be reused: see update)",
            "    for j in range(i, n):",
            "        u = events[j]",
            "        if type(u) is not dict:",
@@ -279,7 +338,7 @@ def _batch_loop(checked: Sequence[str]) -> list[str]:
                 "                check(u)"]
     if not checked:
         src.append("            check(u)")
-    src += ["        bean = _new_bean(_Bean)",
+    src += ["        bean = _pool.pop() if _pool else _new_bean(_Bean)",
             "        bean.event_type = _et",
             "        bean.underlying = u",
             "        b = w._batch",
@@ -289,3 +348,177 @@ def _batch_loop(checked: Sequence[str]) -> list[str]:
             "            w.update([bean], None)",
             "    return n", ""]
     return src
+
+
+def _inline_check(checked: Sequence[str], ind: str) -> list[str]:
+    """send's type check of the event `u`, as the other batch loops make it (codegen's
+    check_lines: each property's usual type `_t<i>` tested first, then, in order, the types
+    `_ok<i>` send passes as they are, `check(u)` for another), the values read here by
+    subscript (a missing key: the test in order, where it reads None)."""
+    if not checked:
+        return [ind + "if check is not None:", ind + "    check(u)"]
+    fast = " or ".join(f"type(u[{_ident(p)!r}]) is not _t{i}" for i, p in enumerate(checked))
+    out = [ind + "if check is not None:",
+           ind + "    try:",
+           ind + f"        odd = {fast}",
+           ind + "    except _KeyError:",
+           ind + "        odd = True",
+           ind + "    if odd:"]
+    for i, p in enumerate(checked):
+        out += [ind + f"        v = u.get({_ident(p)!r})",
+                ind + f"        if type(v) not in _ok{i} and v is not None:",
+                ind + "            check(u)"]
+    return out
+
+
+def _timed_batch_loop(checked: Sequence[str]) -> list[str]:
+    """send_many's loop with times for a time batch alone on its event type
+    (engine/fused.py run_batch): event i's time step is made by the caller; before each
+    later event the loop steps time itself (two comparisons: nothing due, not backwards)
+    and returns at the event whose time reaches the next due callback (the batch's end:
+    the caller fires it and comes back) or moves backwards (the caller raises), or ~j at an
+    event that is not a dict (its step made: the caller sends it without one). `due` is
+    the scheduler's earliest time, after `now` (else ~i at once: a callback scheduled while
+    the last step fired waits for the next step, even to the same time); only the window's
+    own schedule changes it here (no user code runs before time moves)."""
+    src = ["def run_timed(engine, events, i, n, check, find, type_name, times):",
+           "    w = _w",
+           "    _memo[4] = True",
+           "    sched = engine.scheduler",
+           "    now = sched.now",
+           "    heap = sched._heap",
+           "    due = heap[0].time if heap else _INF",
+           "    if due <= now:",
+           "        return ~i           # a callback waits for the next step: the engine's loop",
+           "    engine.current_statement = _stmt",
+           "    try:",
+           "        for j in range(i, n):",
+           "            t = times[j]",
+           "            if t >= due or t < now:     # (due > now: the same time goes on)",
+           "                return j",
+           "            now = t",
+           "            u = events[j]",
+           "            if type(u) is not dict:",
+           "                return ~j           # (its step made: nothing due before `due`)",
+           *_inline_check(checked, "            "),
+           "            bean = _pool.pop() if _pool else _new_bean(_Bean)",
+           "            bean.event_type = _et",
+           "            bean.underlying = u",
+           "            b = w._batch",
+           "            if b:",
+           "                b.append(bean)",
+           "            else:",
+           "                sched.now = now",
+           "                w.update([bean], None)",
+           "                heap = sched._heap",
+           "                due = heap[0].time if heap else _INF",
+           "        return n",
+           "    finally:",
+           "        sched.now = now",
+           ""]
+    return src
+
+
+def _timed_window_loop(checked: Sequence[str]) -> list[str]:
+    """send_many's loop with times for a sliding time window alone on its event type: per
+    event, advance_time's step (the window's own expiry, when it alone is due, fired in
+    place as the engine fires a callback: one processing step, its results drained), then
+    what send does with the event (on_event's steps in place, the statement's faults
+    isolated, the drain). Listeners run here, so after each drain the routing is looked at
+    again. Returns j when event j's step is still to make, ~j when it is made (the caller
+    processes event j next without one); a time moving backwards raises here as
+    advance_time does."""
+    return ["def run_timed(engine, events, i, n, check, find, type_name, times):",
+            "    w = _w",
+            "    c = w._ctx",
+            "    sched = engine.scheduler",
+            "    if c._scheduler is not sched:",
+            "        return i",
+            "    stmt = _stmt",
+            "    now = sched.now",
+            "    for j in range(i, n):",
+            "        if j != i:",
+            "            t = times[j]",
+            "            if t < now:",
+            "                sched.set_time(t)     # raises: time cannot move backwards",
+            "            sched.now = now = t",
+            "            heap = sched._heap",
+            "            if heap and heap[0].time <= t:",
+            "                h = heap[0]",
+            "                if h is w._handle and h.active and h.callback is w._expire_cb \\",
+            "                        and (len(heap) < 2 or heap[1].time > t) \\",
+            "                        and (len(heap) < 3 or heap[2].time > t):",
+            "                    # the window's expiry alone is due: Scheduler.fire in a step",
+            "                    _heappop(heap)",
+            "                    h.active = False",
+            "                    sched._active -= 1",
+            "                    engine._depth += 1",
+            "                    try:",
+            "                        engine.current_statement = None",
+            "                        try:",
+            "                            # TimeWindow._expire, the next expiry scheduled before",
+            "                            # the post instead of after it (nothing schedules in",
+            "                            # between: the same order), so that the post is the",
+            "                            # step's last and its rows may go to the listeners at once",
+            "                            w._handle = None",
+            "                            wt = w._times",
+            "                            we = w._events",
+            "                            horizon = now - c.offset - w._period",
+            "                            out = []",
+            "                            while wt and wt[0] <= horizon:",
+            "                                wt.popleft()",
+            "                                out.append(we.popleft())",
+            "                            if wt:",
+            "                                w._handle = c.schedule(wt[0] + w._period, w._expire_cb)",
+            "                            if out:",
+            "                                _direct[0] = stmt._listeners_only and not engine._dispatch_queue",
+            "                                posted = False",
+            "                                try:",
+            "                                    update(None, out)",
+            "                                    posted = True",
+            "                                finally:",
+            "                                    _direct[0] = False",
+            "                                    if not posted and w._handle is not None:",
+            "                                        # a failed post: the general order had not",
+            "                                        # scheduled the next expiry yet",
+            "                                        c.cancel(w._handle)",
+            "                                        w._handle = None",
+            "                        except Exception as exc:",
+            "                            _callback_failed(engine, h, exc)",
+            "                        if engine.pending:",
+            "                            engine.drain()",
+            "                    finally:",
+            "                        engine._depth -= 1",
+            "                else:",
+            "                    engine._fire_due(t)",
+            "                if _route.roots is not _roots or _root.one is not _h or find(type_name) is not _et:",
+            "                    return ~j",
+            "        u = events[j]",
+            "        if type(u) is not dict:",
+            "            return ~j",
+            *_inline_check(checked, "        "),
+            "        bean = _new_bean(_Bean)",
+            "        bean.event_type = _et",
+            "        bean.underlying = u",
+            "        engine.current_statement = stmt",
+            "        try:",
+            "            at = now - c.offset",
+            "            if w._handle is None:",
+            "                w._handle = c.schedule(at + w._period, w._expire_cb)",
+            "            w._times.append(at)",
+            "            w._events.append(bean)",
+            "            # (the update is on_event's last step: its rows may go to the listeners",
+            "            # at once when only they take them and nothing else waits)",
+            "            _direct[0] = stmt._listeners_only and not engine._dispatch_queue",
+            "            update([bean], None)",
+            "        except Exception as exc:   # the statement skips the event (engine/faults.py)",
+            "            _failed(engine, stmt, bean, exc)",
+            "        finally:",
+            "            _direct[0] = False",
+            "        if engine.pending:",
+            "            engine.drain()",
+            "        # (listeners ran: called at once, or by the drain)",
+            "        if _route.roots is not _roots or _root.one is not _h or find(type_name) is not _et:",
+            "            return j + 1",
+            "    return n",
+            ""]
