@@ -289,11 +289,10 @@ def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: An
         _WATCHED.add(types)
     if times is not None:
         return _run_timed(engine, et, events, i, n, check, find, type_name, times)
-    route = engine.filters.router(et)
-    roots = route.roots
-    if len(roots) != 1:
+    lone = _lone_root(engine, et)
+    if lone is None:
         return i
-    root = roots[0]
+    route, roots, root = lone
     h = root.one
     if type(h) is not FusedHandle or h.event_type is not et:
         for runner in BATCH_RUNNERS:    # e.g. keyed-context partitions of a fused statement
@@ -306,13 +305,22 @@ def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: An
     return h.run(engine, events, i, n, check, find, type_name)
 
 
-def _run_timed(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: Any, find: Any,
-               type_name: str, times: Any) -> int:
+def _lone_root(engine: "Runtime", et: Any) -> Optional[tuple]:
+    """(route, roots, root) when the type's filter tree has one root (a batch loop may take
+    the events), else None."""
     route = engine.filters.router(et)
     roots = route.roots
     if len(roots) != 1:
+        return None
+    return route, roots, roots[0]
+
+
+def _run_timed(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: Any, find: Any,
+               type_name: str, times: Any) -> int:
+    lone = _lone_root(engine, et)
+    if lone is None:
         return i
-    root = roots[0]
+    route, roots, root = lone
     h = root.one
     if type(h) is not FusedHandle or h.event_type is not et:
         return i

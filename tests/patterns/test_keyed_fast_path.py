@@ -61,6 +61,16 @@ steps = st.lists(
 )
 
 
+def _step(engine: Engine, s: tuple) -> None:
+    """One step of a generated script: a time step, a variable change or an A/B/C event."""
+    if s[0] == "T":
+        engine.advance_time(engine.now + s[1])
+    elif s[0] == "V":
+        engine.set_variable("pv", s[1])
+    else:
+        engine.send({"id": s[1], "k": s[2], "v": s[3]}, s[0])
+
+
 def _run(epl: str, seq: list, fast: bool, max_instances=None, others: int = 0,
          read_counts: bool = True) -> tuple:
     """`others`: 1 adds a statement on B before the pattern's, 2 after it (their listener
@@ -85,12 +95,7 @@ def _run(epl: str, seq: list, fast: bool, max_instances=None, others: int = 0,
     uses_fast = isinstance(stmt_registration(pat), KeyedFollowedRun)
     counts = []
     for s in seq:
-        if s[0] == "T":
-            engine.advance_time(engine.now + s[1])
-        elif s[0] == "V":
-            engine.set_variable("pv", s[1])
-        else:
-            engine.send({"id": s[1], "k": s[2], "v": s[3]}, s[0])
+        _step(engine, s)
         calls.append("|")
         if read_counts:
             counts.append(pattern_limit(engine).count)
@@ -305,12 +310,7 @@ def _run_receivers(epl: str, seq: list, fast: bool, receivers: str, none_for_emp
             else:
                 stmt.remove_listener(extra)
                 extra = None
-        if s[0] == "T":
-            engine.advance_time(engine.now + s[1])
-        elif s[0] == "V":
-            engine.set_variable("pv", s[1])
-        else:
-            engine.send({"id": s[1], "k": s[2], "v": s[3]}, s[0])
+        _step(engine, s)
         calls.append("|")
     engine.close()
     return calls
