@@ -2,10 +2,9 @@
 time, events 1 ms apart (the engine's time advanced before each event)."""
 from __future__ import annotations
 
-from engine import Engine
-
 from . import data
 from .harness import LoopRow, Row, Run, measure, stopwatch
+from .timed import timed_ticks
 
 NAME = "W3 time batch"
 EPL = "select symbol, sum(volume) from Tick#time_batch(1 sec) group by symbol"
@@ -26,30 +25,15 @@ def _listener(acc: list):
 
 
 def engine_run(events: list[dict]) -> Run:
-    engine = Engine(time="simulated")
-    engine.epl(data.TICK_SCHEMA)
-    acc = [0, 0, 0]       # rows, total of the sums, groups posted empty (null sum)
-    engine.epl(EPL).add_listener(_listener(acc))
-    advance, send = engine.advance_time, engine.send
-    elapsed = stopwatch()
-    for t, ev in enumerate(events):
-        advance(t)
-        send(ev, "Tick")
-    return elapsed(), tuple(acc)
+    acc = [0, 0, 0]
+    return timed_ticks(EPL, _listener(acc), events, batch=False), tuple(acc)
 
 
 def engine_many_run(events: list[dict]) -> Run:
     """The same events and times through one `send_many(events, "Tick", times=...)`: time is
-    stepped inside the engine's loop (the times list is made before the clock starts, as the
-    events are)."""
-    engine = Engine(time="simulated")
-    engine.epl(data.TICK_SCHEMA)
+    stepped inside the engine's loop."""
     acc = [0, 0, 0]
-    engine.epl(EPL).add_listener(_listener(acc))
-    times = list(range(len(events)))
-    elapsed = stopwatch()
-    engine.send_many(events, "Tick", times=times)
-    return elapsed(), tuple(acc)
+    return timed_ticks(EPL, _listener(acc), events, batch=True), tuple(acc)
 
 
 def loop_run(events: list[dict]) -> Run:

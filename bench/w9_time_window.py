@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections import deque
 
-from engine import Engine
-
 from . import data
 from .harness import LoopRow, Row, Run, measure, stopwatch
+from .timed import timed_ticks
 
 NAME = "W9 time window"
 EPL = "select symbol, avg(price) as a from Tick#time(10 sec) group by symbol"
@@ -28,29 +27,15 @@ def _listener(acc: list):
 
 
 def engine_run(events: list[dict]) -> Run:
-    engine = Engine(time="simulated")
-    engine.epl(data.TICK_SCHEMA)
-    acc = [0, 0.0]        # rows, total of the averages posted
-    engine.epl(EPL).add_listener(_listener(acc))
-    advance, send = engine.advance_time, engine.send
-    elapsed = stopwatch()
-    for t, ev in enumerate(events):
-        advance(t)
-        send(ev, "Tick")
-    return elapsed(), (acc[0], acc[1])
-
+    acc = [0, 0.0]
+    return timed_ticks(EPL, _listener(acc), events, batch=False), (acc[0], acc[1])
 
 
 def engine_many_run(events: list[dict]) -> Run:
-    """The same events and times through one `send_many(events, "Tick", times=...)`."""
-    engine = Engine(time="simulated")
-    engine.epl(data.TICK_SCHEMA)
+    """The same events and times through one `send_many(events, "Tick", times=...)`: time is
+    stepped inside the engine's loop."""
     acc = [0, 0.0]
-    engine.epl(EPL).add_listener(_listener(acc))
-    times = list(range(len(events)))
-    elapsed = stopwatch()
-    engine.send_many(events, "Tick", times=times)
-    return elapsed(), (acc[0], acc[1])
+    return timed_ticks(EPL, _listener(acc), events, batch=True), (acc[0], acc[1])
 
 
 def loop_run(events: list[dict]) -> Run:

@@ -1038,8 +1038,10 @@ class Engine:
                 e = events[i]
                 entry = routes.get(tn) if type(e) is dict else None
                 if entry is None:
-                    self._send_one(e, tn)
-                    continue
+                    entry = self._first_route(e, tn)
+                    if entry is None:       # objects, beans, unknown types: send's general path
+                        self._send_bean(self.to_bean(e, tn))
+                        continue
                 route = entry.router
                 if fused_run is not None and route.fn is not unfused:
                     j = fused_run(self, entry.event_type, events, i, n, entry.check if self.check_events else None,
@@ -1082,27 +1084,14 @@ class Engine:
             else:
                 return
 
-    def _send_one(self, event: object, type_name: Optional[str]) -> None:
-        """One event as send processes it outside its short path, the lock and depth held:
-        a dict of a map type gets its route first (send's short path from then on)."""
-        if type(event) is dict and type_name is not None and type_name not in self._lean.routes:
+    def _first_route(self, event: object, type_name: Optional[str]) -> Optional[SendRoute]:
+        """send's entry for a dict of a map type not sent before (made now), else None."""
+        if type(event) is dict and type_name is not None:
             et = self.types.find(type_name)
             if et is not None and et.is_map:
                 self._send_route(et, type_name)
-                entry = self._lean.routes[type_name]
-                probe = entry.probe
-                probe.underlying = event
-                self.current_statement = None
-                handles = entry.router.fn(probe)
-                probe.underlying = None
-                if handles:
-                    if self.check_events:
-                        entry.check(event)
-                    self.feed(EventBean(et, event), handles)
-                if self.pending:
-                    self.drain()
-                return
-        self._send_bean(self.to_bean(event, type_name))
+                return self._lean.routes[type_name]
+        return None
 
 
     # -- the per-event fronts (engine/lean_send.py) ---------------------------------------------

@@ -287,49 +287,30 @@ def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: An
         # the loops look the type up again only when the change counter moves
         types.on_removed(bump)
         _WATCHED.add(types)
-    if times is not None:
-        return _run_timed(engine, et, events, i, n, check, find, type_name, times)
-    lone = _lone_root(engine, et)
-    if lone is None:
+    route = engine.filters.router(et)
+    roots = route.roots
+    if len(roots) != 1:
         return i
-    route, roots, root = lone
+    root = roots[0]
     h = root.one
-    if type(h) is not FusedHandle or h.event_type is not et:
+    fused = type(h) is FusedHandle and h.event_type is et
+    if times is not None:
+        # a window sink's timed loop (windows_sink.py `run_timed`): it steps time itself
+        ns = h.on_event.__globals__ if fused else {}
+        loop, extra = ns.get("run_timed"), (times,)
+        if loop is None:
+            return i
+    elif not fused:
         for runner in BATCH_RUNNERS:    # e.g. keyed-context partitions of a fused statement
             j = runner(engine, et, route, root, events, i, n, check, find, type_name)
             if j != i:
                 return j
         return i
-    ns = h.run.__globals__      # (after a checkpoint restore, not necessarily h.namespace)
+    else:
+        ns = h.run.__globals__      # (after a checkpoint restore, not necessarily h.namespace)
+        loop, extra = h.run, ()
     ns["_route"], ns["_roots"], ns["_root"], ns["_h"] = route, roots, root, h
-    return h.run(engine, events, i, n, check, find, type_name)
-
-
-def _lone_root(engine: "Runtime", et: Any) -> Optional[tuple]:
-    """(route, roots, root) when the type's filter tree has one root (a batch loop may take
-    the events), else None."""
-    route = engine.filters.router(et)
-    roots = route.roots
-    if len(roots) != 1:
-        return None
-    return route, roots, roots[0]
-
-
-def _run_timed(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: Any, find: Any,
-               type_name: str, times: Any) -> int:
-    lone = _lone_root(engine, et)
-    if lone is None:
-        return i
-    route, roots, root = lone
-    h = root.one
-    if type(h) is not FusedHandle or h.event_type is not et:
-        return i
-    ns = h.on_event.__globals__
-    timed = ns.get("run_timed")
-    if timed is None:
-        return i
-    ns["_route"], ns["_roots"], ns["_root"], ns["_h"] = route, roots, root, h
-    return timed(engine, events, i, n, check, find, type_name, times)
+    return loop(engine, events, i, n, check, find, type_name, *extra)
 
 
 def is_fused(statement: Any) -> bool:

@@ -7,8 +7,7 @@ in its own frame, so an event no filter wants costs one Python frame (docs/perfo
 generated, goes to `Engine.send`.
 
 Why the route body and not a call to the route: a Python call is about a third of what a
-discarded event costs. The body is the route function's own source (the filter index caches
-compiled code by source): inlined only when its head and tail are exactly the shape
+discarded event costs. The body is the route function's own source (`filterindex.codegen.source_of`): inlined only when its head and tail are exactly the shape
 `filterindex.codegen.build_route_fn` emits, else the type keeps the call (never wrong, at
 worst slower). The inlined code is valid while the type's route function is the one it was
 copied from: the front tests that identity under the lock and falls back when it changed.
@@ -24,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-import filterindex.codegen as _fcodegen
+from filterindex.codegen import source_of
 
 from engine.contracts.bean import EventBean
 from .faults import statement_failed
@@ -55,7 +54,6 @@ _NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
 _KNOWN = re.compile(r"u|out|bean|[hmnv]\d+|c\d+|list|len|range|TypeError|AttributeError|None|True|"
                     r"False|if|elif|else|try|except|and|or|not|is|in|pass")
 
-_sources: dict[Any, str] = {}          # code object of a route function -> its source
 
 
 class SendRoute:
@@ -157,20 +155,11 @@ class LeanSend:
 def _route_body(fn: Any) -> Optional[tuple[list[str], bool]]:
     """The lines of a generated route function's body (indented one level) and whether
     they read the probe bean; None when `fn` is not a route of build_route_fn's shape."""
-    code = getattr(fn, "__code__", None)
-    if code is None or getattr(fn, "__globals__", {}).get("_stale") is not False:
+    if getattr(fn, "__globals__", {}).get("_stale") is not False:
         return None
-    src = _sources.get(code)
+    src = source_of(fn)
     if src is None:
-        if len(_sources) > 2 * _fcodegen._MAX_CODE:
-            _sources.clear()
-        for s, module in list(_fcodegen._CODE.items()):     # source -> module code
-            for c in module.co_consts:
-                if getattr(c, "co_name", None) == "_f":
-                    _sources[c] = s
-        src = _sources.get(code)
-        if src is None:
-            return None
+        return None
     lines = src.split("\n")
     if lines[:len(_HEAD)] != _HEAD or lines[-len(_TAIL):] != _TAIL:
         return None

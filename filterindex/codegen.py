@@ -21,6 +21,7 @@ between the same shapes compiles once.
 """
 from __future__ import annotations
 
+import weakref
 from types import CodeType, FunctionType
 from typing import Any, Callable, Optional
 
@@ -54,6 +55,8 @@ _NAMESPACE: dict[str, Any] = {
     # DENSE_HIT apart, and stops counting after more than DENSE_GAP unwanted ones
     "DENSE_HIT": 8, "DENSE_GAP": 64}
 _CODE: dict[str, Any] = {}         # source -> compiled module code (defining `_f`)
+# a generated function's code -> its source, for engine/lean_send.py's inlining (`source_of`)
+_SOURCE: "weakref.WeakKeyDictionary[CodeType, str]" = weakref.WeakKeyDictionary()
 
 # constants that generated code loads as constants (see _Gen.const)
 _LITERAL_TYPES = (str, int, float)
@@ -118,8 +121,9 @@ class _Gen:
             if len(_CODE) >= _MAX_CODE:
                 _CODE.clear()
             code = _CODE[src] = compile(src, "<filterindex>", "exec")
-        # the function's code (engine/lean_send.py finds a route's source by it)
         code = next(c for c in code.co_consts if isinstance(c, CodeType))
+        if not self.literals:
+            _SOURCE[code] = src
         if self.literals:
             lit = self.literals
             code = code.replace(co_consts=tuple(
@@ -129,6 +133,13 @@ class _Gen:
         ns = dict(_NAMESPACE)
         ns.update((f"c{i}", c) for i, c in enumerate(self.consts))
         return FunctionType(code, ns, "_f")
+
+
+def source_of(fn: Callable) -> Optional[str]:
+    """The source of a function this module generated (its body can be inlined elsewhere:
+    engine/lean_send.py), None for any other or one whose constants were swapped in."""
+    code = getattr(fn, "__code__", None)
+    return None if code is None else _SOURCE.get(code)
 
 
 def retire(fn: Callable) -> None:

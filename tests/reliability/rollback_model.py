@@ -67,11 +67,8 @@ def run(epl: str, steps, aggregation=Fragile, skip=()):
     eng.register_aggregation("fragile", aggregation)
     eng.epl("create schema S(v int, g string)")
     stmt = eng.epl(epl)
-    out: list = []
-    stmt.add_listener(lambda new, old: out.append(([b.to_dict() for b in new or ()],
-                                                   [b.to_dict() for b in old or ()])))
-    failed: list = []
-    eng.signals.statement_error.connect(lambda *a, **k: failed.append(k["event"]), weak=False)
+    out = record(stmt, old=True)
+    failed = failures(eng)
     sent = []
     now = 0
     eng.advance_time(0)
@@ -89,6 +86,25 @@ def run(epl: str, steps, aggregation=Fragile, skip=()):
     except ValueError as exc:        # the pull API reads the aggregation too
         rows = repr(exc)
     return out, rows, bad, timer_faults
+
+
+def record(stmt, old: bool = False) -> list:
+    """The statement's deliveries as dicts: the insert stream of each, or with `old` the
+    pair (insert stream, remove stream)."""
+    out: list = []
+    if old:
+        stmt.add_listener(lambda new, rem: out.append(([b.to_dict() for b in new or ()],
+                                                       [b.to_dict() for b in rem or ()])))
+    else:
+        stmt.add_listener(lambda new, rem: out.append([b.to_dict() for b in new or ()]))
+    return out
+
+
+def failures(eng) -> list:
+    """The events (None for a timer) that `statement_error` signals will name."""
+    failed: list = []
+    eng.signals.statement_error.connect(lambda *a, **k: failed.append(k["event"]), weak=False)
+    return failed
 
 
 def failed_positions(sent: list, failed: list) -> list[int]:

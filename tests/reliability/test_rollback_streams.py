@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Engine
-from tests.reliability.rollback_model import Fragile, failed_positions, quiet_logs, run, steps  # noqa: F401
+from tests.reliability.rollback_model import (Fragile, failed_positions, failures, quiet_logs, record, run,
+                                              steps)  # noqa: F401
 
 STEPS = steps(max_size=14)
 pytestmark = pytest.mark.usefixtures("quiet_logs")
@@ -58,10 +59,8 @@ def run_pattern(pattern: str, steps, skip=()):
     eng.epl("create schema A(id int, v int)")
     eng.epl("create schema B(id int, v int)")
     stmt = eng.epl(f"select a.id as id, fragile(b.v) as f, count(*) as c from pattern[{pattern}]")
-    out: list = []
-    stmt.add_listener(lambda new, old: out.append([b.to_dict() for b in new or ()]))
-    failed: list = []
-    eng.signals.statement_error.connect(lambda *a, **k: failed.append(k["event"]), weak=False)
+    out = record(stmt)
+    failed = failures(eng)
     sent: list = []
     now = 0
     eng.advance_time(0)
@@ -98,13 +97,10 @@ def run_consumer(window: str, steps, skip=()):
     eng.epl("insert into W select * from S")
     stmt = eng.epl("select irstream g, fragile(v) as f, count(*) as c from W group by g")
     other = eng.epl("select count(*) as n from W")
-    out: list = []
-    stmt.add_listener(lambda new, old: out.append(([b.to_dict() for b in new or ()],
-                                                   [b.to_dict() for b in old or ()])))
+    out = record(stmt, old=True)
     counts: list = []
     other.add_listener(lambda new, old: counts.append(new[0].get("n")))
-    failed: list = []
-    eng.signals.statement_error.connect(lambda *a, **k: failed.append(k["event"]), weak=False)
+    failed = failures(eng)
     sent: list = []
     for i, (_gap, v, g) in enumerate(steps):
         e = {"v": v, "g": g}
@@ -135,10 +131,8 @@ def run_subquery(steps, skip=()):
     eng.epl("create schema T(g string)")
     stmt = eng.epl("select g, (select fragile(v) from S#length(3)) as f, "
                    "(select count(*) from S#length(3)) as c from T")
-    out: list = []
-    stmt.add_listener(lambda new, old: out.append([b.to_dict() for b in new or ()]))
-    failed: list = []
-    eng.signals.statement_error.connect(lambda *a, **k: failed.append(k["event"]), weak=False)
+    out = record(stmt)
+    failed = failures(eng)
     sent: list = []
     for i, (_gap, v, g) in enumerate(steps):
         e = {"v": v, "g": g}

@@ -304,6 +304,21 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
     return L
 
 
+def direct_delivery(ind: str) -> list[str]:
+    """The batch loops' delivery of row `out` to the one two-argument listener `fn1` read
+    when the loop began, while the change counter says no receiver changed since (`e0`):
+    called as Statement._dispatch would; the caller adds the `else` branch."""
+    return [ind + "if fn1 is not None and _epoch.n == e0:",
+            ind + "    rows = [out]",
+            ind + "    try:",
+            ind + "        fn1(rows, empty)",
+            ind + "    except Exception as exc:",
+            ind + "        stmt._failed('Listener', fn1, exc)",
+            # a subscriber the listener set gets the row too, as in _dispatch
+            ind + "    if _epoch.n != e0 and stmt._subscriber is not None:",
+            ind + "        _late_sub(stmt, rows, empty)"]
+
+
 def check_lines(checked: Sequence[str], pre: dict[str, str], ind: str) -> list[str]:
     """The batch loops' inline type check of dict event `u` (its used properties already in
     the locals `pre` names): when `check` is set, each checked property is read once and
@@ -412,17 +427,8 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     if listeners_only:
         # one two-argument listener and no subscriber, unchanged since the loop began:
         # called here as Statement._dispatch would; otherwise Statement._dispatch
-        loop += ["            if fn1 is not None and _epoch.n == e0:",
-                "                rows = [out]",
-                "                try:",
-                "                    fn1(rows, empty)",
-                "                except Exception as exc:",
-                "                    stmt._failed('Listener', fn1, exc)",
-                # a subscriber the listener set gets the row too, as in _dispatch
-                "                if _epoch.n != e0 and stmt._subscriber is not None:",
-                "                    _late_sub(stmt, rows, empty)",
-                "            elif stmt.has_receivers:",
-                "                stmt._dispatch([out], None)"]
+        loop += direct_delivery("            ") + ["            elif stmt.has_receivers:",
+                                                     "                stmt._dispatch([out], None)"]
     else:
         loop += ["            stmt._emit([out], None)"]
     loop += ["        if engine.pending:",

@@ -13,7 +13,8 @@ from typing import Any, Optional, Sequence
 
 import epl.ast as A
 
-from .codegen import BUILTINS, INLINE_VALUE, _ident, body, check_lines, fault_lines, hoisted, used_properties
+from .codegen import (BUILTINS, INLINE_VALUE, _ident, body, check_lines, direct_delivery, fault_lines,
+                      hoisted, used_properties)
 from .shape import Shape, _simple_property, analyze
 
 # annotations that change only the order of the statement's handle (it carries the
@@ -189,16 +190,7 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
     src += ["                _failed(engine, stmt, bean, exc)"] if shape.where else fault_lines("                ")
     src += ["                out = None",
             "            if out is not None:",
-            # one two-argument listener and no subscriber: called as Statement._dispatch would
-            "                if fn1 is not None and _epoch.n == e0:",
-            "                    rows = [out]",
-            "                    try:",
-            "                        fn1(rows, empty)",
-            "                    except Exception as exc:",
-            "                        stmt._failed('Listener', fn1, exc)",
-            # a subscriber the listener set gets the row too, as in _dispatch
-            "                    if _epoch.n != e0 and stmt._subscriber is not None:",
-            "                        _late_sub(stmt, rows, empty)",
+            *direct_delivery("                "),
             "                else:",
             "                    stmt._emit([out], None)",
             "        if engine.pending:",
