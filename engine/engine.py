@@ -30,6 +30,7 @@ from engine.contracts.event_types import EventType, EventTypeRegistry, Represent
 from .faults import evaluation_failed, statement_failed, statement_of_slot
 from .features import Features, Services
 from .instance import RowHandle
+from .lock import EngineLock
 from .lean_send import STABLE_SENDS, LeanSend, SendRoute, advance_front
 from engine.contracts.plans import InsertIntoPlan
 from engine.contracts.scheduler import Scheduler
@@ -113,10 +114,11 @@ class Engine:
         self.filters = FilterIndex()
         start = start_time if start_time is not None else (wall_clock_ms() if time == "system" else 0)
         self.scheduler = Scheduler(start)
-        self.lock = threading.RLock()
+        # re-entrant; its `held` tells the per-event fronts whether anyone holds it (engine/lock.py)
+        self.lock = EngineLock()
         # send's and advance_time's lock: None when the engine is fed by one thread alone
         # (`thread_safe`, a property: see _install_fronts for why so few attributes)
-        self._send_lock: Optional[threading.RLock] = self.lock if thread_safe else None
+        self._send_lock: Optional[EngineLock] = self.lock if thread_safe else None
         self.functions: dict[str, Callable[..., Any]] = {}
         from engine.aggregation.registry import AGGREGATIONS
         self.aggregations: dict[str, Any] = dict(AGGREGATIONS)   # built-ins plus registered ones
@@ -402,7 +404,8 @@ class Engine:
             if entry is not None:
                 lock = self._send_lock
                 if lock is not None:
-                    lock.acquire()          # two calls cost half of a `with` block
+                    lock._lock.acquire()    # EngineLock.acquire without its frame
+                    lock.held += 1
                 if not self._depth:
                     self._depth = 1
                     try:
@@ -434,10 +437,12 @@ class Engine:
                     finally:
                         self._depth = 0
                         if lock is not None:
-                            lock.release()
+                            lock.held -= 1
+                            lock._lock.release()
                     return
                 if lock is not None:
-                    lock.release()
+                    lock.held -= 1
+                    lock._lock.release()
         self._send_general(event, type_name)
 
     def _send_general(self, event: object, type_name: Optional[str]) -> None:
@@ -452,7 +457,10 @@ class Engine:
                 Engine.send(self, event, type_name)     # the short path from now on
                 return
         bean = self.to_bean(event, type_name)
-        with self.lock:
+        lock = self.lock
+        lock._lock.acquire()        # `with lock:` without EngineLock's two frames
+        lock.held += 1
+        try:
             if self._depth:
                 # sent from a listener or callback: processed before the outer send returns
                 self._check(bean)
@@ -464,6 +472,9 @@ class Engine:
                 self._send_bean(bean)
             finally:
                 self._depth -= 1
+        finally:
+            lock.held -= 1
+            lock._lock.release()
 
     def _send_bean(self, bean: EventBean) -> None:
         """One event through its filters to the statements, then the drain; the lock held."""
@@ -810,7 +821,7 @@ class Engine:
             self._check_simulated()
         lock = self._send_lock
         if lock is not None:
-            lock.acquire()                      # two calls cost half of a `with` block
+            lock._lock.acquire()                # EngineLock.acquire without its frame
         try:
             scheduler = self.scheduler
             if t < scheduler.now:
@@ -820,10 +831,17 @@ class Engine:
             # _fire_due pops it and fires nothing)
             heap = scheduler._heap
             if heap and heap[0].time <= t:
-                self._fire_due(t)
+                # callbacks may run user code: the lock counts as held (engine/lock.py)
+                if lock is not None:
+                    lock.held += 1
+                try:
+                    self._fire_due(t)
+                finally:
+                    if lock is not None:
+                        lock.held -= 1
         finally:
             if lock is not None:
-                lock.release()
+                lock._lock.release()
 
     def advance_time_span(self, t: int) -> None:
         """Esper's advanceTimeSpan: step through each scheduled instant up to t, each

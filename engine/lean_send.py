@@ -10,18 +10,32 @@ Why the route body and not a call to the route: a Python call is about a third o
 discarded event costs. The body is the route function's own source (`filterindex.codegen.source_of`): inlined only when its head and tail are exactly the shape
 `filterindex.codegen.build_route_fn` emits, else the type keeps the call (never wrong, at
 worst slower). The inlined code is valid while the type's route function is the one it was
-copied from: the front tests that identity under the lock and falls back when it changed.
+copied from: the front tests that identity and falls back when it changed.
+
+Discards without the lock. A body that reads nothing but the event and immutable constants
+(`_discards_unlocked`) runs first without the lock, when nobody holds it (`engine.lock.held
+== 0`, engine/lock.py; without a lock: no send in progress) and the route is still the one
+copied: an event it discards returns there. That is the answer the engine would give holding
+the lock: nothing changes the engine's state while the lock is free, a route function is
+never current again once replaced, and the body reads only the constants of the function
+that was current when the lock was free. Anyone holding the lock (another thread's event,
+`with engine.lock:` in user code, a listener sending on this thread) sends the event the
+locked way, which waits and routes it again. A wanted event is routed again holding the lock.
 
 The front's function object never changes (callers keep `send = engine.send`): a new
 front replaces its `__code__` and adds its constants under names of its generation. The
-code of a generation uses its own names only after it checked, holding the lock, that it
-is the current generation; the names of older generations are deleted when no send is in
-progress (`engine._depth == 0` under the lock: no frame of the front is past that check).
+locked code of a generation uses its own names only after it checked, holding the lock,
+that it is the current generation; the names of older generations are deleted when no send
+is in progress (`engine._depth == 0` under the lock: no frame of the front is past that
+check). The unlocked code loads its constants as constants of its code object, and a name
+deleted under it (an older front's handles) is a NameError that sends the event the locked
+way. Type names, like the unlocked code's constants, reach the code as constants, never as
+source text.
 """
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 from filterindex.codegen import source_of
 
@@ -30,7 +44,7 @@ from .faults import statement_failed
 from .instance import RowHandle
 
 if TYPE_CHECKING:
-    from threading import RLock
+    from .lock import EngineLock
 
     from engine.contracts.runtime import Runtime
 
@@ -51,6 +65,10 @@ _CONST = re.compile(r"\bc(\d+)\b")
 # the names a route body may use: its locals, its constants, keywords and the builtins of
 # the filter index's namespace (a body naming anything else is not inlined)
 _NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
+# what an unlocked body may hold besides value reads and comparisons: collecting a handle
+_HANDLE = re.compile(r"out = \[c\d+\]|out\.append\(c\d+\)")
+_GET = re.compile(r"( *)(v\d+) = u\.get\((c\d+)\)")
+_SCALARS = (str, int, float, bool, type(None), bytes)
 _KNOWN = re.compile(r"u|out|bean|[hmnv]\d+|c\d+|list|len|range|TypeError|AttributeError|None|True|"
                     r"False|if|elif|else|try|except|and|or|not|is|in|pass")
 
@@ -80,7 +98,7 @@ class LeanSend:
 
     __slots__ = ("locked", "routes", "fn", "ns", "gen", "names")
 
-    def __init__(self, engine: "Runtime", lock: Optional["RLock"], routes: dict[str, SendRoute],
+    def __init__(self, engine: "Runtime", lock: Optional["EngineLock"], routes: dict[str, SendRoute],
                  slow: Callable[[object, Optional[str]], None],
                  general: Callable[[object, Optional[str]], None], doc: Optional[str],
                  annotations: dict) -> None:
@@ -90,15 +108,17 @@ class LeanSend:
         self.names: dict[int, list[str]] = {}
         self.ns: dict[str, Any] = {
             "__builtins__": {}, "type": type, "dict": dict, "len": len, "list": list,
-            "range": range, "TypeError": TypeError, "AttributeError": AttributeError,
+            "range": range, "TypeError": TypeError, "AttributeError": AttributeError, "KeyError": KeyError,
             "Exception": Exception, "_E": engine, "_slow": slow, "_general": general, "_gen": 0,
             "_new_bean": EventBean.__new__, "_EventBean": EventBean, "_RowHandle": RowHandle,
             "_failed": statement_failed,
         }
         if lock is not None:
-            self.ns["_acquire"] = lock.acquire
-            self.ns["_release"] = lock.release
-        self.ns.update((f"_tn{i}", None) for i in range(MAX_TYPES))
+            # the lock's own C methods and its `held` (engine/lock.py): the front counts
+            # itself in `held` while it processes an event, as EngineLock.acquire does
+            self.ns["_L"] = lock
+            self.ns["_acquire"] = lock._lock.acquire
+            self.ns["_release"] = lock._lock.release
         exec(compile(_source([], 0, lock is not None), "<engine.send>", "exec"), self.ns)
         fn = self.fn = self.ns["send"]
         fn.__doc__ = doc
@@ -111,8 +131,9 @@ class LeanSend:
         when no send is in progress on this thread (then no frame of the front is past its
         generation check, and the names of older generations can go)."""
         gen = self.gen + 1
-        blocks: list[tuple[str, list[str], bool]] = []
+        blocks: list[_Block] = []
         values: dict[str, Any] = {}
+        literals: dict[str, Any] = {}       # the unlocked code's constants (_unlocked_body)
         inlined: list[tuple[SendRoute, Any]] = []
         for type_name, entry in list(self.routes.items()):
             fn = entry.router.fn
@@ -123,15 +144,19 @@ class LeanSend:
             i = len(blocks)
             p = f"_g{gen}t{i}_"
             lines, uses_bean = body
+            free = None
+            if _discards_unlocked(lines, fn.__globals__):
+                free = _unlocked_body(lines, fn.__globals__, p, literals)
+                literals[f"\x00{p}r"] = entry.router
             lines = [_CONST.sub(lambda m: p + "c" + m.group(1), ln) for ln in lines]
             values.update((p + k, v) for k, v in fn.__globals__.items() if _CONST.fullmatch(k))
             values.update(((p + "r", entry.router), (p + "f", fn), (p + "p", entry.probe),
                            (p + "k", entry.check), (p + "t", entry.event_type)))
-            values[f"_tn{i}"] = type_name
+            literals[f"\x00{p}n"] = type_name
             inlined.append((entry, fn))
-            blocks.append((p, lines, uses_bean))
+            blocks.append(_Block(p, lines, uses_bean, free))
         try:
-            code = _compile(_source(blocks, gen, self.locked))
+            code = _compile(_source(blocks, gen, self.locked), literals)
         except (SyntaxError, RecursionError, MemoryError):   # a body too deep: keep the front
             for entry in self.routes.values():
                 entry.stable = -1
@@ -140,9 +165,8 @@ class LeanSend:
             entry.seen = fn
             entry.stable = -1               # inlined: Engine.send sees it only after a change
         ns = self.ns
-        ns.update((f"_tn{i}", None) for i in range(len(blocks), MAX_TYPES))
         ns.update(values)
-        self.names[gen] = [k for k in values if not k.startswith("_tn")]
+        self.names[gen] = list(values)
         if idle:
             for g in [g for g in self.names if g != gen]:
                 for name in self.names.pop(g):
@@ -169,21 +193,114 @@ def _route_body(fn: Any) -> Optional[tuple[list[str], bool]]:
     return body, any(re.search(r"\bbean\b", ln) for ln in body)
 
 
-def _compile(src: str) -> Any:
-    """The code object of the front's function `send` in `src` (each front's source names
-    its generation: nothing to cache)."""
+def _compile(src: str, literals: dict[str, Any]) -> Any:
+    """The code object of the front's function `send` in `src`, each placeholder string of
+    `literals` replaced in its constants by the value it stands for (each front's source
+    names its generation: nothing to cache)."""
     module = compile(src, "<engine.send>", "exec")
-    return next(c for c in module.co_consts if getattr(c, "co_name", None) == "send")
+    code = next(c for c in module.co_consts if getattr(c, "co_name", None) == "send")
+    if literals:
+        code = code.replace(co_consts=tuple(
+            literals.get(c, c) if type(c) is str else c for c in code.co_consts))
+    return code
 
 
-def _source(blocks: list[tuple[str, list[str], bool]], gen: int, locked: bool) -> str:
-    """The front's source: one block per inlined type, then `Engine.send`."""
+class _Block(NamedTuple):
+    """One inlined type in the front: the prefix of its names (its type name is the
+    constant `'\\x00{prefix}n'` stands for), its route body (with the names), whether that
+    reads the probe bean, and the body for discards without the lock (None: none)."""
+    prefix: str
+    body: list[str]
+    uses_bean: bool
+    free: Optional[list[str]]
+
+
+def _discards_unlocked(body: list[str], consts: dict[str, Any]) -> bool:
+    """Whether the front may run a route body without the lock to discard an event: the body
+    reads nothing but the event and immutable constants (no call but `u.get`, no probe bean,
+    no index structure a filter change alters in place: a route whose function is still the
+    one copied then answers as it did when the lock was last free) and can discard (no
+    handle collected unconditionally)."""
+    if any(ln.startswith("    if out is None:") for ln in body):
+        return False                    # every event is wanted: nothing to save
+    for ln in body:
+        rest = _HANDLE.sub("", ln.replace("u.get(", ""))
+        if "(" in rest or "[" in rest or "." in rest or re.search(r"\bbean\b", rest):
+            return False
+        for name in _CONST.findall(rest):
+            if not _immutable(consts.get("c" + name)):
+                return False
+    return True
+
+
+def _unlocked_body(body: list[str], consts: dict[str, Any], p: str,
+                   literals: dict[str, Any]) -> list[str]:
+    """The body the front runs without the lock: each `v = u.get(c)` a subscript (an exact
+    dict's missing key: None; cheaper than the method call when the key is there), and each
+    immutable constant a constant of the code (a placeholder string, replaced in the
+    compiled code's constants: cheaper to load than a global, never source text); the
+    handles it collects keep their names."""
+    def name(m: re.Match) -> str:
+        value = consts["c" + m.group(1)]
+        if not _immutable(value):
+            return p + "c" + m.group(1)
+        key = f"\x00{p}c{m.group(1)}"
+        literals[key] = value
+        return repr(key)
+    lines = []
+    for ln in body:
+        got = _GET.fullmatch(ln)
+        if got is not None:
+            ind, v, c = got.groups()
+            lines += [f"{ind}try:", f"{ind}    {v} = u[{c}]", f"{ind}except KeyError:", f"{ind}    {v} = None"]
+        else:
+            lines.append(ln)
+    return [_CONST.sub(name, ln) for ln in lines]
+
+
+def _immutable(value: Any) -> bool:
+    if type(value) in (tuple, frozenset):
+        return all(type(v) in _SCALARS for v in value)
+    return type(value) in _SCALARS
+
+
+def _name(prefix: str) -> str:
+    """The placeholder of a block's type name in the front's source (never the name itself)."""
+    return repr(f"\x00{prefix}n")
+
+
+def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
+    """The front's source: one block per inlined type, then `Engine.send`. A type whose body
+    can discard without the lock (`_discards_unlocked`) runs it first when nobody holds
+    the lock (`_L.held`, engine/lock.py) and no send is in progress: an event it discards
+    returns there. Everything else, and a wanted event, takes the type's locked block,
+    which routes the event again holding the lock."""
     out = ["def send(event, type_name=None):", "    if type(event) is dict:"]
-    for i, (p, body, uses_bean) in enumerate(blocks):
-        out.append(f"        {'if' if i == 0 else 'elif'} type_name == _tn{i}:")
+    # the unlocked discards first, each block short (its name test stays specialized)
+    if any(b.free is not None for b in blocks):
+        for i, b in enumerate(blocks):
+            out.append(f"        {'if' if i == 0 else 'elif'} type_name == {_name(b.prefix)}:")
+            if b.free is None:
+                out.append("            pass")
+                continue
+            free = "not _L.held" if locked else "not _E._depth"
+            out += ["            try:",
+                    # a discard from the state the engine was in when the lock was last
+                    # free; a NameError: the code of an older front whose names went
+                    f"                if {free} and {chr(0) + b.prefix + 'r'!r}.fn is {b.prefix}f:",
+                    "                    u = event",
+                    "                    out = None"]
+            out += [" " * 16 + ln for ln in b.free]
+            out += ["                    if out is None:",
+                    "                        return",
+                    "            except NameError:",
+                    "                pass"]
+        out += ["        else:", "            _slow(event, type_name)", "            return"]
+    for i, (p, body, uses_bean, _) in enumerate(blocks):
+        out.append(f"        {'if' if i == 0 else 'elif'} type_name == {_name(p)}:")
         ind = " " * 12
         if locked:
-            out.append(ind + "_acquire()")
+            out += [ind + "_acquire()", ind + "_L.held += 1"]
         out += [ind + f"if _gen == {gen} and not _E._depth and {p}r.fn is {p}f:",
                 ind + "    _E._depth = 1",
                 ind + "    try:",
@@ -220,17 +337,17 @@ def _source(blocks: list[tuple[str, list[str], bool]], gen: int, locked: bool) -
                 ind + "    finally:",
                 ind + "        _E._depth = 0"]
         if locked:
-            out += [ind + "        _release()"]
+            out += [ind + "        _L.held -= 1", ind + "        _release()"]
         out.append(ind + "    return")
         if locked:
-            out.append(ind + "_release()")
+            out += [ind + "_L.held -= 1", ind + "_release()"]
     # a dict of another type (or whose route changed): Engine.send; anything else: its
     # general path (Engine.send would only call it)
     out += ["        _slow(event, type_name)", "        return", "    _general(event, type_name)", ""]
     return "\n".join(out)
 
 
-def advance_front(scheduler: Any, lock: Optional["RLock"], fire_due: Callable[[int], None],
+def advance_front(scheduler: Any, lock: Optional["EngineLock"], fire_due: Callable[[int], None],
                   doc: Optional[str], annotations: dict) -> Callable[[int], None]:
     """`engine.advance_time` of a simulated-time engine: `Engine.advance_time` without its
     time-mode test (the mode never changes) and its attribute reads; with nothing due, the
@@ -245,17 +362,24 @@ def advance_front(scheduler: Any, lock: Optional["RLock"], fire_due: Callable[[i
             if heap and heap[0].time <= t:
                 fire_due(t)
     else:
-        acquire, release = lock.acquire, lock.release
+        # the lock's own C methods: two calls cost half of a `with` block
+        acquire, release = lock._lock.acquire, lock._lock.release
 
         def advance_time(t: int) -> None:
-            acquire()                       # two calls cost half of a `with` block
+            acquire()
             try:
                 if t < scheduler.now:
                     scheduler.set_time(t)
                 scheduler.now = t
                 heap = scheduler._heap
                 if heap and heap[0].time <= t:
-                    fire_due(t)
+                    # callbacks may run user code: the lock counts as held (engine/lock.py);
+                    # setting a time alone changes nothing a discarded event depends on
+                    lock.held += 1
+                    try:
+                        fire_due(t)
+                    finally:
+                        lock.held -= 1
             finally:
                 release()
     advance_time.__doc__ = doc
