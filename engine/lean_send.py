@@ -39,6 +39,8 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 from filterindex.codegen import source_of
 
+from engine.contracts.event_types import checker_source
+
 from engine.contracts.bean import EventBean
 from .faults import statement_failed
 from .instance import RowHandle
@@ -69,6 +71,16 @@ _NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
 _HANDLE = re.compile(r"out = \[c\d+\]|out\.append\(c\d+\)")
 _GET = re.compile(r"( *)(v\d+) = u\.get\((c\d+)\)")
 _SCALARS = (str, int, float, bool, type(None), bytes)
+# the lines of a map type's checker (engine.contracts.event_types._compile_checker)
+_STR = re.compile(r"""('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""")
+_CHECK_SHAPES = [re.compile(x) for x in (
+    r"""    v = get\((?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")\)""",
+    r"    if v is not None:",
+    r"        t = type\(v\)",
+    r"        if t is not _t\d+_\d+(?: and t is not _t\d+_\d+)* and \(not isinstance\(v, _a\d+\)(?: or t is _bool)?\):",
+    r"""            _fail\((?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"), (?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"), v\)""")]
+_CHECK_CONST = re.compile(r"\b(?:_t\d+_\d+|_a\d+|_bool|_fail)\b")
+_CHECK_CONST_P = re.compile(r"\b_g\d+t\d+_k(?:_t\d+_\d+|_a\d+|_bool|_fail)\b")
 _KNOWN = re.compile(r"u|out|bean|[hmnv]\d+|c\d+|list|len|range|TypeError|AttributeError|None|True|"
                     r"False|if|elif|else|try|except|and|or|not|is|in|pass")
 
@@ -109,6 +121,7 @@ class LeanSend:
         self.ns: dict[str, Any] = {
             "__builtins__": {}, "type": type, "dict": dict, "len": len, "list": list,
             "range": range, "TypeError": TypeError, "AttributeError": AttributeError, "KeyError": KeyError,
+            "isinstance": isinstance,
             "Exception": Exception, "_E": engine, "_slow": slow, "_general": general, "_gen": 0,
             "_new_bean": EventBean.__new__, "_EventBean": EventBean, "_RowHandle": RowHandle,
             "_failed": statement_failed,
@@ -154,7 +167,7 @@ class LeanSend:
                            (p + "k", entry.check), (p + "t", entry.event_type)))
             literals[f"\x00{p}n"] = type_name
             inlined.append((entry, fn))
-            blocks.append(_Block(p, lines, uses_bean, free))
+            blocks.append(_Block(p, lines, uses_bean, free, _checker_body(entry.check, p, values)))
         try:
             code = _compile(_source(blocks, gen, self.locked), literals)
         except (SyntaxError, RecursionError, MemoryError):   # a body too deep: keep the front
@@ -208,11 +221,13 @@ def _compile(src: str, literals: dict[str, Any]) -> Any:
 class _Block(NamedTuple):
     """One inlined type in the front: the prefix of its names (its type name is the
     constant `'\\x00{prefix}n'` stands for), its route body (with the names), whether that
-    reads the probe bean, and the body for discards without the lock (None: none)."""
+    reads the probe bean, the body for discards without the lock (None: none) and the
+    type's checker's body (`_checker_body`)."""
     prefix: str
     body: list[str]
     uses_bean: bool
     free: Optional[list[str]]
+    check: Optional[list[str]]     # the type's checker inlined (None: called)
 
 
 def _discards_unlocked(body: list[str], consts: dict[str, Any]) -> bool:
@@ -264,6 +279,31 @@ def _immutable(value: Any) -> bool:
     return type(value) in _SCALARS
 
 
+def _checker_body(check: Callable[[Any], None], p: str, values: dict[str, Any]) -> Optional[list[str]]:
+    """The lines of a map type's generated checker to inline (one indent level, reading the
+    event through a local `get`), its constants added to `values` under names of the prefix
+    `p`; None when the checker is not of the shape engine.contracts.event_types generates
+    (the front calls it then)."""
+    got = checker_source(check)
+    if got is None:
+        return None
+    body, ns = got
+    lines = []
+    for ln in body:
+        if not any(shape.fullmatch(ln) for shape in _CHECK_SHAPES):
+            return None
+        # the checker's constants renamed, string literals (property names) left alone
+        parts = _STR.split(ln)          # code, literal, code, ...
+        lines.append("".join(x if i % 2 else _CHECK_CONST.sub(lambda m: p + "k" + m.group(0), x)
+                             for i, x in enumerate(parts)))
+    for ln in lines:
+        for name in _CHECK_CONST_P.findall(ln):
+            if name[len(p) + 1:] not in ns:
+                return None
+    values.update((p + "k" + k, v) for k, v in ns.items() if _CHECK_CONST.fullmatch(k))
+    return lines
+
+
 def _name(prefix: str) -> str:
     """The placeholder of a block's type name in the front's source (never the name itself)."""
     return repr(f"\x00{prefix}n")
@@ -296,7 +336,7 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
                     "            except NameError:",
                     "                pass"]
         out += ["        else:", "            _slow(event, type_name)", "            return"]
-    for i, (p, body, uses_bean, _) in enumerate(blocks):
+    for i, (p, body, uses_bean, _, check) in enumerate(blocks):
         out.append(f"        {'if' if i == 0 else 'elif'} type_name == {_name(p)}:")
         ind = " " * 12
         if locked:
@@ -314,8 +354,13 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
         out += [ind + "        if out is not None:",
                 ind + f"            if {p}c1._multi and len(out) > 1:",
                 ind + f"                out = {p}c3(out)",
-                ind + "            if _E.check_events:",
-                ind + f"                {p}k(event)",
+                ind + "            if _E.check_events:"]
+        if check is None:
+            out.append(ind + f"                {p}k(event)")
+        else:
+            out.append(ind + "                get = event.get")
+            out += [ind + " " * 12 + ln for ln in check]
+        out += [
                 ind + "            bean = _new_bean(_EventBean)",
                 ind + f"            bean.event_type = {p}t",
                 ind + "            bean.underlying = event",

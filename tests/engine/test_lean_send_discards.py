@@ -269,3 +269,34 @@ def test_the_engine_lock_counts_what_is_held():
     with lock:
         copy = pickle.loads(pickle.dumps(lock))
     assert copy.held == 0 and copy.acquire(blocking=False)
+
+
+def test_the_inlined_checker_refuses_what_the_type_refuses():
+    """The front checks a wanted event with the type's checker inlined: property names that
+    need quoting or look like the checker's own names are read and reported as the checker
+    does."""
+    import sys
+    engine = Engine(time="simulated")
+    names = ["it's", 'a"b\n', "_a0", "_t0_0", "_fail"]
+    engine.register_type("Odd", {names[0]: "string", names[1]: "int", names[2]: "double",
+                                 names[3]: "boolean", names[4]: "long"})
+    got: list = []
+    engine.epl("select * from Odd").add_listener(lambda new, old: got.append(dict(new[0].underlying)))
+    good = {names[0]: "x", names[1]: 1, names[2]: 2.5, names[3]: True, names[4]: 7}
+    for _ in range(engine_module.STABLE_SENDS + 2):
+        engine.send(good, "Odd")
+    frames: list = []
+    sys.setprofile(lambda frame, event, arg: frames.append(frame.f_code.co_name) if event == "call" else None)
+    try:
+        engine.send(good, "Odd")
+    finally:
+        sys.setprofile(None)
+    assert "check" not in frames                # inlined
+    assert len(got) == engine_module.STABLE_SENDS + 3
+    for name, bad in zip(names, [1, "1", "x", 1, 2.5]):
+        with pytest.raises(EventTypeError) as inlined:
+            engine.send({**good, name: bad}, "Odd")
+        with pytest.raises(EventTypeError) as called:
+            engine.event_type("Odd").check({**good, name: bad})
+        assert str(inlined.value) == str(called.value) and f"property '{name}'" in str(inlined.value)
+    assert len(got) == engine_module.STABLE_SENDS + 3
