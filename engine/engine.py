@@ -717,8 +717,14 @@ class Engine:
         dispatched and what it routes is processed (through `process`, by default the
         engine's own routing) before this returns (fire-and-forget queries, isolated
         services)."""
-        with self.lock:
+        lock = self.lock
+        lock._lock.acquire()        # `with lock:` without EngineLock's two frames
+        lock.held += 1
+        try:
             return self._step(action, process)
+        finally:
+            lock.held -= 1
+            lock._lock.release()
 
     @property
     def thread_safe(self) -> bool:

@@ -30,7 +30,10 @@ class EngineLock:
             return True
         return False
 
-    __enter__ = acquire
+    def __enter__(self) -> bool:
+        self._lock.acquire()
+        self.held += 1
+        return True
 
     def release(self) -> None:
         lock = self._lock
@@ -40,7 +43,9 @@ class EngineLock:
         lock.release()
 
     def __exit__(self, *exc: Any) -> None:
-        self.release()
+        # `with` acquired it on this thread: release without release()'s frame and test
+        self.held -= 1
+        self._lock.release()
 
     # what threading.Condition uses with a re-entrant lock
     def _is_owned(self) -> bool:

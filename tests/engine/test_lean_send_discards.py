@@ -300,3 +300,62 @@ def test_the_inlined_checker_refuses_what_the_type_refuses():
             engine.event_type("Odd").check({**good, name: bad})
         assert str(inlined.value) == str(called.value) and f"property '{name}'" in str(inlined.value)
     assert len(got) == engine_module.STABLE_SENDS + 3
+
+
+@settings(max_examples=30, deadline=None)
+@given(stmts=st.lists(st.integers(0, len(FILTERS) - 1), min_size=1, max_size=4, unique=True),
+       evs=st.lists(st.lists(events, min_size=1, max_size=40), min_size=2, max_size=3))
+def test_threads_sending_at_once_each_get_what_they_get_alone(stmts, evs):
+    """Stateless filters: whatever the interleaving, each statement sees each thread's events
+    that it wants, once, in that thread's order, as the general path delivers them alone;
+    a third thread holds `engine.lock` now and then meanwhile."""
+    def statements(engine: Engine, log: list) -> None:
+        for k in stmts:
+            engine.epl(f"select * from T({FILTERS[k]})").add_listener(
+                lambda new, old, k=k: log.extend((k, e["tag"]) for e in new))
+
+    def tagged(thread: int, seq: list) -> list:
+        """The thread's events, values of another type (and MISSING) left out: no errors."""
+        fits = {"sym": str, "v": float, "i": int}
+        return [{**{k: x for k, x in (("sym", sym), ("v", v), ("i", i)) if type(x) is fits[k]},
+                 "tag": (thread, n)} for n, (_, sym, v, i, _) in enumerate(seq)]
+    batches = [tagged(n, seq) for n, seq in enumerate(evs)]
+    want: list = []
+    alone = Engine(time="simulated")
+    alone.register_type("T", {"sym": "string", "v": "double", "i": "int", "tag": "object"})
+    statements(alone, want)
+    for batch in batches:
+        for ev in batch:
+            alone.send(EventBean(alone.event_type("T"), ev))
+
+    engine = Engine(time="simulated")
+    engine.register_type("T", {"sym": "string", "v": "double", "i": "int", "tag": "object"})
+    got: list = []
+    statements(engine, got)
+    for _ in range(engine_module.STABLE_SENDS + 2):
+        engine.send({"sym": "none", "tag": None}, "T")       # the front inlines T
+    got.clear()
+    stop = threading.Event()
+
+    def pause() -> None:
+        while not stop.is_set():
+            with engine.lock:
+                pass
+
+    def feed(batch: list) -> None:
+        for ev in batch:
+            engine.send(ev, "T")
+    pauser = threading.Thread(target=pause)
+    pauser.start()
+    threads = [threading.Thread(target=feed, args=(b,)) for b in batches]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    stop.set()
+    pauser.join()
+    for k in stmts:
+        for n in range(len(batches)):
+            assert [tag for s, tag in got if s == k and tag[0] == n] == \
+                [tag for s, tag in want if s == k and tag[0] == n]
+    assert sorted(got) == sorted(want)
