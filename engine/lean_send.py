@@ -160,7 +160,6 @@ class LeanSend:
             free = None
             if _discards_unlocked(lines, fn.__globals__):
                 free = _unlocked_body(lines, fn.__globals__, p, literals)
-                literals[f"\x00{p}r"] = entry.router
             lines = [_CONST.sub(lambda m: p + "c" + m.group(1), ln) for ln in lines]
             values.update((p + k, v) for k, v in fn.__globals__.items() if _CONST.fullmatch(k))
             values.update(((p + "r", entry.router), (p + "f", fn), (p + "p", entry.probe),
@@ -254,7 +253,9 @@ def _unlocked_body(body: list[str], consts: dict[str, Any], p: str,
     dict's missing key: None; cheaper than the method call when the key is there), and each
     immutable constant a constant of the code (a placeholder string, replaced in the
     compiled code's constants: cheaper to load than a global, never source text); the
-    handles it collects keep their names."""
+    handles it collects keep their names. Only scalars and sets or tuples of them go into
+    the constants: the cycle collector does not look into code objects, and a constant
+    leading back to the engine (a router, a handle) would keep the engine alive forever."""
     def name(m: re.Match) -> str:
         value = consts["c" + m.group(1)]
         if not _immutable(value):
@@ -327,7 +328,7 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
             out += ["            try:",
                     # a discard from the state the engine was in when the lock was last
                     # free; a NameError: the code of an older front whose names went
-                    f"                if {free} and {chr(0) + b.prefix + 'r'!r}.fn is {b.prefix}f:",
+                    f"                if {free} and {b.prefix}r.fn is {b.prefix}f:",
                     "                    u = event",
                     "                    out = None"]
             out += [" " * 16 + ln for ln in b.free]

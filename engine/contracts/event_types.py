@@ -13,7 +13,6 @@ import enum
 import re
 import types
 import typing
-import weakref
 from operator import attrgetter
 from typing import Any, Callable, Iterable, Mapping, Optional
 
@@ -407,19 +406,17 @@ def _compile_checker(event_type: "EventType") -> Callable[[Any], None]:
     exec(compile("\n".join(lines), f"<check {event_type.name}>", "exec"), ns)
     check = ns["check"]
     if event_type.is_map:
-        _CHECK_SOURCE[check] = (lines[2:-1], ns)
+        # for engine/lean_send.py, which inlines it; on the function itself, not in a table
+        # keyed by it: the namespace holds the type, and through it the engine
+        check._check_source = (lines[2:-1], ns)       # type: ignore[attr-defined]
     return check
-
-
-# a map type's generated checker -> its body and namespace (engine/lean_send.py inlines it)
-_CHECK_SOURCE: "weakref.WeakKeyDictionary[Callable, tuple[list[str], dict]]" = weakref.WeakKeyDictionary()
 
 
 def checker_source(check: Callable[[Any], None]) -> Optional[tuple[list[str], dict[str, Any]]]:
     """The body of a map type's checker (`EventType.checker()`), after its `get = u.get`
     and before its `return`, one indent level, and its namespace; None for any other
     function."""
-    return _CHECK_SOURCE.get(check)
+    return getattr(check, "_check_source", None)
 
 
 def _apply_index_key(pt: PropertyType, index: Optional[int], key: Optional[str]) -> Optional[PropertyType]:

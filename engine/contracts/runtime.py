@@ -137,7 +137,9 @@ class Runtime(Protocol):
     # -- filters, time, lock -------------------------------------------------------------------
     filters: "FilterTarget"       # add(spec, handle) -> token; remove(token)
     scheduler: "Scheduler"                # schedule(at, slot, callback); cancel(handle); now
-    lock: "threading.RLock"               # held while an event or a time step is processed
+    # held while an event or a time step is processed: re-entrant, an RLock's API
+    # (engine/lock.py's EngineLock, whose `held` lets send discard without taking it)
+    lock: "threading.RLock"
     # the statement processing the current event: faults are reported for it
     current_statement: Optional["StatementRef"]
 

@@ -359,3 +359,17 @@ def test_threads_sending_at_once_each_get_what_they_get_alone(stmts, evs):
             assert [tag for s, tag in got if s == k and tag[0] == n] == \
                 [tag for s, tag in want if s == k and tag[0] == n]
     assert sorted(got) == sorted(want)
+
+
+@pytest.mark.parametrize("thread_safe", [True, False])
+def test_an_engine_with_a_front_is_freed(thread_safe):
+    """The front's code constants hold no way back to the engine (code objects are not
+    looked into by the cycle collector): a dropped engine goes."""
+    import gc
+    import weakref
+    engine = _inlined_engine(thread_safe)
+    engine.send({"sym": "a", "v": 1.0, "i": 1}, "T")          # the wanted path and its check
+    ref = weakref.ref(engine)
+    del engine
+    gc.collect()
+    assert ref() is None
