@@ -406,9 +406,10 @@ def _compile_checker(event_type: "EventType") -> Callable[[Any], None]:
     exec(compile("\n".join(lines), f"<check {event_type.name}>", "exec"), ns)
     check = ns["check"]
     if event_type.is_map:
-        # for engine/lean_send.py, which inlines it; on the function itself, not in a table
-        # keyed by it: the namespace holds the type, and through it the engine
-        check._check_source = (lines[2:-1], ns)       # type: ignore[attr-defined]
+        # for engine/lean_send.py, which inlines it: plain strings on the function itself
+        # (they travel with it in a checkpoint; a table keyed by the function would keep
+        # it, its namespace, the type and through it the engine alive)
+        check._check_lines = tuple(lines[2:-1])       # type: ignore[attr-defined]
     return check
 
 
@@ -416,7 +417,8 @@ def checker_source(check: Callable[[Any], None]) -> Optional[tuple[list[str], di
     """The body of a map type's checker (`EventType.checker()`), after its `get = u.get`
     and before its `return`, one indent level, and its namespace; None for any other
     function."""
-    return getattr(check, "_check_source", None)
+    lines = getattr(check, "_check_lines", None)
+    return None if lines is None else (list(lines), check.__globals__)
 
 
 def _apply_index_key(pt: PropertyType, index: Optional[int], key: Optional[str]) -> Optional[PropertyType]:
