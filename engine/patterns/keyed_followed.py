@@ -134,6 +134,7 @@ class KeyedFollowedRun:
         if self.addendum is not None:
             specs = [self.addendum(s) for s in specs]
         self.handles = handles
+        fns.choose(handles)
         fns.rebind(self.index, handles[1])
         self.tokens = [self.index.add(s, h) for s, h in zip(specs, handles)]
         self.limit.sources.append(self)
@@ -165,12 +166,18 @@ class KeyedFollowedRun:
         """Waiting A events (sub-expression instances), after ending the expired ones."""
         return self._live()
 
+    def limit_changed(self) -> None:
+        """The pattern limit was configured: count the waiting A events from now on only
+        while a limit is set (PatternLimit.configure calls this)."""
+        if self.tokens:
+            self.fns.choose(self.handles)
+
 
 class _Fns:
     """What `_build` makes for one run: the handles' per-event functions and the run's
     bookkeeping, closures over one set of local cells."""
 
-    __slots__ = ("on_a", "on_b", "b_wanted", "on_c", "c_wanted", "live", "clear", "rebind")
+    __slots__ = ("on_a", "on_b", "b_wanted", "on_c", "c_wanted", "live", "clear", "rebind", "choose")
 
     def __init__(self, **fns: Callable) -> None:
         for k, v in fns.items():
@@ -387,6 +394,132 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         else:
             waiting[key] = [w, entry]
 
+    # -- without a pattern limit: no count kept (`live_count` counts the waiting lists) ----
+    # one key property of a map type on each side, a constant positive period or none
+    plain_ok = a_prop is not None and b_prop is not None and (within is None or steady)
+    plain = False                       # the handles run the functions below (see `choose`)
+
+    def on_a_plain(bean: Any) -> None:
+        """on_a without the limit's check and count."""
+        if bean.event_type is a_type:
+            key = bean.underlying.get(a_prop)
+            if key is None:
+                key = _NULL_A
+        else:
+            key = a_key(bean)
+        w = waiting_get(key)
+        if w is None:
+            waiting[key] = bean
+        elif w.__class__ is list:
+            w.append(bean)
+        else:
+            waiting[key] = [w, bean]
+
+    def on_a_steady_plain(bean: Any) -> None:
+        """on_a_steady without the limit's check and count."""
+        nonlocal sweep_at
+        if bean.event_type is a_type:
+            key = bean.underlying.get(a_prop)
+            if key is None:
+                key = _NULL_A
+        else:
+            key = a_key(bean)
+        t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
+        if t >= sweep_at:
+            sweep_at = t + slack
+            while due:
+                e = due[0]
+                if e[0] > t:
+                    break
+                pop_due()
+                k = e[1]
+                w = waiting_get(k)
+                if w is e:
+                    del waiting[k]
+                elif w.__class__ is list and w[0] is e:
+                    del w[0]
+                    if len(w) == 1:
+                        waiting[k] = w[0]
+        entry = (t + within_ms, key, bean)
+        due.append(entry)
+        w = waiting_get(key)
+        if w is None:
+            waiting[key] = entry
+        elif w.__class__ is list:
+            w.append(entry)
+        else:
+            waiting[key] = [w, entry]
+
+    def on_b_plain(bean: Any) -> None:
+        """on_b without the limit's count, for one key property of a map type (and, with
+        `within`, a constant positive period: entries (deadline, key, A event))."""
+        if bean.event_type is b_type:
+            w = waiting_pop(bean.underlying.get(b_prop, _NULL_B), None)
+        else:
+            w = waiting_pop(b_key(bean), None)
+        if w is None:
+            return
+        if within is None:
+            if w.__class__ is not list:         # one A waits (the common case)
+                row = _new_bean(EventBean)
+                row.event_type = mt
+                row.underlying = {a_tag: w, b_tag: bean} if b_tag is not None else {a_tag: w}
+                rows = [row]
+            else:
+                rows = []
+                for a in w:
+                    row = _new_bean(EventBean)
+                    row.event_type = mt
+                    row.underlying = {a_tag: a, b_tag: bean} if b_tag is not None else {a_tag: a}
+                    rows.append(row)
+        else:
+            t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
+            if w.__class__ is not list:
+                if w[0] <= t:
+                    return                      # expired
+                row = _new_bean(EventBean)
+                row.event_type = mt
+                row.underlying = {a_tag: w[2], b_tag: bean} if b_tag is not None else {a_tag: w[2]}
+                rows = [row]
+            else:
+                rows = []
+                for e in w:
+                    if e[0] > t:                # the others have expired
+                        row = _new_bean(EventBean)
+                        row.event_type = mt
+                        row.underlying = {a_tag: e[2], b_tag: bean} if b_tag is not None else {a_tag: e[2]}
+                        rows.append(row)
+                if not rows:
+                    return
+        if solo and not eng._dispatch_queue:
+            if statement._listeners is ls1 and statement._subscriber is None:
+                try:
+                    fn1(rows, empty)
+                except Exception as exc:  # isolate listeners: log, signal, go on
+                    statement._failed("Listener", fn1, exc)
+            else:
+                receivers(rows)
+            return
+        deliver(rows)
+
+    def waiting_count() -> int:
+        """The waiting A events (expired ones ended first)."""
+        if due and due[0][0] <= now():
+            expire(now())
+        return sum(len(w) if w.__class__ is list else 1 for w in waiting.values())
+
+    def choose(handles: list) -> None:
+        """Give the handles the functions for the limit as it is now: without one, the
+        plain functions (no count kept), else the counting ones (the count taken from the
+        waiting lists when switching to them)."""
+        nonlocal plain, count
+        p = plain_ok and lim.max_instances is None
+        if p != plain and not p:
+            count = waiting_count()
+        plain = p
+        handles[0].on_event = (on_a_steady_plain if within is not None else on_a_plain) if p else on
+        handles[1].on_event = on_b_plain if p else on_b
+
     # -- B events --------------------------------------------------------------------------
     b_handle: list = [None]             # the run's B handle (set by `start`)
 
@@ -503,6 +636,8 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         expire(now() + _HALF)
 
     def live_count() -> int:
+        if plain:
+            return waiting_count()
         if due and due[0][0] <= now():
             expire(now())
         return count
@@ -523,7 +658,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
 
     on = on_a if within is None else on_a_steady if steady else on_a_within
     return _Fns(on_a=on, on_b=on_b, b_wanted=wanted, on_c=on_c, c_wanted=c_wanted,
-                live=live_count, clear=clear, rebind=rebind)
+                live=live_count, clear=clear, rebind=rebind, choose=choose)
 
 
 def _alone(route: Any, handle: Any) -> bool:

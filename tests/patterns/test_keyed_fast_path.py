@@ -379,3 +379,53 @@ def test_listener_sees_statements_that_took_the_event_after_the_pattern(fast):
     pair(4)
     assert seen == [(2, None), (2, [{"n": 1}]), (2, None), (2, [{"n": 1}])]
     engine.close()
+
+
+# the limit set, changed and lifted while instances wait: the fast path keeps a count only
+# while a limit is set, so each change must take the count from the waiting lists
+limit_steps = st.lists(
+    st.one_of(
+        st.tuples(st.sampled_from("AABBC"), st.sampled_from([0, 1, 2, None]),
+                  st.sampled_from(["x", "y"]), st.integers(0, 5)),
+        st.tuples(st.just("T"), st.sampled_from([0, 10, 40, 100, 150])),
+        st.tuples(st.just("L"), st.sampled_from([None, 0, 1, 2, 4])),
+    ),
+    min_size=5, max_size=60,
+)
+
+
+def _run_limits(epl: str, seq: list, fast: bool, read_counts: bool) -> tuple:
+    engine = Engine(time="simulated", start_time=0)
+    set_fast_paths(engine, fast)
+    for s in SCHEMAS:
+        engine.epl(s)
+    engine.epl("create variable int pv = 40")
+    calls: list = []
+    stmt = engine.epl(epl)
+    stmt.add_listener(lambda new, old: calls.append([_plain(e.underlying) for e in new or []]))
+    uses_fast = isinstance(stmt_registration(stmt), KeyedFollowedRun)
+    counts = []
+    for s in seq:
+        if s[0] == "L":
+            pattern_limit(engine).configure(s[1])
+        else:
+            _step(engine, s)
+        calls.append("|")
+        if read_counts:
+            counts.append(pattern_limit(engine).count)
+    counts.append(pattern_limit(engine).count)
+    stmt.destroy()
+    counts.append(pattern_limit(engine).count)
+    engine.close()
+    return calls, counts, uses_fast
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["b=B(id = a.id)", "B(id = a.id)", "b=B(id = a.id, k = a.k)",
+                        "(b=B(id = a.id) and not C(id = a.id))"]),
+       st.sampled_from(GUARDS[:3]), limit_steps, st.booleans())
+def test_limit_changes_while_instances_wait(b_shape, guard, seq, read_counts):
+    epl = _statement("", b_shape, guard, False)
+    want = _run_limits(epl, seq, False, read_counts)
+    got = _run_limits(epl, seq, True, read_counts)
+    assert got[2] and got[:2] == want[:2]
