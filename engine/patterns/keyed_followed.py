@@ -89,11 +89,17 @@ class _Handle:
         self.statement = statement
 
 
-def _waited(spec: FilterSpec, wanted: Callable[[Any], bool]) -> FilterSpec:
-    """B's (or C's) filter narrowed to keys some A waits for (a predicate leaf read at routing
-    time): like the state machines' per-instance filters, the index discards the other
-    events before any handle, bean or type check."""
-    leaf = FilterParam("", FilterOp.BOOL_EXPR, wanted, key=f"keyed-followed:{uuid.uuid4().hex}")
+def _waited(spec: FilterSpec, wanted: Callable[[Any], bool], prop: Optional[str],
+            waiting: dict) -> FilterSpec:
+    """B's (or C's) filter narrowed to keys some A waits for: like the state machines'
+    per-instance filters, the index discards the other events before any handle, bean or
+    type check. For one key property of a map type, the leaf is `prop in keys of waiting`,
+    which the index's generated code tests inline (no call); else a predicate leaf."""
+    key = f"keyed-followed:{uuid.uuid4().hex}"
+    if prop is not None:
+        leaf = FilterParam(prop, FilterOp.IN_KEYS, waiting, key=key)
+    else:
+        leaf = FilterParam("", FilterOp.BOOL_EXPR, wanted, key=key)
     return FilterSpec(spec.event_type, tuple(path + (leaf,) for path in spec.paths))
 
 
@@ -126,10 +132,11 @@ class KeyedFollowedRun:
         fns = self.fns = _build(self)
         self._live, self._clear = fns.live, fns.clear
         empty = (EventBean(fast.match_type, {}),)
-        specs = [fast.a_template.bind(empty), _waited(fast.b_template.bind(empty), fns.b_wanted)]
+        specs = [fast.a_template.bind(empty),
+                 _waited(fast.b_template.bind(empty), fns.b_wanted, fns.b_prop, fns.waiting)]
         handles = [_Handle(fns.on_a, self.statement), _Handle(fns.on_b, self.statement)]
         if fast.c_template is not None:
-            specs.append(_waited(fast.c_template.bind(empty), fns.c_wanted))
+            specs.append(_waited(fast.c_template.bind(empty), fns.c_wanted, fns.c_prop, fns.waiting))
             handles.append(_Handle(fns.on_c, self.statement))
         if self.addendum is not None:
             specs = [self.addendum(s) for s in specs]
@@ -177,7 +184,8 @@ class _Fns:
     """What `_build` makes for one run: the handles' per-event functions and the run's
     bookkeeping, closures over one set of local cells."""
 
-    __slots__ = ("on_a", "on_b", "b_wanted", "on_c", "c_wanted", "live", "clear", "rebind", "choose")
+    __slots__ = ("on_a", "on_b", "b_wanted", "on_c", "c_wanted", "live", "clear", "rebind", "choose",
+                 "waiting", "b_prop", "c_prop")
 
     def __init__(self, **fns: Callable) -> None:
         for k, v in fns.items():
@@ -195,6 +203,8 @@ def _build(run: KeyedFollowedRun) -> _Fns:
     # one property of a map type: the key read inline (else through the reader)
     a_prop = fast.a_props[0] if len(fast.a_props) == 1 and a_type.representation.name == "MAP" else None
     b_prop = fast.b_props[0] if len(fast.b_props) == 1 and b_type.representation.name == "MAP" else None
+    c_prop = fast.c_props[0] if fast.c_type is not None and len(fast.c_props) == 1 \
+        and fast.c_type.representation.name == "MAP" else None
     within, within_ms = fast.within, fast.within_ms
     # a constant positive period: deadlines come in creation order, so the entries of one
     # key end oldest first (an ending entry, if still waiting, heads its key's list)
@@ -226,14 +236,14 @@ def _build(run: KeyedFollowedRun) -> _Fns:
     # events (queueing them and draining the queue would call the same receivers with the
     # same rows with nothing in between). Whether the B filter is alone on B's events is
     # read off the filter index's tree when its route changes (its generated function is
-    # replaced on every change: see filterindex/tree.py) and noted when `wanted` lets an
-    # event through, so that it holds for that very event.
+    # replaced on every change: see filterindex/tree.py) and checked when the B event's
+    # matches are delivered, against the route function of that moment (the one that routed
+    # the event, unless code run while routing it changed the filters: then read again).
     direct = emit is not None and statement._listeners_only
     split = "_dispatch" in vars(statement)      # a for-clause splits each delivery
     route = run.index.router(b_type)
     checked_fn: Any = None              # the route function `alone` was read for
     alone = False
-    solo = False                        # the B event being processed matched only this run
     ls1: Any = None                     # the listener tuple `fn1` was read from
     fn1: Any = None
     empty: Any = ()
@@ -491,7 +501,8 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                         rows.append(row)
                 if not rows:
                     return
-        if solo and not eng._dispatch_queue:
+        if direct and not eng._dispatch_queue and bean.event_type is b_type \
+                and (alone if route.fn is checked_fn else recheck(route.fn)):
             if statement._listeners is ls1 and statement._subscriber is None:
                 try:
                     fn1(rows, empty)
@@ -524,26 +535,12 @@ def _build(run: KeyedFollowedRun) -> _Fns:
     b_handle: list = [None]             # the run's B handle (set by `start`)
 
     def wanted(bean: Any) -> bool:
-        nonlocal solo
-        if b_prop is not None and bean.event_type is b_type:
-            try:
-                # None is no key (a null A key waits under _NULL_A)
-                found = bean.underlying.get(b_prop) in waiting
-            except TypeError:       # an unhashable value: no A waits for it
-                return False
-            if found and direct:
-                fn = route.fn
-                solo = alone if fn is checked_fn else recheck(fn)
-            return found
-        key = b_key(bean)
+        """B's filter leaf when its key is not one property of a map type (else the index
+        tests `waiting` inline: see _waited)."""
         try:
-            found = key in waiting
-        except TypeError:
+            return b_key(bean) in waiting
+        except TypeError:       # an unhashable value: no A waits for it
             return False
-        if found and direct:
-            fn = route.fn
-            solo = (alone if fn is checked_fn else recheck(fn)) and bean.event_type is b_type
-        return found
 
     def on_b(bean: Any) -> None:
         nonlocal count
@@ -580,7 +577,8 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                 row.event_type = mt
                 row.underlying = {a_tag: a, b_tag: bean} if b_tag is not None else {a_tag: a}
                 rows.append(row)
-        if solo and not eng._dispatch_queue:
+        if direct and not eng._dispatch_queue and bean.event_type is b_type \
+                and (alone if route.fn is checked_fn else recheck(route.fn)):
             if statement._listeners is ls1 and statement._subscriber is None:
                 try:
                     fn1(rows, empty)
@@ -597,6 +595,35 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             return c_key(bean) in waiting
         except TypeError:       # an unhashable value: no A waits for it
             return False
+
+    # -- with `within`: filter leaves that see only live instances ------------------------
+    # Ended instances leave the waiting lists lazily, but B's and C's filters must let an
+    # event through only while a live instance waits for its key (as the state machines'
+    # filters, removed at the deadline): an event nobody wants is discarded unchecked.
+    def live_under(key: Any) -> bool:
+        try:
+            w = waiting_get(key)
+        except TypeError:       # an unhashable value: no A waits for it
+            return False
+        if w is None:
+            return False
+        t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
+        if w.__class__ is not list:
+            return w[0] > t
+        if steady:              # deadlines in creation order: the newest ends last
+            return w[-1][0] > t
+        for e in w:
+            if e[0] > t:
+                return True
+        return False
+
+    def wanted_live(bean: Any) -> bool:
+        if b_prop is not None and bean.event_type is b_type:
+            return live_under(bean.underlying.get(b_prop))
+        return live_under(b_key(bean))
+
+    def c_wanted_live(bean: Any) -> bool:
+        return live_under(c_key(bean))
 
     def on_c(bean: Any) -> None:
         """`not C` turned false: the instances waiting under C's key end."""
@@ -652,13 +679,18 @@ def _build(run: KeyedFollowedRun) -> _Fns:
 
     def rebind(index: Any, b: Any) -> None:
         """The run's filters live in `index` now; `b` is its B handle."""
-        nonlocal route, checked_fn, solo
-        route, checked_fn, solo = index.router(b_type), None, False
+        nonlocal route, checked_fn
+        route, checked_fn = index.router(b_type), None
         b_handle[0] = b
 
     on = on_a if within is None else on_a_steady if steady else on_a_within
+    if within is not None:      # the leaves test deadlines: never the inline key test
+        return _Fns(on_a=on, on_b=on_b, b_wanted=wanted_live, on_c=on_c, c_wanted=c_wanted_live,
+                    live=live_count, clear=clear, rebind=rebind, choose=choose, waiting=waiting,
+                    b_prop=None, c_prop=None)
     return _Fns(on_a=on, on_b=on_b, b_wanted=wanted, on_c=on_c, c_wanted=c_wanted,
-                live=live_count, clear=clear, rebind=rebind, choose=choose)
+                live=live_count, clear=clear, rebind=rebind, choose=choose, waiting=waiting,
+                b_prop=b_prop, c_prop=c_prop)
 
 
 def _alone(route: Any, handle: Any) -> bool:

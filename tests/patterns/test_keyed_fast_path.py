@@ -429,3 +429,64 @@ def test_limit_changes_while_instances_wait(b_shape, guard, seq, read_counts):
     want = _run_limits(epl, seq, False, read_counts)
     got = _run_limits(epl, seq, True, read_counts)
     assert got[2] and got[:2] == want[:2]
+
+
+# B and C events with a value of the wrong type: the send raises only when some filter
+# wants the event (an event nobody wants is discarded unchecked), so B's and C's filters must
+# let events through only while a live instance waits for their key, ended ones (at their
+# deadline, even before they leave the waiting lists) not counting
+bad_steps = st.lists(
+    st.one_of(
+        st.tuples(st.sampled_from("AABBC"), st.sampled_from([0, 1, 2]),
+                  st.sampled_from(["x", "y"]), st.integers(0, 5)),
+        st.tuples(st.sampled_from(["XB", "XC"]), st.sampled_from([0, 1, 2])),
+        st.tuples(st.just("T"), st.sampled_from([1, 10, 30, 50, 99, 100, 101, 150])),
+    ),
+    min_size=5, max_size=60,
+)
+
+
+def _run_bad(epl: str, seq: list, fast: bool) -> tuple:
+    from engine.contracts.errors import EventTypeError
+    engine = Engine(time="simulated", start_time=0)
+    set_fast_paths(engine, fast)
+    for s in SCHEMAS:
+        engine.epl(s)
+    engine.epl("create variable int pv = 40")
+    calls: list = []
+    stmt = engine.epl(epl)
+    stmt.add_listener(lambda new, old: calls.append([_plain(e.underlying) for e in new or []]))
+    uses_fast = isinstance(stmt_registration(stmt), KeyedFollowedRun)
+    for s in seq:
+        if s[0] in ("XB", "XC"):
+            try:
+                engine.send({"id": s[1], "k": "x", "v": "not an int"}, s[0][1])
+            except EventTypeError:
+                calls.append("raised")
+        else:
+            _step(engine, s)
+        calls.append("|")
+    engine.close()
+    return calls, uses_fast
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["b=B(id = a.id)", "b=B(id = a.id, k = a.k)", "(b=B(id = a.id) and not C(id = a.id))"]),
+       st.sampled_from(GUARDS), bad_steps)
+def test_events_for_ended_instances_are_discarded_unchecked(b_shape, guard, seq):
+    epl = _statement("", b_shape, guard, False)
+    want = _run_bad(epl, seq, False)
+    got = _run_bad(epl, seq, True)
+    assert got[1] and got[0] == want[0]
+
+
+@pytest.mark.parametrize("guard, period", [(" where timer:within(100 msec)", 100),
+                                           (" where timer:within(pv msec)", 40)])
+@pytest.mark.parametrize("after", [-1, 0, 1, 5000])
+@pytest.mark.parametrize("b_shape", ["b=B(id = a.id)", "(b=B(id = a.id) and not C(id = a.id))"])
+def test_b_event_after_the_deadline_is_not_checked(guard, period, after, b_shape):
+    seq = [("A", 1, "x", 0), ("T", period + after), ("XB", 1), ("XC", 1)]
+    epl = _statement("", b_shape, guard, False)
+    got = _run_bad(epl, seq, True)
+    assert got[1] and got[0] == _run_bad(epl, seq, False)[0]
+    assert ("raised" in got[0]) == (after < 0)
