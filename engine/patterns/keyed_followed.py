@@ -438,10 +438,10 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         if t >= sweep_at:
             sweep_at = t + slack
             while due:
-                e = due[0]
+                e = pop_due()
                 if e[0] > t:
+                    due.appendleft(e)
                     break
-                pop_due()
                 k = e[1]
                 w = waiting_get(k)
                 if w is e:
@@ -622,6 +622,21 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             return live_under(bean.underlying.get(b_prop))
         return live_under(b_key(bean))
 
+    def wanted_steady(bean: Any) -> bool:
+        """wanted_live for a constant positive period and one key property of a map type
+        (live_under inlined)."""
+        if bean.event_type is not b_type:
+            return live_under(b_key(bean))
+        try:
+            w = waiting_get(bean.underlying.get(b_prop))
+        except TypeError:       # an unhashable value: no A waits for it
+            return False
+        if w is None:
+            return False
+        if w.__class__ is list:
+            w = w[-1]           # deadlines in creation order: the newest ends last
+        return w[0] > (ctx._scheduler.now - ctx.offset if plain_ctx else now())
+
     def c_wanted_live(bean: Any) -> bool:
         return live_under(c_key(bean))
 
@@ -685,7 +700,8 @@ def _build(run: KeyedFollowedRun) -> _Fns:
 
     on = on_a if within is None else on_a_steady if steady else on_a_within
     if within is not None:      # the leaves test deadlines: never the inline key test
-        return _Fns(on_a=on, on_b=on_b, b_wanted=wanted_live, on_c=on_c, c_wanted=c_wanted_live,
+        return _Fns(on_a=on, on_b=on_b, b_wanted=wanted_steady if steady and b_prop is not None else wanted_live,
+                    on_c=on_c, c_wanted=c_wanted_live,
                     live=live_count, clear=clear, rebind=rebind, choose=choose, waiting=waiting,
                     b_prop=None, c_prop=None)
     return _Fns(on_a=on, on_b=on_b, b_wanted=wanted, on_c=on_c, c_wanted=c_wanted,
