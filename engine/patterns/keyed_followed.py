@@ -265,6 +265,15 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         if statement.has_receivers:
             statement._dispatch(rows, None)
 
+    def subscribed(rows: list) -> None:
+        """A subscriber that the lone listener set while it was called gets its rows, as
+        in Statement._dispatch."""
+        sub = statement._subscriber
+        try:
+            sub.deliver(rows, empty)
+        except Exception as exc:    # isolated as in Statement._dispatch
+            statement._failed("Subscriber", sub.subscriber, exc)
+
     def deliver(rows: list) -> None:
         """Rows of one B event, through the statement's output queue."""
         if batch:
@@ -508,6 +517,8 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                     fn1(rows, empty)
                 except Exception as exc:  # isolate listeners: log, signal, go on
                     statement._failed("Listener", fn1, exc)
+                if statement._subscriber is not None:
+                    subscribed(rows)    # set by that listener: it gets the rows too
             else:
                 receivers(rows)
             return
@@ -584,6 +595,8 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                     fn1(rows, empty)
                 except Exception as exc:  # isolate listeners: log, signal, go on
                     statement._failed("Listener", fn1, exc)
+                if statement._subscriber is not None:
+                    subscribed(rows)    # set by that listener: it gets the rows too
             else:
                 receivers(rows)
             return

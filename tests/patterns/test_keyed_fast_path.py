@@ -244,7 +244,7 @@ def test_and_not_scripts(b_shape, seq):
 # how the statement's receivers look and behave: matches of a B event that only the
 # pattern wanted go straight to the listeners (no dispatch queue) on the fast path
 RECEIVERS = ["one", "esper", "two", "raises", "sends", "subscriber", "changes", "twin", "peek",
-             "late"]
+             "late", "sets"]
 
 
 def _run_receivers(epl: str, seq: list, fast: bool, receivers: str, none_for_empty: bool) -> list:
@@ -272,6 +272,12 @@ def _run_receivers(epl: str, seq: list, fast: bool, receivers: str, none_for_emp
                 calls.append(("P", [r.to_dict() for r in peek[0]]))
             if receivers == "raises" and len(new or ()) > 1:
                 raise RuntimeError("listener fails")
+            if receivers == "sets" and stmt.subscriber is None:
+                # the lone listener sets a subscriber while it is called (its second call:
+                # the first ones go the slow way): the subscriber gets that row
+                sent[0] += 1
+                if sent[0] == 2:
+                    stmt.subscriber = Sub()
             if receivers == "sends" and sends and sent[0] < 6:
                 # events sent from a listener are processed after the current one
                 sent[0] += 1
@@ -285,10 +291,11 @@ def _run_receivers(epl: str, seq: list, fast: bool, receivers: str, none_for_emp
         stmt.add_listener(record("L"))
     if receivers in ("two", "raises"):
         stmt.add_listener(record("M"))
+    class Sub:
+        def update(self, *row):
+            calls.append(("S", [_plain(r) if isinstance(r, dict) else r for r in row]))
+
     if receivers == "subscriber":
-        class Sub:
-            def update(self, *row):
-                calls.append(("S", [_plain(r) if isinstance(r, dict) else r for r in row]))
         stmt.subscriber = Sub()
     if receivers == "twin":     # a second statement of the same shape wants the same B events
         engine.epl(epl).add_listener(record("T"))
@@ -490,3 +497,14 @@ def test_b_event_after_the_deadline_is_not_checked(guard, period, after, b_shape
     got = _run_bad(epl, seq, True)
     assert got[1] and got[0] == _run_bad(epl, seq, False)[0]
     assert ("raised" in got[0]) == (after < 0)
+
+
+@pytest.mark.parametrize("guard", ["", " where timer:within(100 msec)"])
+def test_subscriber_set_by_the_lone_listener_gets_that_row(guard):
+    """Matches delivered straight to the lone listener: a subscriber it sets while it is
+    called gets the same rows, as with the dispatch queue (Statement._dispatch)."""
+    epl = _statement("", "b=B(id = a.id)", guard, False)
+    seq = [s for i in range(4) for s in (("A", 1, "x", 2 * i), ("B", 1, "x", 2 * i + 1))]
+    got = _run_receivers(epl, seq, True, "sets", False)
+    assert got == _run_receivers(epl, seq, False, "sets", False)
+    assert sum(1 for c in got if c[0] == "S") == 3
