@@ -25,7 +25,13 @@ waiting lists at a later A event (for a constant period, in batches a sixteenth 
 period apart) or when anyone reads the pattern-limit count (limits.PatternLimit asks each
 run for its live count). No schedule is needed, except for a period of zero or less: such
 an instance ends at the next time step even to the same instant (the state machines' timer
-fires then), so one schedule at that instant ends them.
+fires then), so one schedule at that instant ends them. B's and C's filters test deadlines
+themselves, so that an event whose key has only ended instances is discarded unchecked.
+
+B's filter leaf: without `within`, for one key property of a map type, `key in keys of
+waiting` (FilterOp.IN_KEYS), tested inline by the filter index's generated code; else a
+predicate. Without a pattern limit the handles run functions that keep no count (the
+count is read off the waiting lists); PatternLimit.configure switches them.
 
 Delivery: for `select *` (the stream's events are the statement's rows), the matches of a
 B event that only this run's B filter wanted, while nothing waits for dispatch, go straight
