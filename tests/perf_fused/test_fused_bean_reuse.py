@@ -22,6 +22,12 @@ STATEMENTS = (
     "select sym, min(v) as m, avg(i) as a from T#groupwin(sym)#length({n}) group by sym",
     "select sum(v) as s from T",
     "select sym, count(*) as n, sum(v) as s from T group by sym",
+    # the beans keep the one aggregated property and the group-by value (LoopBean.v, .k);
+    # sums and averages leave their value in locals
+    "select sym, avg(v) as a from T#groupwin(sym)#length({n}) group by sym",
+    "select sum(i) as s, avg(i) as a from T#length({n})",
+    "select sym, count(*) as n from T#groupwin(sym)#length({n}) group by sym",
+    "select sym, sum(i) as s, count(i) as c from T#groupwin(sym)#length({n}) group by sym",
 )
 
 events = st.fixed_dictionaries({"sym": st.sampled_from(("a", "b")), "v": st.sampled_from(VALUES),
@@ -106,3 +112,24 @@ def test_the_loop_reuses_the_expelled_bean() -> None:
     engine.send_many([{"sym": "a", "v": float(x), "i": 1} for x in (5, 6)], "T")
     assert [id(b) for b in win] == [id(b) for b in first]
     assert [b.underlying["v"] for b in win] == [5.0, 6.0]
+
+
+def test_the_loop_keeps_what_a_leaving_event_gives() -> None:
+    """A bean the loop makes carries the aggregated property's value and the group-by
+    value, which the statement reads again when the event leaves; a bean a fault report got
+    is a SpentBean: never reused."""
+    from engine.fused import LoopBean, SpentBean
+    engine = Engine(time="simulated", check_events=False)
+    engine.epl(SCHEMA)
+    stmt = engine.epl("select sym, avg(v) as a from T#groupwin(sym)#length(2) group by sym")
+    got: list = []
+    stmt.add_listener(lambda new, old: got.extend(r.underlying["a"] for r in new))
+    reported: list = []
+    engine.signals.statement_error.connect(lambda *_, **kw: reported.append(kw["event"]), weak=False)
+    engine.send_many([{"sym": "a", "v": x, "i": 1} for x in (1.0, 2.0, 4.0)], "T")
+    win = stmt._instances[0].handles[0].namespace["_wins"]["a"][0]
+    assert [(type(b), b.k, b.v) for b in win] == [(LoopBean, "a", 2.0), (LoopBean, "a", 4.0)]
+    assert got == [1.0, 1.5, 3.0]
+    engine.send_many([{"sym": "a", "v": "x", "i": 1}], "T")
+    assert [type(b) for b in reported] == [SpentBean] and reported[0].underlying["v"] == "x"
+    assert [type(b) for b in win] == [LoopBean, SpentBean]
