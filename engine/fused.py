@@ -33,7 +33,7 @@ _MAX_CODE = 1024
 _SHAPES: dict[str, Any] = {}        # statement text -> Shape or None
 _MAX_SHAPES = 4096
 _NAMESPACE = {"__builtins__": {}, "type": type, "float": float, "int": int, "dict": dict,
-              "len": len, "range": range, "Exception": Exception}
+              "len": len, "range": range, "Exception": Exception, "KeyError": KeyError}
 
 
 def enabled(engine: "Runtime") -> bool:

@@ -148,7 +148,7 @@ class FusedPartitionInstance(PartitionInstance):
 
 
 _NAMESPACE = {"__builtins__": {}, "type": type, "float": float, "int": int, "dict": dict,
-              "len": len, "range": range, "Exception": Exception}
+              "len": len, "range": range, "Exception": Exception, "KeyError": KeyError}
 
 
 def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[KeyedFusion]:

@@ -458,6 +458,16 @@ def direct_delivery(ind: str) -> list[str]:
             ind + "        _late_sub(stmt, rows, empty)"]
 
 
+def read_lines(reads: Sequence[tuple[str, str]], ind: str) -> list[str]:
+    """The batch loops' reads of dict event `u`'s properties into locals, (local, property)
+    each: subscripts (cheaper than dict.get), and for an event without one of them, get."""
+    if not reads:
+        return []
+    sub = [ind + f"    {v} = u[{_ident(p)!r}]" for v, p in reads]
+    get = [ind + f"    {v} = u.get({_ident(p)!r})" for v, p in reads]
+    return [ind + "try:"] + sub + [ind + "except KeyError:"] + get
+
+
 def check_lines(checked: Sequence[str], pre: dict[str, str], ind: str) -> list[str]:
     """The batch loops' inline type check of dict event `u` (its used properties already in
     the locals `pre` names): when `check` is set, each checked property is read once and
@@ -469,7 +479,7 @@ def check_lines(checked: Sequence[str], pre: dict[str, str], ind: str) -> list[s
         return [ind + "if check is not None:", ind + "    check(u)"]
     names = [pre.get(p) or f"q{i}" for i, p in enumerate(checked)]
     out = [ind + "if check is not None:"]
-    out += [ind + f"    {v} = u.get({_ident(p)!r})" for p, v in zip(checked, names) if p not in pre]
+    out += read_lines([(v, p) for p, v in zip(checked, names) if p not in pre], ind + "    ")
     fast = " or ".join(f"type({v}) is not _t{i}" for i, v in enumerate(names))
     out.append(ind + f"    if {fast}:")
     for i, v in enumerate(names):
@@ -479,7 +489,7 @@ def check_lines(checked: Sequence[str], pre: dict[str, str], ind: str) -> list[s
 
 
 # builtins the generated modules bind as globals (engine/fused.py's namespace)
-BUILTINS = ("type", "float", "int", "len", "dict", "range", "Exception")
+BUILTINS = ("type", "float", "int", "len", "dict", "range", "Exception", "KeyError")
 # the globals engine/fused.py binds before it runs a generated statement module, besides
 # `_ok<i>`/`_t<i>` and the window's (`_route`, `_roots`, `_root`, `_h` are rebound per call)
 BOUND = ("_Bean", "_new_bean", "_out_type", "_where", "_groups", "_refc", "_new_row", "_single",
@@ -546,7 +556,7 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             "        u = events[j]",
             "        if type(u) is not dict:",
             "            return j",
-] + ["        " + line for line in reads]
+] + read_lines([(pre[p], p) for p in props], "        ")
     loop += check_lines(checked, pre, "        ")
     if shape.where:
         loop += ["        " + x for x in _new_bean("_Bean")]

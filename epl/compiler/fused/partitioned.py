@@ -14,7 +14,7 @@ from typing import Any, Optional, Sequence
 import epl.ast as A
 
 from .codegen import (BUILTINS, INLINE_VALUE, LOCAL_VALUE, _ident, body, check_lines, direct_delivery,
-                      fault_lines, hoisted, local_values, used_properties)
+                      fault_lines, hoisted, local_values, read_lines, used_properties)
 from .shape import Shape, _simple_property, analyze
 
 # annotations that change only the order of the statement's handle (it carries the
@@ -179,7 +179,7 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
             "        u = events[j]",
             "        if type(u) is not dict:",
             "            return j"]
-    src += [f"        {v} = u.get({_ident(p)!r})" for p, v in seen.items()]
+    src += read_lines([(v, p) for p, v in seen.items()], "        ")
     src += check_lines(checked, seen, "        ")
     make = ["bean = _new_bean(_Bean)", "bean.event_type = et", "bean.underlying = u"]
     src += [f"        st = states.get({key_expr})",
