@@ -10,6 +10,7 @@ the environment variable EPL_FUSION=0 (read when a statement starts)."""
 from __future__ import annotations
 
 import os
+import sys
 import weakref
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
@@ -261,7 +262,7 @@ def _bind(ns: dict, plan: Any, aggs: Any, stmt: Any, et: Any) -> None:
               _refc=aggs.refcounts, _new_row=aggs.new_row, _single=aggs.ungrouped(), _stmt=stmt,
               _failed=statement_failed, _et=et, _route=None, _roots=None, _root=None, _h=None,
               _epoch=EPOCH, _late_sub=late_subscriber,
-              _Loop=LoopBean, _Spent=SpentBean)
+              _Loop=LoopBean, _Spent=SpentBean, _rc=sys.getrefcount)
 
 
 def late_subscriber(stmt: Any, rows: list, empty: Any) -> None:

@@ -12,6 +12,7 @@ chain's.
 Off with the fused statements' switch (`engine.fusion = False`, EPL_FUSION=0)."""
 from __future__ import annotations
 
+import sys
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
@@ -246,7 +247,7 @@ def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[Key
     ns.update(_Bean=EventBean, _new_bean=EventBean.__new__, _out_type=inner.out_type, _where=inner.where,
               _stmt=statement, _holder=plan.holder, _failed=statement_failed,
               _wrap32=IntSum32.wrap, _wrap64=IntSum64.wrap, _epoch=EPOCH,
-              _late_sub=late_subscriber, _Loop=LoopBean, _Spent=SpentBean, _et=et)
+              _late_sub=late_subscriber, _Loop=LoopBean, _Spent=SpentBean, _rc=sys.getrefcount, _et=et)
     bind_checks(ns, checked)
     exec(code, ns)
     return KeyedFusion(statement, ns["on_event"], ns["run"], et, layout)

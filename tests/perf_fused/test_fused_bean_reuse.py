@@ -137,3 +137,60 @@ def test_the_loop_keeps_what_a_leaving_event_gives() -> None:
     engine.send_many([{"sym": "a", "v": "x", "i": 1}], "T")
     assert [type(b) for b in reported] == [SpentBean] and reported[0].underlying["v"] == "x"
     assert [type(b) for b in win] == [LoopBean, SpentBean]
+
+
+def _kept_rows(text: str, batches: list, keep: list, fusion: bool, context: bool) -> list:
+    """What a listener that keeps some rows' beans, some lists and some only reads shows
+    at the end: every kept row as it was delivered."""
+    engine = Engine(time="simulated")
+    engine.fusion = fusion
+    engine.epl(SCHEMA)
+    if context:
+        engine.epl("create context C partition by sym from T")
+        text = "context C " + text
+    kept: list = []
+    seen: list = []
+    calls = iter(keep * 1000)
+
+    def listener(new: Any, old: Any) -> None:
+        how = next(calls)
+        seen.append(rows_of(new))
+        if how == "bean":
+            kept.append(new[0])
+        elif how == "list":
+            kept.append(new)
+        elif how == "clear":
+            new.clear()
+        elif how == "append":
+            new.append(new[0])
+    engine.epl(text).add_listener(listener)
+    for batch in batches:
+        engine.send_many([dict(e) for e in batch], "T")
+    return [seen, [rows_of(k) if isinstance(k, list) else rows_of([k]) for k in kept]]
+
+
+valid_events = events.filter(lambda e: not isinstance(e.get("v"), str))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(STATEMENTS), st.integers(1, 3),
+       st.lists(st.lists(valid_events, max_size=12), min_size=1, max_size=4),
+       st.lists(st.sampled_from(("read", "read", "bean", "list", "clear", "append")), min_size=1, max_size=5),
+       st.booleans())
+def test_a_kept_row_never_changes(text: str, n: int, batches: list, keep: list, context: bool) -> None:
+    """The loop gives a delivered row's bean to the next row only when the listener kept
+    neither the bean nor its list (reference counts): what it kept stays as delivered."""
+    text = text.format(n=n)
+    assert repr(_kept_rows(text, batches, keep, True, context)) == repr(_kept_rows(text, batches, keep, False, context))
+
+
+def test_the_loop_reuses_a_row_nothing_kept() -> None:
+    engine = Engine(time="simulated")
+    engine.epl(SCHEMA)
+    stmt = engine.epl("select sym, avg(v) as a from T#groupwin(sym)#length(2) group by sym")
+    ids: list = []
+    kept: list = []
+    stmt.add_listener(lambda new, old: ids.append(id(new[0])) or (kept.append(new[0]) if len(ids) == 5 else None))
+    engine.send_many([{"sym": "a", "v": float(x), "i": 1} for x in range(10)], "T")
+    assert len(set(ids[:5])) == 1 and ids[5] != ids[4] and len(set(ids[5:])) == 1
+    assert kept[0].underlying == {"sym": "a", "a": 3.5}

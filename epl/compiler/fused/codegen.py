@@ -371,7 +371,10 @@ def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
         L += [f"    t{i} = a{i}.total", f"    c{i} = a{i}.n"]
     if grouped:
         L.append("    _refc[k] = _refc.get(k, 0) + 1")
-    L += ["out = _new_bean(_Bean)", "out.event_type = _out_type",
+    # the row's bean: the last one, when the listener kept neither it nor its list (`spare`,
+    # see direct_delivery)
+    L += ["if spare is None:", "    out = _new_bean(_Bean)", "else:", "    out = spare", "    spare = None",
+          "out.event_type = _out_type",
           f"out.underlying = {_row_source(shape, classes, names, 'rk', locals_of)}"]
     return L
 
@@ -443,6 +446,11 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
     return L
 
 
+# what holds a delivered row's bean and list when the listener kept neither: the loop's
+# local and the list (the list: the local), and getrefcount's argument
+SPARE_TEST = "_rc(rows) == 2 and _rc(out) == 3"
+
+
 def direct_delivery(ind: str) -> list[str]:
     """The batch loops' delivery of row `out` to the one two-argument listener `fn1` read
     when the loop began, while the change counter says no receiver changed since (`e0`):
@@ -453,6 +461,9 @@ def direct_delivery(ind: str) -> list[str]:
             ind + "        fn1(rows, empty)",
             ind + "    except Exception as exc:",
             ind + "        stmt._failed('Listener', fn1, exc)",
+            # nothing else holds the row: its bean carries the next row (the loop's body)
+            ind + f"    if {SPARE_TEST}:",
+            ind + "        spare = out",
             # a subscriber the listener set gets the row too, as in _dispatch
             ind + "    if _epoch.n != e0 and stmt._subscriber is not None:",
             ind + "        _late_sub(stmt, rows, empty)"]
@@ -493,7 +504,7 @@ BUILTINS = ("type", "float", "int", "len", "dict", "range", "Exception", "KeyErr
 # the globals engine/fused.py binds before it runs a generated statement module, besides
 # `_ok<i>`/`_t<i>` and the window's (`_route`, `_roots`, `_root`, `_h` are rebound per call)
 BOUND = ("_Bean", "_new_bean", "_out_type", "_where", "_groups", "_refc", "_new_row", "_single",
-         "_stmt", "_failed", "_et", "_epoch", "_late_sub", "_Loop", "_Spent")
+         "_stmt", "_failed", "_et", "_epoch", "_late_sub", "_Loop", "_Spent", "_rc")
 
 
 def hoisted(lines: Sequence[str], names: Iterable[str]) -> str:
@@ -552,6 +563,7 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             # evaluation faults name the current statement: only a where clause evaluates
             # compiled expressions here (per event, since listeners may send events)
             "    engine.current_statement = stmt",
+            "    spare = None",
             "    for j in range(i, n):",
             "        u = events[j]",
             "        if type(u) is not dict:",
@@ -584,6 +596,9 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
                  "                    fn1(rows, empty)",
                  "                except Exception as exc:",
                  "                    stmt._failed('Listener', fn1, exc)",
+                 # nothing else holds the row: its bean carries the next row (the body)
+                 f"                if {SPARE_TEST}:",
+                 "                    spare = out",
                  "                if _epoch.n == e0 and not engine.pending and route.roots is roots and root.one is h:",
                  "                    continue",
                  # a subscriber the listener set gets the row too, as in _dispatch

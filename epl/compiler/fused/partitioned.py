@@ -73,7 +73,7 @@ def state_names(cshape: ContextShape) -> tuple[str, ...]:
 # the globals engine/contexts/keyed_fused.py binds before it runs the module, besides
 # `_ok<i>`/`_t<i>`
 _BOUND = ("_Bean", "_new_bean", "_out_type", "_where", "_stmt", "_holder", "_failed", "_wrap32",
-          "_wrap64", "_epoch", "_late_sub", "_Loop", "_Spent", "_et")
+          "_wrap64", "_epoch", "_late_sub", "_Loop", "_Spent", "_et", "_rc")
 
 
 # integral sums read inline: the total, wrapped to the column's width as the aggregator's
@@ -175,6 +175,7 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
             "    expected = filters._filters",
             # evaluation faults name the current statement (a where clause evaluates)
             "    engine.current_statement = stmt",
+            "    spare = None",
             "    for j in range(i, n):",
             "        u = events[j]",
             "        if type(u) is not dict:",
