@@ -446,9 +446,10 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
     return L
 
 
-# what holds a delivered row's bean and list when the listener kept neither: the loop's
-# local and the list (the list: the local), and getrefcount's argument
-SPARE_TEST = "_rc(rows) == 2 and _rc(out) == 3"
+# after the loop dropped the list a row was delivered in (`rows = None`), what holds the
+# row's bean when the listener kept neither it nor the list: the loop's local and
+# getrefcount's argument
+SPARE_TEST = "_rc(out) == 2"
 
 
 def direct_delivery(ind: str) -> list[str]:
@@ -461,12 +462,13 @@ def direct_delivery(ind: str) -> list[str]:
             ind + "        fn1(rows, empty)",
             ind + "    except Exception as exc:",
             ind + "        stmt._failed('Listener', fn1, exc)",
-            # nothing else holds the row: its bean carries the next row (the loop's body)
-            ind + f"    if {SPARE_TEST}:",
-            ind + "        spare = out",
             # a subscriber the listener set gets the row too, as in _dispatch
             ind + "    if _epoch.n != e0 and stmt._subscriber is not None:",
-            ind + "        _late_sub(stmt, rows, empty)"]
+            ind + "        _late_sub(stmt, rows, empty)",
+            # nothing else holds the row: its bean carries the next row (the loop's body)
+            ind + "    rows = None",
+            ind + f"    if {SPARE_TEST}:",
+            ind + "        spare = out"]
 
 
 def read_lines(reads: Sequence[tuple[str, str]], ind: str) -> list[str]:
@@ -596,10 +598,11 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
                  "                    fn1(rows, empty)",
                  "                except Exception as exc:",
                  "                    stmt._failed('Listener', fn1, exc)",
-                 # nothing else holds the row: its bean carries the next row (the body)
-                 f"                if {SPARE_TEST}:",
-                 "                    spare = out",
                  "                if _epoch.n == e0 and not engine.pending and route.roots is roots and root.one is h:",
+                 # nothing else holds the row: its bean carries the next row (the body)
+                 "                    rows = None",
+                 f"                    if {SPARE_TEST}:",
+                 "                        spare = out",
                  "                    continue",
                  # a subscriber the listener set gets the row too, as in _dispatch
                  "                if _epoch.n != e0 and stmt._subscriber is not None:",
