@@ -10,6 +10,7 @@ the environment variable EPL_FUSION=0 (read when a statement starts)."""
 from __future__ import annotations
 
 import os
+import sys
 import weakref
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
@@ -33,7 +34,7 @@ _MAX_CODE = 1024
 _SHAPES: dict[str, Any] = {}        # statement text -> Shape or None
 _MAX_SHAPES = 4096
 _NAMESPACE = {"__builtins__": {}, "type": type, "float": float, "int": int, "dict": dict,
-              "len": len, "range": range, "Exception": Exception}
+              "len": len, "range": range, "Exception": Exception, "KeyError": KeyError}
 
 
 def enabled(engine: "Runtime") -> bool:
@@ -46,9 +47,18 @@ def enabled(engine: "Runtime") -> bool:
 
 class LoopBean(EventBean):
     """The bean of an event that a fused statement's batch loop made for its window: an
-    EventBean (no slots of its own) that only that window holds, so the loop gives it to
-    the next event when the full window expels it (epl/compiler/fused/codegen.py
-    `_stable_body`). One handed out anywhere (a fault report) becomes a plain EventBean."""
+    EventBean that only that window holds, so the loop gives it to the next event when the
+    full window expels it (epl/compiler/fused/codegen.py `_recycling_body`). It also keeps
+    what the statement reads of the event when it leaves: `v`, the value of the one property
+    the aggregations read, and `k`, the group-by value (each set only by statements that
+    read it). One handed out anywhere (a fault report) becomes a SpentBean."""
+
+    __slots__ = ("k", "v")
+
+
+class SpentBean(LoopBean):
+    """A LoopBean that was handed out (to a fault report): never reused, and its event is
+    read from the event itself again (the loops take only `type(ob) is LoopBean`)."""
 
     __slots__ = ()
 
@@ -252,7 +262,7 @@ def _bind(ns: dict, plan: Any, aggs: Any, stmt: Any, et: Any) -> None:
               _refc=aggs.refcounts, _new_row=aggs.new_row, _single=aggs.ungrouped(), _stmt=stmt,
               _failed=statement_failed, _et=et, _route=None, _roots=None, _root=None, _h=None,
               _epoch=EPOCH, _late_sub=late_subscriber,
-              _Loop=LoopBean)
+              _Loop=LoopBean, _Spent=SpentBean, _rc=sys.getrefcount)
 
 
 def late_subscriber(stmt: Any, rows: list, empty: Any) -> None:

@@ -12,6 +12,7 @@ chain's.
 Off with the fused statements' switch (`engine.fusion = False`, EPL_FUSION=0)."""
 from __future__ import annotations
 
+import sys
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
@@ -148,7 +149,7 @@ class FusedPartitionInstance(PartitionInstance):
 
 
 _NAMESPACE = {"__builtins__": {}, "type": type, "float": float, "int": int, "dict": dict,
-              "len": len, "range": range, "Exception": Exception}
+              "len": len, "range": range, "Exception": Exception, "KeyError": KeyError}
 
 
 def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[KeyedFusion]:
@@ -229,7 +230,7 @@ def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[Key
     known = {"_props", "_events", "_gw", "_gwgroups", "_wins", "_groups", "_refc", "_new_row", "_single"}
     if not layout or not set(layout) <= known:
         return None
-    from engine.fused import LoopBean, _type_checks, bind_checks, late_subscriber
+    from engine.fused import LoopBean, SpentBean, _type_checks, bind_checks, late_subscriber
     item = definition.levels[0].spec.item_for(et)
     key = None
     if item is not None and len(item.lookups) == 1 and item.lookups[0].isidentifier() \
@@ -246,7 +247,7 @@ def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[Key
     ns.update(_Bean=EventBean, _new_bean=EventBean.__new__, _out_type=inner.out_type, _where=inner.where,
               _stmt=statement, _holder=plan.holder, _failed=statement_failed,
               _wrap32=IntSum32.wrap, _wrap64=IntSum64.wrap, _epoch=EPOCH,
-              _late_sub=late_subscriber, _Loop=LoopBean, _et=et)
+              _late_sub=late_subscriber, _Loop=LoopBean, _Spent=SpentBean, _rc=sys.getrefcount, _et=et)
     bind_checks(ns, checked)
     exec(code, ns)
     return KeyedFusion(statement, ns["on_event"], ns["run"], et, layout)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import tokenize
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 from .shape import Shape
 
@@ -135,15 +135,23 @@ def _slide(shape: Shape, classes: Sequence[str], ou: str, ind: str, pre: dict[st
     return [ind + line for line in out]
 
 
-def _row_source(shape: Shape, classes: Sequence[str], names: Sequence[str]) -> str:
+def _row_source(shape: Shape, classes: Sequence[str], names: Sequence[str], rep: Optional[str] = None,
+                locals_of: Optional[dict[int, str]] = None) -> str:
+    """The output row's dict display: the group-by property of the representative event
+    (`ru`'s, or the local `rep`) and the aggregations' values (of those in `locals_of`,
+    from the locals t<i>/c<i> the batch loop's update left, see LOCAL_VALUE)."""
     parts = []
     for name, (kind, what) in zip(names, shape.columns):
         if kind == "prop":
-            val = f"ru.get({_ident(what)!r})"
+            val = rep if rep is not None else f"ru.get({_ident(what)!r})"
         else:
             a = f"a{int(what)}"
-            tmpl = INLINE_VALUE.get(classes[what])
-            val = f"{a}.value()" if tmpl is None else tmpl.format(a=a)
+            cls = classes[what]
+            tmpl = INLINE_VALUE.get(cls)
+            if locals_of and what in locals_of and cls in LOCAL_VALUE:
+                val = LOCAL_VALUE[cls].format(i=int(what))
+            else:
+                val = f"{a}.value()" if tmpl is None else tmpl.format(a=a)
         parts.append(f"{str(name)!r}: {val}")
     return "{" + ", ".join(parts) + "}"
 
@@ -163,20 +171,58 @@ def _new_bean(cls: str) -> list[str]:
 
 def fault_lines(ind: str) -> list[str]:
     """The fault report of a batch loop whose body made the bean (_stable_body with
-    `recycle`): a bean for the report when there is none yet, and the report's bean a plain
-    EventBean (reports keep it: never reused)."""
+    `recycle`): a bean for the report when there is none yet, and the report's bean never
+    reused (a SpentBean: reports keep it)."""
     return [ind + x for x in ["if bean is None:"] + ["    " + y for y in _new_bean("_Bean")] + [
-        "elif type(bean) is _Loop:", "    bean.__class__ = _Bean", "_failed(engine, stmt, bean, exc)"]]
+        "elif type(bean) is _Loop:", "    bean.__class__ = _Spent", "_failed(engine, stmt, bean, exc)"]]
+
+
+# the aggregators whose value the batch loop reads from locals: after each update,
+# t<i> (the running total) and c<i> (the count), and in the common slide (two doubles, or
+# two ints) both come out of the update itself (see _slide_local)
+LOCAL_VALUE = {
+    "FloatSum": "(t{i} if c{i} else None)",
+    "FloatAvg": "(t{i} / c{i} if c{i} else None)",
+}
+_SLIDE_TYPE = {"FloatSum": "float", "FloatAvg": "float", "IntSum32": "int", "IntSum64": "int"}
+
+
+def local_values(classes: Sequence[str]) -> dict[int, str]:
+    """Per aggregation index, the class name of those _stable_body leaves in t<i>/c<i>
+    when it makes the beans (`recycle`)."""
+    return {i: cls for i, cls in enumerate(classes) if cls in _SLIDE_TYPE}
+
+
+def _slide_local(cls: str, i: int, v: str, w: str) -> list[str]:
+    """INLINE_SLIDE of aggregator a<i> (`v` enters, `w` leaves) that leaves the new total
+    and count in t<i>/c<i>: the same operations in the same order; in the common branch
+    (two values of the column's type: the count stays) without reading them again."""
+    tp = _SLIDE_TYPE[cls]
+    a, t, c = f"a{i}", f"t{i}", f"c{i}"
+    fast = [f"if type({v}) is {tp} and type({w}) is {tp}:",
+            f"    {c} = {a}.n",
+            f"    if {c} > 0:",
+            f"        {t} = {a}.total = ({a}.total + {v}) - {w}",
+            "    else:",
+            f"        {t} = {a}.total = {'0.0' if tp == 'float' else '0'}"]
+    reads = [f"    {t} = {a}.total", f"    {c} = {a}.n"]
+    out = []
+    # the mixed and null branches (from the `elif` on) each read the state at their end
+    for line in INLINE_SLIDE[cls][5:]:
+        if not line.startswith(" ") and out:
+            out += reads
+        out.append(line.format(a=a, v=v, w=w))
+    return fast + out + reads
 
 
 def _stable_body(shape: Shape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str],
                  recycle: bool) -> list[str]:
     """body() without a where clause: every event enters and, once its window is full, the
     oldest event leaves, so a group's row never goes (its count is its window's length) and
-    its aggregators are read from the row once. With `recycle` (the batch loop) the bean of
-    the new event is made here (`bean` is None before): when the window is full, the bean
-    it expels becomes the new event's if the loop made it (of class _Loop: nothing but the
-    window ever held it), which costs two slot writes instead of an allocation."""
+    its aggregators are read from the row once. With `recycle` (the batch loops) the bean of
+    the new event is made here (`bean` is None before): see _recycling_body."""
+    if recycle and shape.length is not None:
+        return _recycling_body(shape, classes, names, pre)
     L: list[str] = []
     hoist = [f"a{i} = row[{i}]" for i in range(len(shape.aggs))]
     grouped = shape.group is not None
@@ -192,9 +238,8 @@ def _stable_body(shape: Shape, classes: Sequence[str], names: Sequence[str], pre
                   "    row = _groups.get(k)",
                   "    if row is None:",
                   "        row = _groups[k] = _new_row()",
-                  "    _wins[k] = (w, row)",
-                  "else:",
-                  "    w, row = rec"]
+                  "    rec = _wins[k] = (w, *row)",
+                  "w, " + ", ".join(f"a{i}" for i in range(len(shape.aggs))) + ", = rec"]
         else:
             L += ["w = _wins.get(k)",
                   "if w is None:",
@@ -209,11 +254,10 @@ def _stable_body(shape: Shape, classes: Sequence[str], names: Sequence[str], pre
             L += ["row = _groups.get(k)", "if row is None:", "    row = _groups[k] = _new_row()"]
     else:
         L.append("row = _single")
-    L += hoist
+    if not (grouped and length is not None and shape.groupwin is not None):
+        L += hoist
     old = "ru" if grouped else "ou"     # the expelled event's underlying
-    # (without a window the loop needs no bean but for a fault report, made there)
-    made = ["    " + x for x in _new_bean("_Loop")] if recycle and length is not None else []
-    enter = made + (["    w.append(bean)"] if length is not None else [])
+    enter = ["    w.append(bean)"] if length is not None else []
     if grouped:
         enter.append("    ru = u")
     enter += _update(shape, classes, "u", True, "    ", pre, False)
@@ -225,15 +269,113 @@ def _stable_body(shape: Shape, classes: Sequence[str], names: Sequence[str], pre
         # one in and one out of the full window (the window keeps the same events as
         # appending first and then expelling the oldest)
         L += [f"if len(w) >= {int(length)}:", "    ob = w.popleft()", f"    {old} = ob.underlying"]
-        if recycle:
-            L += ["    if type(ob) is _Loop:", "        bean = ob", "    else:",
-                  "        bean = _new_bean(_Loop)", "    bean.event_type = _et", "    bean.underlying = u"]
         L.append("    w.append(bean)")
         L += _slide(shape, classes, old, "    ", pre)
         L.append("else:")
         L += enter
     L += ["out = _new_bean(_Bean)", "out.event_type = _out_type",
           f"out.underlying = {_row_source(shape, classes, names)}"]
+    return L
+
+
+def cached_property(shape: Shape) -> Optional[str]:
+    """The one property the aggregations read, which the batch loops keep on the beans they
+    make (LoopBean.v) for when the event leaves; None when they read none or several."""
+    props = list(dict.fromkeys(a.prop for a in shape.aggs if a.prop is not None))
+    return props[0] if len(props) == 1 else None
+
+
+def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
+                    pre: dict[str, str]) -> list[str]:
+    """_stable_body of the batch loops (a length window, no where clause). The bean of the
+    new event is made here (`bean` is None before): when the window is full, the bean it
+    expels becomes the new event's if a loop made it (of class _Loop: nothing but the
+    window ever held it), which costs slot writes instead of an allocation. A bean the loop
+    makes carries, besides the event, what the statement reads of the event when it leaves
+    (LoopBean): the aggregations' one property (`v`) and the group-by value (`k`, which
+    the group's row shows when the expelled event represents it), so an expelled event's
+    dict, long out of the caches, is not read again (events are immutable once sent, as in
+    Esper). Sums and averages leave their value in locals (t<i>, c<i>: LOCAL_VALUE); with
+    a group by, the group's window and aggregators are one record (`_wins`). Leaves the
+    group-by value of the row's representative in `rk`."""
+    L: list[str] = []
+    n_aggs = len(shape.aggs)
+    grouped = shape.group is not None
+    length = int(shape.length)
+    aggs = ", ".join(f"a{i}" for i in range(n_aggs))
+    if shape.groupwin is not None:
+        L.append(f"k = {_read('u', shape.groupwin, pre)}")
+        if grouped:
+            # the group's window and its aggregators (its row never goes)
+            L += ["rec = _wins.get(k)",
+                  "if rec is None:",
+                  "    views = _gwgroups.get(k)",
+                  "    w = (views if views is not None else _gw._group(k))[0]._events",
+                  "    row = _groups.get(k)",
+                  "    if row is None:",
+                  "        row = _groups[k] = _new_row()",
+                  "    rec = _wins[k] = (w, *row)",
+                  f"w, {aggs}, = rec"]
+        else:
+            L += ["w = _wins.get(k)",
+                  "if w is None:",
+                  "    views = _gwgroups.get(k)",
+                  "    w = _wins[k] = (views if views is not None else _gw._group(k))[0]._events"]
+    else:
+        L.append("w = _events")
+    if not grouped:
+        L += ["row = _single"] + [f"a{i} = row[{i}]" for i in range(n_aggs)]
+    vprop = cached_property(shape)
+    gprop = shape.group
+    stores = []
+    if gprop is not None:
+        stores.append(f"bean.k = {_read('u', gprop, pre)}")
+    if vprop is not None:
+        stores.append(f"bean.v = {_read('u', vprop, pre)}")
+    locals_of = local_values(classes)
+    # one in and one out of the full window (the window keeps the same events as
+    # appending first and then expelling the oldest)
+    L += [f"if len(w) >= {length}:", "    ob = w.popleft()", "    if type(ob) is _Loop:"]
+    # the leaving values: from the bean, or from the event for a bean made elsewhere
+    reads_loop, reads_dict = [], ["ou = ob.underlying"]
+    for i, agg in enumerate(shape.aggs):
+        if agg.prop is None:
+            continue
+        reads_dict.append(f"w{i} = ou.get({_ident(agg.prop)!r})")
+        reads_loop.append(f"w{i} = ob.v" if vprop is not None else f"w{i} = ob.underlying.get({_ident(agg.prop)!r})")
+    if gprop is not None:
+        reads_loop.append("rk = ob.k")
+        reads_dict.append(f"rk = ou.get({_ident(gprop)!r})")
+    L += ["        " + x for x in reads_loop] + ["        bean = ob", "    else:"]
+    L += ["        " + x for x in reads_dict]
+    L += ["        bean = _new_bean(_Loop)", "        bean.event_type = _et"]
+    L += ["    bean.underlying = u"] + ["    " + x for x in stores] + ["    w.append(bean)"]
+    for i, (agg, cls) in enumerate(zip(shape.aggs, classes)):
+        a, w = f"a{i}", f"w{i}"
+        v = _read("u", agg.prop, pre) if agg.prop is not None else "None"
+        if i in locals_of:
+            lines = _slide_local(cls, i, v, w)
+        else:
+            tmpl = INLINE_SLIDE.get(cls)
+            if tmpl is None:
+                lines = [f"{a}.enter({v})", f"{a}.leave({w if agg.prop is not None else 'None'})"]
+            else:
+                lines = [t.format(a=a, v=v, w=w) for t in tmpl]
+        L += ["    " + x for x in lines]
+    L += ["else:", "    bean = _new_bean(_Loop)", "    bean.event_type = _et", "    bean.underlying = u"]
+    L += ["    " + x for x in stores] + ["    w.append(bean)"]
+    if gprop is not None:
+        L.append(f"    rk = {_read('u', gprop, pre)}")
+    L += _update(shape, classes, "u", True, "    ", pre, False)
+    for i in locals_of:
+        L += [f"    t{i} = a{i}.total", f"    c{i} = a{i}.n"]
+    if grouped:
+        L.append("    _refc[k] = _refc.get(k, 0) + 1")
+    # the row's bean: the last one, when the listener kept neither it nor its list (`spare`,
+    # see direct_delivery)
+    L += ["if spare is None:", "    out = _new_bean(_Bean)", "else:", "    out = spare", "    spare = None",
+          "out.event_type = _out_type",
+          f"out.underlying = {_row_source(shape, classes, names, 'rk', locals_of)}"]
     return L
 
 
@@ -304,6 +446,12 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
     return L
 
 
+# after the loop dropped the list a row was delivered in (`rows = None`), what holds the
+# row's bean when the listener kept neither it nor the list: the loop's local and
+# getrefcount's argument
+SPARE_TEST = "_rc(out) == 2"
+
+
 def direct_delivery(ind: str) -> list[str]:
     """The batch loops' delivery of row `out` to the one two-argument listener `fn1` read
     when the loop began, while the change counter says no receiver changed since (`e0`):
@@ -316,7 +464,21 @@ def direct_delivery(ind: str) -> list[str]:
             ind + "        stmt._failed('Listener', fn1, exc)",
             # a subscriber the listener set gets the row too, as in _dispatch
             ind + "    if _epoch.n != e0 and stmt._subscriber is not None:",
-            ind + "        _late_sub(stmt, rows, empty)"]
+            ind + "        _late_sub(stmt, rows, empty)",
+            # nothing else holds the row: its bean carries the next row (the loop's body)
+            ind + "    rows = None",
+            ind + f"    if {SPARE_TEST}:",
+            ind + "        spare = out"]
+
+
+def read_lines(reads: Sequence[tuple[str, str]], ind: str) -> list[str]:
+    """The batch loops' reads of dict event `u`'s properties into locals, (local, property)
+    each: subscripts (cheaper than dict.get), and for an event without one of them, get."""
+    if not reads:
+        return []
+    sub = [ind + f"    {v} = u[{_ident(p)!r}]" for v, p in reads]
+    get = [ind + f"    {v} = u.get({_ident(p)!r})" for v, p in reads]
+    return [ind + "try:"] + sub + [ind + "except KeyError:"] + get
 
 
 def check_lines(checked: Sequence[str], pre: dict[str, str], ind: str) -> list[str]:
@@ -330,7 +492,7 @@ def check_lines(checked: Sequence[str], pre: dict[str, str], ind: str) -> list[s
         return [ind + "if check is not None:", ind + "    check(u)"]
     names = [pre.get(p) or f"q{i}" for i, p in enumerate(checked)]
     out = [ind + "if check is not None:"]
-    out += [ind + f"    {v} = u.get({_ident(p)!r})" for p, v in zip(checked, names) if p not in pre]
+    out += read_lines([(v, p) for p, v in zip(checked, names) if p not in pre], ind + "    ")
     fast = " or ".join(f"type({v}) is not _t{i}" for i, v in enumerate(names))
     out.append(ind + f"    if {fast}:")
     for i, v in enumerate(names):
@@ -340,11 +502,11 @@ def check_lines(checked: Sequence[str], pre: dict[str, str], ind: str) -> list[s
 
 
 # builtins the generated modules bind as globals (engine/fused.py's namespace)
-BUILTINS = ("type", "float", "int", "len", "dict", "range", "Exception")
+BUILTINS = ("type", "float", "int", "len", "dict", "range", "Exception", "KeyError")
 # the globals engine/fused.py binds before it runs a generated statement module, besides
 # `_ok<i>`/`_t<i>` and the window's (`_route`, `_roots`, `_root`, `_h` are rebound per call)
 BOUND = ("_Bean", "_new_bean", "_out_type", "_where", "_groups", "_refc", "_new_row", "_single",
-         "_stmt", "_failed", "_et", "_epoch", "_late_sub", "_Loop")
+         "_stmt", "_failed", "_et", "_epoch", "_late_sub", "_Loop", "_Spent", "_rc")
 
 
 def hoisted(lines: Sequence[str], names: Iterable[str]) -> str:
@@ -403,11 +565,12 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             # evaluation faults name the current statement: only a where clause evaluates
             # compiled expressions here (per event, since listeners may send events)
             "    engine.current_statement = stmt",
+            "    spare = None",
             "    for j in range(i, n):",
             "        u = events[j]",
             "        if type(u) is not dict:",
             "            return j",
-] + ["        " + line for line in reads]
+] + read_lines([(pre[p], p) for p in props], "        ")
     loop += check_lines(checked, pre, "        ")
     if shape.where:
         loop += ["        " + x for x in _new_bean("_Bean")]
@@ -425,10 +588,27 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     loop += ["            out = None",
             "        if out is not None:"]
     if listeners_only:
-        # one two-argument listener and no subscriber, unchanged since the loop began:
-        # called here as Statement._dispatch would; otherwise Statement._dispatch
-        loop += direct_delivery("            ") + ["            elif stmt.has_receivers:",
-                                                     "                stmt._dispatch([out], None)"]
+        # one two-argument listener and no subscriber, unchanged since the loop began (the
+        # loop returns after any event whose user code changed the counter): called here
+        # as Statement._dispatch would, and then the one test of everything user code may
+        # have changed; otherwise Statement._dispatch
+        loop += ["            if fn1 is not None:",
+                 "                rows = [out]",
+                 "                try:",
+                 "                    fn1(rows, empty)",
+                 "                except Exception as exc:",
+                 "                    stmt._failed('Listener', fn1, exc)",
+                 "                if _epoch.n == e0 and not engine.pending and route.roots is roots and root.one is h:",
+                 # nothing else holds the row: its bean carries the next row (the body)
+                 "                    rows = None",
+                 f"                    if {SPARE_TEST}:",
+                 "                        spare = out",
+                 "                    continue",
+                 # a subscriber the listener set gets the row too, as in _dispatch
+                 "                if _epoch.n != e0 and stmt._subscriber is not None:",
+                 "                    _late_sub(stmt, rows, empty)",
+                 "            elif stmt.has_receivers:",
+                 "                stmt._dispatch([out], None)"]
     else:
         loop += ["            stmt._emit([out], None)"]
     loop += ["        if engine.pending:",

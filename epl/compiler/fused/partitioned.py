@@ -13,8 +13,8 @@ from typing import Any, Optional, Sequence
 
 import epl.ast as A
 
-from .codegen import (BUILTINS, INLINE_VALUE, _ident, body, check_lines, direct_delivery, fault_lines,
-                      hoisted, used_properties)
+from .codegen import (BUILTINS, INLINE_VALUE, LOCAL_VALUE, _ident, body, check_lines, direct_delivery,
+                      fault_lines, hoisted, local_values, read_lines, used_properties)
 from .shape import Shape, _simple_property, analyze
 
 # annotations that change only the order of the statement's handle (it carries the
@@ -73,7 +73,7 @@ def state_names(cshape: ContextShape) -> tuple[str, ...]:
 # the globals engine/contexts/keyed_fused.py binds before it runs the module, besides
 # `_ok<i>`/`_t<i>`
 _BOUND = ("_Bean", "_new_bean", "_out_type", "_where", "_stmt", "_holder", "_failed", "_wrap32",
-          "_wrap64", "_epoch", "_late_sub", "_Loop", "_et")
+          "_wrap64", "_epoch", "_late_sub", "_Loop", "_Spent", "_et", "_rc")
 
 
 # integral sums read inline: the total, wrapped to the column's width as the aggregator's
@@ -81,8 +81,17 @@ _BOUND = ("_Bean", "_new_bean", "_out_type", "_where", "_stmt", "_holder", "_fai
 _INT_BITS = {"IntSum32": 32, "IntSum64": 64}
 
 
-def _value(cls: str, a: str) -> str:
+def _value(cls: str, a: str, local: Optional[int] = None) -> str:
+    """An aggregation's value inline; with `local`, from the locals t<i>/c<i> the batch
+    loop's update left (codegen.LOCAL_VALUE)."""
     bits = _INT_BITS.get(cls)
+    if local is not None:
+        t, c = f"t{int(local)}", f"c{int(local)}"
+        if bits is not None:
+            lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+            return f"(({t} if {int(lo)} <= {t} <= {int(hi)} else _wrap{int(bits)}({t})) if {c} else None)"
+        if cls in LOCAL_VALUE:
+            return LOCAL_VALUE[cls].format(i=int(local))
     if bits is not None:
         lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
         return f"(({a}.total if {int(lo)} <= {a}.total <= {int(hi)} else _wrap{int(bits)}({a}.total)) if {a}.n else None)"
@@ -90,17 +99,20 @@ def _value(cls: str, a: str) -> str:
     return f"{a}.value()" if tmpl is None else tmpl.format(a=a)
 
 
-def _row(cshape: ContextShape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str]) -> str:
-    """The output row: the group's property (`ru`, as codegen's row), the new event's
-    properties (`u`, or the local `pre` read it into) and the aggregations."""
+def _row(cshape: ContextShape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str],
+         recycle: bool = False) -> str:
+    """The output row: the group's property (`ru`, as codegen's row; `rk` in the batch
+    loop's body), the new event's properties (`u`, or the local `pre` read it into) and the
+    aggregations (from the locals the batch loop's update left, where it left them)."""
+    locals_of = local_values(classes) if recycle and cshape.base.length is not None else {}
     parts = []
     for name, (kind, what) in zip(names, cshape.columns):
         if kind == "event":
             val = pre.get(what) or f"u.get({_ident(what)!r})"
         elif kind == "prop":
-            val = f"ru.get({_ident(what)!r})"
+            val = "rk" if recycle and cshape.base.length is not None else f"ru.get({_ident(what)!r})"
         else:
-            val = _value(classes[what], f"a{int(what)}")
+            val = _value(classes[what], f"a{int(what)}", what if what in locals_of else None)
         parts.append(f"{str(name)!r}: {val}")
     return "{" + ", ".join(parts) + "}"
 
@@ -125,7 +137,7 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
         indent = last[:len(last) - len(last.lstrip())]
         if not last.lstrip().startswith("out.underlying = "):
             raise ValueError("unexpected fused body")
-        b[-1] = indent + f"out.underlying = {_row(cshape, classes, names, pre)}"
+        b[-1] = indent + f"out.underlying = {_row(cshape, classes, names, pre, recycle and not shape.where)}"
         if cshape.per_event and shape.where:
             b += [indent + "if not np:", indent + "    out = None"]
         return b
@@ -163,11 +175,12 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
             "    expected = filters._filters",
             # evaluation faults name the current statement (a where clause evaluates)
             "    engine.current_statement = stmt",
+            "    spare = None",
             "    for j in range(i, n):",
             "        u = events[j]",
             "        if type(u) is not dict:",
             "            return j"]
-    src += [f"        {v} = u.get({_ident(p)!r})" for p, v in seen.items()]
+    src += read_lines([(v, p) for p, v in seen.items()], "        ")
     src += check_lines(checked, seen, "        ")
     make = ["bean = _new_bean(_Bean)", "bean.event_type = et", "bean.underlying = u"]
     src += [f"        st = states.get({key_expr})",
