@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import heapq
 import sys
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from views.length import LengthWindow
@@ -56,14 +57,29 @@ def hashmap_order(kinds: Sequence[Any]) -> Callable[[dict], list]:
         h = java_hash(k, kind) & 0xFFFFFFFF
         return h ^ (h >> 16)
 
+    # per table size, the bucket of each string key seen (the keys recur: sorting on a
+    # dict's __getitem__ makes no Python call per key)
+    buckets: dict[int, dict[str, int]] = {}
+
     def order(reps: dict) -> list:
         n = len(reps)
         cap = 16
         while n > cap * 0.75:
             cap *= 2
         mask = cap - 1
+        at = buckets.get(mask)
+        if at is None:
+            at = buckets[mask] = {}
         # a stable sort: keys of one bucket stay in insertion order, as in the map's list
-        return sorted(reps, key=lambda k: spread(k) & mask)
+        try:
+            return sorted(reps, key=at.__getitem__)
+        except KeyError:        # a key not seen, or not a string
+            if len(at) >= _MAX_CACHED:
+                at.clear()
+            for k in reps:
+                if type(k) is str and k not in at:
+                    at[k] = spread(k) & mask
+            return sorted(reps, key=lambda k: spread(k) & mask)
     return order
 
 
@@ -100,6 +116,14 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
               _refcount=sys.getrefcount, _max=max, _map=map, _INF=float("inf"),
               _heappop=heapq.heappop, _KeyError=KeyError, _callback_failed=_callback_failed,
               _order=hashmap_order([t.kind for t in proc.key_types]) if shape.group is not None else None)
+    # _acc: a time batch's split by group as send_many's timed loop fills it (the batch,
+    # how many of its events, the split, whether all of them passed send's check on its
+    # fast path); _sumfast: whether that fast path makes every value the batch end sums in
+    # C an int (windows_sink.py _grouped)
+    ns.update(_acc=[None, 0, None, False], _sum=sum, _sumfast=_sums_in_c(shape, classes, checked, ns))
+    for i, agg in enumerate(shape.aggs):
+        if agg.prop is not None:
+            ns[f"_ig{i}"] = itemgetter(agg.prop)
     exec(code, ns)
     w.child = FusedSink(ns["update"])
     fused = handle_type(handle.target, stmt, handle.stream_index)
@@ -109,6 +133,21 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     fused.shape = shape
     fused.event_type = plan.streams[0].event_type
     return fused
+
+
+def _sums_in_c(shape: Any, classes: Sequence[str], checked: Sequence[str], ns: dict) -> bool:
+    """Whether an event passing send's check on its fast path (each checked property's
+    value of the type `_t<i>` exactly) gives every count and integer sum of the statement a
+    value it takes as it is: an int for a sum, not null for a count of values."""
+    at = {p: i for i, p in enumerate(checked)}
+    for agg, cls in zip(shape.aggs, classes):
+        if agg.prop is None:
+            continue
+        i = at.get(agg.prop)
+        t = ns.get(f"_t{i}") if i is not None else None
+        if t is None or (cls in ("IntSum32", "IntSum64") and t is not int):
+            return False
+    return True
 
 
 def _not_batched(engine: "Runtime", events: Any, i: int, *rest: Any) -> int:

@@ -89,6 +89,23 @@ def _local_steps(shape: Shape, classes: Sequence[str], u: str, enter: bool, ind:
     return [ind + line for line in out]
 
 
+# integer sums' values inlined (codegen.INLINE_VALUE's others): IntSum.value, the wrap
+# called only past the type's range
+_INT_VALUE = {"IntSum32": ("(({a}.total if -2147483648 <= {a}.total <= 2147483647 else {a}.wrap({a}.total))"
+                           " if {a}.n else None)"),
+              "IntSum64": ("(({a}.total if -9223372036854775808 <= {a}.total <= 9223372036854775807 else "
+                           "{a}.wrap({a}.total)) if {a}.n else None)")}
+
+
+def _inline_sums(row: str, classes: Sequence[str]) -> str:
+    """codegen's row source with the integer sums' `a<i>.value()` calls written out."""
+    for i, cls in enumerate(classes):
+        tmpl = _INT_VALUE.get(cls)
+        if tmpl is not None:
+            row = row.replace(f"a{i}.value()", tmpl.format(a=f"a{i}"))
+    return row
+
+
 def _row(shape: Shape, classes: Sequence[str], names: Sequence[str], ind: str, load: bool,
          target: str, row: str = "row") -> list[str]:
     """Lines building the output row of the current aggregators (and the group's
@@ -99,7 +116,7 @@ def _row(shape: Shape, classes: Sequence[str], names: Sequence[str], ind: str, l
         L += [f"a{int(i)} = {row}[{int(i)}]" for i in used]
     # EventBean(type, underlying) without its __init__ frame: the same two slots
     L += [f"{target} = _new_bean(_Bean)", f"{target}.event_type = _out_type",
-          f"{target}.underlying = {_row_source(shape, classes, names)}"]
+          f"{target}.underlying = {_inline_sums(_row_source(shape, classes, names), classes)}"]
     return [ind + line for line in L]
 
 
@@ -172,7 +189,21 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         return [ind + f"{var} = {{}}", ind + f"for b in {src}:", ind + "    u = b.underlying",
                 ind + f"    k = u.get({G})", ind + f"    l = {var}.get(k)", ind + "    if l is None:",
                 ind + f"        {var}[k] = [u]", ind + "    else:", ind + "        l.append(u)"]
-    L += split("gn", "new or ()", "")
+    acc = shape.window == "time_batch" and not shape.where
+    if acc:
+        # send_many's timed loop split the batch as it filled it (`_acc`: the batch list, how
+        # many of its events the split holds, the split, whether every one of them passed
+        # send's check on its fast path): taken when it is this batch, whole
+        L += ["acc = _acc",
+              "if new is not None and new is acc[0] and len(new) == acc[1]:",
+              "    gn = acc[2]",
+              "    fast = acc[3]",
+              "else:",
+              *split("gn", "new or ()", "    "),
+              "    fast = False",
+              "acc[0] = acc[2] = None       # (the batch leaves the loop's hands)"]
+    else:
+        L += split("gn", "new or ()", "")
     if shape.where:
         L += split("go", "old or ()", "")
     else:
@@ -205,13 +236,31 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         L.append("old_rows = None")
     fields = [f"{f[0]}{i}" for i, cls in enumerate(classes) for f in _FIELDS[cls]] if exact else []
     L += ["dl = {}"] if exact else []
-    L += ["for k, l in gn.items():", "    row = get(k)", "    if row is None:", "        row = groups[k] = _new_row()",
+    if exact and acc:
+        # every event of the split passed send's check on its fast path, and `_sumfast`
+        # says that makes each summed value an int (none null, none missing): the batch's
+        # changes per group are its count and C sums of its values (what entering them one
+        # by one adds: integers, in any order)
+        L += ["if fast and _sumfast:", "    for k, l in gn.items():", "        row = get(k)",
+              "        if row is None:", "            row = groups[k] = _new_row()", "        c = len(l)"]
+        deltas = []
+        for i, cls in enumerate(classes):
+            L.append(f"        a{i} = row[{i}]")
+            for f in _FIELDS[cls]:     # (a total is an IntSum's: its property summed)
+                d = "c" if f == "n" else f"_sum(_map(_ig{i}, l))"
+                L += [f"        d_{f[0]}{i} = {d}", f"        a{i}.{f} += d_{f[0]}{i}"]
+                deltas.append(f"d_{f[0]}{i}")
+        L += [f"        dl[k] = ({', '.join(deltas)},)", "        refc[k] = count(k, 0) + c", "else:"]
+        body_ind = "    "
+    else:
+        body_ind = ""
+    L += [body_ind + line for line in ["for k, l in gn.items():", "    row = get(k)", "    if row is None:", "        row = groups[k] = _new_row()",
           *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))], *_load(classes, "    "),
           *([f"    s_{f} = {f}" for f in fields] if exact else []),
           "    for u in l:", *_local_steps(shape, classes, "u", True, "        "),
           *_store(classes, "    "),
           *([f"    dl[k] = ({', '.join(f'{f} - s_{f}' for f in fields)},)"] if exact else []),
-          "    refc[k] = count(k, 0) + len(l)"]
+          "    refc[k] = count(k, 0) + len(l)"]]
     if exact:
         # the groups' changes of the batch that now leaves, recorded when it entered: with
         # exact aggregators (counts, integer sums) undoing them at once is what leaving
@@ -314,7 +363,7 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
     src.append("")
     if shape.window == "time_batch":
         src += _batch_loop(checked)
-        src += _timed_batch_loop(checked)
+        src += _timed_batch_loop(checked, shape.group if not shape.where else None)
     elif shape.window == "time":
         src += _timed_window_loop(checked)
     return "\n".join(src)
@@ -371,7 +420,37 @@ def _inline_check(checked: Sequence[str], ind: str) -> list[str]:
     return out
 
 
-def _timed_batch_loop(checked: Sequence[str]) -> list[str]:
+def _keyed_check(checked: Sequence[str], key: str, ind: str) -> list[str]:
+    """_inline_check that also reads the group key `k` of the event `u` (as u.get(key)),
+    in the fast test's subscripts when the check tests the key's property, and sets `odd`
+    (the event did not pass on the fast path, or is not checked) and then `fast` False."""
+    K = repr(_ident(key))
+    read = key in checked
+    if not checked:
+        return [ind + "if check is not None:", ind + "    check(u)", ind + "odd = True", ind + "fast = False",
+                ind + f"k = u.get({K})"]
+    tests = " or ".join(f"type(k) is not _t{i}" if p == key else f"type(u[{_ident(p)!r}]) is not _t{i}"
+                        for i, p in enumerate(checked))
+    out = [ind + "if check is not None:",
+           ind + "    try:",
+           *([ind + f"        k = u[{K}]"] if read else []),
+           ind + f"        odd = {tests}",
+           ind + "    except _KeyError:",
+           ind + "        odd = True",
+           ind + "    if odd:",
+           ind + "        fast = False"]
+    for i, p in enumerate(checked):
+        out += [ind + f"        v = u.get({_ident(p)!r})",
+                ind + f"        if type(v) not in _ok{i} and v is not None:",
+                ind + "            check(u)"]
+    if read:
+        out += [ind + f"        k = u.get({K})"]
+    out += [ind + "else:", ind + "    odd = True", ind + "    fast = False"]
+    out += [ind + f"    k = u.get({K})"] if read else [ind + f"k = u.get({K})"]
+    return out
+
+
+def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None) -> list[str]:
     """send_many's loop with times for a time batch alone on its event type
     (engine/fused.py run_batch): event i's time step is made by the caller; before each
     later event the loop steps time itself (two comparisons: nothing due, not backwards)
@@ -380,7 +459,12 @@ def _timed_batch_loop(checked: Sequence[str]) -> list[str]:
     event that is not a dict (its step made: the caller sends it without one). `due` is
     the scheduler's earliest time, after `now` (else ~i at once: a callback scheduled while
     the last step fired waits for the next step, even to the same time); only the window's
-    own schedule changes it here (no user code runs before time moves)."""
+    own schedule changes it here (no user code runs before time moves).
+
+    With a group `key` (a grouped statement without a where clause) the loop also splits
+    the batch by group as it fills it (`_acc`, see _grouped: the batch's end then needs no
+    pass over its events to group them); events that joined the batch elsewhere (send) are
+    split when the loop next starts."""
     src = ["def run_timed(engine, events, i, n, check, find, type_name, times):",
            "    w = _w",
            "    _memo[4] = True",
@@ -389,33 +473,77 @@ def _timed_batch_loop(checked: Sequence[str]) -> list[str]:
            "    heap = sched._heap",
            "    due = heap[0].time if heap else _INF",
            "    if due <= now:",
-           "        return ~i           # a callback waits for the next step: the engine's loop",
-           "    engine.current_statement = _stmt",
-           "    try:",
-           "        for j in range(i, n):",
-           "            t = times[j]",
-           "            if t >= due or t < now:     # (due > now: the same time goes on)",
-           "                return j",
-           "            now = t",
-           "            u = events[j]",
-           "            if type(u) is not dict:",
-           "                return ~j           # (its step made: nothing due before `due`)",
-           *_inline_check(checked, "            "),
-           "            bean = _pool.pop() if _pool else _new_bean(_Bean)",
-           "            bean.event_type = _et",
-           "            bean.underlying = u",
-           "            b = w._batch",
-           "            if b:",
-           "                b.append(bean)",
-           "            else:",
-           "                sched.now = now",
-           "                w.update([bean], None)",
-           "                heap = sched._heap",
-           "                due = heap[0].time if heap else _INF",
-           "        return n",
-           "    finally:",
-           "        sched.now = now",
-           ""]
+           "        return ~i           # a callback waits for the next step: the engine's loop"]
+    ind = "            "
+    if key is not None:
+        K = repr(_ident(key))
+        src += ["    b = w._batch",
+                "    acc = _acc",
+                "    gn = acc[2]",
+                "    m = acc[1]",
+                "    if acc[0] is not b or gn is None or len(b) < m:",
+                "        acc[0] = b",
+                "        acc[2] = gn = {}",
+                "        m = 0",
+                "        fast = True",
+                "    else:",
+                "        fast = acc[3]",
+                "    if len(b) > m:",
+                "        fast = False        # (events that send added: split now)",
+                "        for x in b[m:]:",
+                "            x = x.underlying",
+                f"            k = x.get({K})",
+                "            l = gn.get(k)",
+                "            if l is None:",
+                "                gn[k] = [x]",
+                "            else:",
+                "                l.append(x)"]
+    src += ["    engine.current_statement = _stmt",
+            "    try:",
+            "        for j in range(i, n):",
+            "            t = times[j]",
+            "            if t >= due or t < now:     # (due > now: the same time goes on)",
+            "                return j",
+            "            now = t",
+            "            u = events[j]",
+            "            if type(u) is not dict:",
+            "                return ~j           # (its step made: nothing due before `due`)",
+            *(_inline_check(checked, ind) if key is None else _keyed_check(checked, key, ind)),
+            "            bean = _pool.pop() if _pool else _new_bean(_Bean)",
+            "            bean.event_type = _et",
+            "            bean.underlying = u"]
+    if key is None:
+        src += ["            b = w._batch",
+                "            if b:",
+                "                b.append(bean)",
+                "            else:",
+                "                sched.now = now",
+                "                w.update([bean], None)",
+                "                heap = sched._heap",
+                "                due = heap[0].time if heap else _INF"]
+    else:
+        # (b is the window's batch: it changes only at a post, and posts are the caller's)
+        src += ["            if b:",
+                "                b.append(bean)",
+                "            else:",
+                "                sched.now = now",
+                "                w.update([bean], None)",
+                "                b = acc[0] = w._batch",
+                "                acc[2] = gn = {}",
+                "                fast = not odd",
+                "                heap = sched._heap",
+                "                due = heap[0].time if heap else _INF",
+                "            l = gn.get(k)",
+                "            if l is None:",
+                "                gn[k] = [u]",
+                "            else:",
+                "                l.append(u)"]
+    src += ["        return n",
+            "    finally:",
+            "        sched.now = now"]
+    if key is not None:
+        src += ["        acc[1] = len(b)", "        acc[3] = fast"]
+    src.append("")
     return src
 
 
