@@ -8,13 +8,14 @@ from __future__ import annotations
 import heapq
 import sys
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from views.length import LengthWindow
 from views.length_batch import LengthBatchWindow
 from views.time import TimeWindow
 from views.time_batch import TimeBatchWindow
 
+from engine.contracts.bean import EventBean
 from engine.contracts.faults import statement_of_slot
 from .faults import statement_failed
 from .resultset.java_order import java_hash
@@ -36,6 +37,35 @@ class FusedSink:
 
     def __init__(self, update: Callable[[Any, Any], None]) -> None:
         self.update = update
+
+
+class RawBatchWindow(TimeBatchWindow):
+    """The time batch of a fused statement whose batches hold, after the bean of their
+    first event, the underlying dicts of the later events of that bean's type (what its
+    generated code appends: epl/compiler/fused/windows_sink.py holds_raw); the same object
+    as before, its class switched (no slots of its own). Iteration makes beans of them."""
+
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[EventBean]:
+        return iter(beans_of(self._batch))
+
+
+def beans_of(batch: list) -> list:
+    """A raw batch's entries as beans: a dict as an event of the batch's first bean's type."""
+    if not batch:
+        return []
+    et = batch[0].event_type
+    new = EventBean.__new__
+    out = []
+    for x in batch:
+        if type(x) is dict:
+            b = new(EventBean)
+            b.event_type = et
+            b.underlying = x
+            x = b
+        out.append(x)
+    return out
 
 
 def hashmap_order(kinds: Sequence[Any]) -> Callable[[dict], list]:
@@ -125,6 +155,10 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
         if agg.prop is not None:
             ns[f"_ig{i}"] = itemgetter(agg.prop)
     exec(code, ns)
+    if ns.get("_raw_batches"):
+        if type(w) is not TimeBatchWindow or w._batch or w._last:
+            return None
+        w.__class__ = RawBatchWindow
     w.child = FusedSink(ns["update"])
     fused = handle_type(handle.target, stmt, handle.stream_index)
     fused.on_event = ns["on_event"]

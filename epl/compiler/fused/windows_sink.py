@@ -150,6 +150,8 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
                 *_steps(shape, classes, "u", True, ind, True),
                 ind + "refc[k] = count(k, 0) + 1"]
 
+    raw = holds_raw(shape)
+    # (a raw batch's first entry is a bean: see holds_raw)
     # one event in, none out (a sliding window's arrival): its group alone, no ordering
     L += ["if new and len(new) == 1 and not old:",
           "    u = new[0].underlying",
@@ -186,10 +188,11 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     # the events of each group in update order (a group's aggregators take its events in
     # that order: the same running sums), groups in order of first appearance
     def split(var: str, src: str, ind: str) -> list[str]:
-        return [ind + f"{var} = {{}}", ind + f"for b in {src}:", ind + "    u = b.underlying",
+        return [ind + f"{var} = {{}}", ind + f"for b in {src}:",
+                ind + ("    u = b if type(b) is dict else b.underlying" if raw else "    u = b.underlying"),
                 ind + f"    k = u.get({G})", ind + f"    l = {var}.get(k)", ind + "    if l is None:",
                 ind + f"        {var}[k] = [u]", ind + "    else:", ind + "        l.append(u)"]
-    acc = shape.window == "time_batch" and not shape.where
+    acc = raw
     if acc:
         # send_many's timed loop split the batch as it filled it (`_acc`: the batch list, how
         # many of its events the split holds, the split, whether every one of them passed
@@ -218,7 +221,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         # else once the window dropped it, their beans are reused by send_many's loops (for
         # a statement whose batches those loops fill; no garbage for the collector to chase
         # per event); the reference counts show that nothing else holds them
-        L += ["rl = _memo[3]",
+        L += [] if raw else ["rl = _memo[3]",
               "if _memo[4]:",
               "    _memo[4] = False",
               "    _memo[3] = old",
@@ -226,6 +229,11 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
               "        _pool.extend(rl)",
               "else:",
               "    _memo[3] = None      # (kept only while the loops fill the batches)"]
+    merged = exact and acc and not want_old
+    if merged:
+        L += _merged(shape, classes, reclaim)
+        top = L
+        L = []
     # a group's representative is its last event in the update, the remove stream's last
     L += ["reps = {k: l[-1] for k, l in gn.items()}", "for k, l in go.items():", "    reps[k] = l[-1]",
           "order = _order(reps) if len(reps) > 1 else reps"]
@@ -250,7 +258,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
                 d = "c" if f == "n" else f"_sum(_map(_ig{i}, l))"
                 L += [f"        d_{f[0]}{i} = {d}", f"        a{i}.{f} += d_{f[0]}{i}"]
                 deltas.append(f"d_{f[0]}{i}")
-        L += [f"        dl[k] = ({', '.join(deltas)},)", "        refc[k] = count(k, 0) + c", "else:"]
+        L += [f"        dl[k] = ({', '.join(deltas)}, c, l[-1])", "        refc[k] = count(k, 0) + c", "else:"]
         body_ind = "    "
     else:
         body_ind = ""
@@ -259,7 +267,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
           *([f"    s_{f} = {f}" for f in fields] if exact else []),
           "    for u in l:", *_local_steps(shape, classes, "u", True, "        "),
           *_store(classes, "    "),
-          *([f"    dl[k] = ({', '.join(f'{f} - s_{f}' for f in fields)},)"] if exact else []),
+          *([f"    dl[k] = ({', '.join(f'{f} - s_{f}' for f in fields)}, len(l), l[-1])"] if exact else []),
           "    refc[k] = count(k, 0) + len(l)"]]
     if exact:
         # the groups' changes of the batch that now leaves, recorded when it entered: with
@@ -292,11 +300,67 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
               *_store(classes, "        "), "        refc[k] = rc"]
     else:
         L += _store(classes, "    ") + ["    refc[k] = rc"]
+    if merged:
+        L = top + ["    " + line for line in L]
     if want_new:
         L += rows("new_rows")
     else:
         L.append("new_rows = None")
     L += ["if new_rows or old_rows:", "    _stmt._emit(new_rows, old_rows)"]
+    return L
+
+
+def _merged(shape: Shape, classes: Sequence[str], reclaim: bool) -> list[str]:
+    """The batch end of _grouped in one pass over the groups, for exact aggregators, the
+    insert stream alone and a batch whose every event passed send's check on its fast path
+    (`_sumfast`: its values are summed in C) after a batch whose changes were recorded
+    (`gd`, or no batch before): each group of the new batch takes its changes less the old
+    batch's for that group, then the groups of the old batch alone leave theirs (the same
+    final state as entering the one and leaving the other; the representative of a group
+    in both is its last event of the old batch, as there). Opens an `if` whose `else` is
+    _grouped's general steps; the `order` of the groups computed."""
+    fields = [(i, f) for i, cls in enumerate(classes) for f in _FIELDS[cls]]
+    used = sorted({i for i, _ in fields})
+    L = ["if fast and _sumfast and (gd is not None or old is None):",
+         "    od = gd if gd is not None else {}",
+         "    pop = od.pop",
+         "    reps = {}",
+         "    old_rows = None",
+         "    dl = {}",
+         "    for k, l in gn.items():",
+         "        row = get(k)",
+         "        if row is None:",
+         "            row = groups[k] = _new_row()",
+         "        c = len(l)",
+         *[f"        a{i} = row[{i}]" for i in used]]
+    for i, f in fields:     # (a total is an IntSum's: its property summed)
+        L.append(f"        d_{f[0]}{i} = " + ("c" if f == "n" else f"_sum(_map(_ig{i}, l))"))
+    L += ["        d = pop(k, None)",
+          "        if d is None:",
+          *[f"            a{i}.{f} += d_{f[0]}{i}" for i, f in fields],
+          "            refc[k] = count(k, 0) + c",
+          "            reps[k] = l[-1]",
+          "        else:",
+          *[f"            a{i}.{f} += d_{f[0]}{i} - d[{n}]" for n, (i, f) in enumerate(fields)],
+          "            refc[k] = count(k, 0) + c - d[-2]",
+          "            reps[k] = d[-1]",
+          f"        dl[k] = ({', '.join(f'd_{f[0]}{i}' for i, f in fields)}, c, l[-1])",
+          "    for k, d in od.items():",
+          "        reps[k] = d[-1]",
+          "        row = get(k)",
+          "        if row is None:",
+          "            continue",
+          *[f"        a{i} = row[{i}]" for i in used],
+          *[f"        a{i}.{f} -= d[{n}]" for n, (i, f) in enumerate(fields)],
+          "        rc = count(k, 0) - d[-2]"]
+    if reclaim:
+        L += ["        if rc <= 0:", "            del groups[k]", "            refc.pop(k, None)",
+              "        else:", "            refc[k] = rc"]
+    else:
+        L += ["        refc[k] = rc"]
+    L += ["    _memo[2] = dl",
+          "    order = _order(reps) if len(reps) > 1 else reps",
+          "else:"]
     return L
 
 
@@ -347,7 +411,13 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
         body += _ungrouped(shape, classes, names, want_new, want_old)
     src += ["    " + line for line in body]
     src += ["", "def on_event(bean):"]
-    if shape.window == "time_batch":
+    if shape.window == "time_batch" and holds_raw(shape):
+        # as below, a dict of the batch's first bean's type joining as itself
+        src += ["    b = _w._batch", "    if b:", "        u = bean.underlying",
+                "        if type(u) is dict and bean.event_type is b[0].event_type:",
+                "            b.append(u)", "        else:", "            b.append(bean)", "    else:",
+                "        _w.update([bean], None)"]
+    elif shape.window == "time_batch":
         # TimeBatchWindow.update for one event joining a batch already begun (its timer
         # is set): an append; the first event of a batch goes through the window
         src += ["    b = _w._batch", "    if b:", "        b.append(bean)", "    else:",
@@ -362,21 +432,29 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
         src += ["    _w.update([bean], None)"]
     src.append("")
     if shape.window == "time_batch":
-        src += _batch_loop(checked)
-        src += _timed_batch_loop(checked, shape.group if not shape.where else None)
+        raw = holds_raw(shape)
+        src += _batch_loop(checked, raw)
+        src += _timed_batch_loop(checked, shape.group if raw else None)
+        src += ["_raw_batches = True", ""] if raw else []
     elif shape.window == "time":
         src += _timed_window_loop(checked)
     return "\n".join(src)
 
 
-def _batch_loop(checked: Sequence[str]) -> list[str]:
+def _batch_loop(checked: Sequence[str], raw: bool = False) -> list[str]:
     """send_many's loop for a time batch alone on its event type: each event is checked,
-    wrapped and joins the batch. Nothing is posted before time moves, so no listener or
-    other user code runs inside the loop: nothing to drain and the routing cannot change."""
+    wrapped and joins the batch (`raw`: a batch begun joined by the dict itself, see
+    holds_raw). Nothing is posted before time moves, so no listener or other user code
+    runs inside the loop: nothing to drain and the routing cannot change."""
     src = ["def run(engine, events, i, n, check, find, type_name):",
-           "    w = _w",
-           "    _memo[4] = True         # (its beans may be reused: see update)",
-           "    for j in range(i, n):",
+           "    w = _w"]
+    if raw:
+        src += ["    b = w._batch",
+                "    if b and b[0].event_type is not _et:",
+                "        return i            # (a batch begun by another type's event: send's path)"]
+    else:
+        src += ["    _memo[4] = True         # (its beans may be reused: see update)"]
+    src += ["    for j in range(i, n):",
            "        u = events[j]",
            "        if type(u) is not dict:",
            "            return j",
@@ -387,6 +465,17 @@ def _batch_loop(checked: Sequence[str]) -> list[str]:
                 "                check(u)"]
     if not checked:
         src.append("            check(u)")
+    if raw:
+        src += ["        if b:",
+                "            b.append(u)",
+                "        else:",
+                "            bean = _new_bean(_Bean)",
+                "            bean.event_type = _et",
+                "            bean.underlying = u",
+                "            w.update([bean], None)",
+                "            b = w._batch",
+                "    return n", ""]
+        return src
     src += ["        bean = _pool.pop() if _pool else _new_bean(_Bean)",
             "        bean.event_type = _et",
             "        bean.underlying = u",
@@ -397,6 +486,16 @@ def _batch_loop(checked: Sequence[str]) -> list[str]:
             "            w.update([bean], None)",
             "    return n", ""]
     return src
+
+
+def holds_raw(shape: Shape) -> bool:
+    """Whether a fused time batch's batches hold, after the bean of their first event
+    (every batch begins with one: TimeBatchWindow.update), the underlying dicts of the
+    later events of that bean's type in place of beans (the sink reads nothing else of
+    them, and no where clause takes beans; the window, engine/fused_windows.py
+    RawBatchWindow, makes beans of them when iterated): a grouped statement without a
+    where clause, whose batches the timed loop splits as it fills them."""
+    return shape.window == "time_batch" and shape.group is not None and not shape.where
 
 
 def _inline_check(checked: Sequence[str], ind: str) -> list[str]:
@@ -467,7 +566,7 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None) -> list[
     split when the loop next starts."""
     src = ["def run_timed(engine, events, i, n, check, find, type_name, times):",
            "    w = _w",
-           "    _memo[4] = True",
+           *([] if key is not None else ["    _memo[4] = True"]),
            "    sched = engine.scheduler",
            "    now = sched.now",
            "    heap = sched._heap",
@@ -478,6 +577,8 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None) -> list[
     if key is not None:
         K = repr(_ident(key))
         src += ["    b = w._batch",
+                "    if b and b[0].event_type is not _et:",
+                "        return i            # (a batch begun by another type's event: send's path)",
                 "    acc = _acc",
                 "    gn = acc[2]",
                 "    m = acc[1]",
@@ -491,7 +592,8 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None) -> list[
                 "    if len(b) > m:",
                 "        fast = False        # (events that send added: split now)",
                 "        for x in b[m:]:",
-                "            x = x.underlying",
+                "            if type(x) is not dict:",
+                "                x = x.underlying",
                 f"            k = x.get({K})",
                 "            l = gn.get(k)",
                 "            if l is None:",
@@ -508,12 +610,12 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None) -> list[
             "            u = events[j]",
             "            if type(u) is not dict:",
             "                return ~j           # (its step made: nothing due before `due`)",
-            *(_inline_check(checked, ind) if key is None else _keyed_check(checked, key, ind)),
-            "            bean = _pool.pop() if _pool else _new_bean(_Bean)",
-            "            bean.event_type = _et",
-            "            bean.underlying = u"]
+            *(_inline_check(checked, ind) if key is None else _keyed_check(checked, key, ind))]
     if key is None:
-        src += ["            b = w._batch",
+        src += ["            bean = _pool.pop() if _pool else _new_bean(_Bean)",
+                "            bean.event_type = _et",
+                "            bean.underlying = u",
+                "            b = w._batch",
                 "            if b:",
                 "                b.append(bean)",
                 "            else:",
@@ -524,8 +626,11 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None) -> list[
     else:
         # (b is the window's batch: it changes only at a post, and posts are the caller's)
         src += ["            if b:",
-                "                b.append(bean)",
+                "                b.append(u)",
                 "            else:",
+                "                bean = _new_bean(_Bean)",
+                "                bean.event_type = _et",
+                "                bean.underlying = u",
                 "                sched.now = now",
                 "                w.update([bean], None)",
                 "                b = acc[0] = w._batch",
