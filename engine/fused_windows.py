@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import heapq
 import sys
+from collections import defaultdict
+from functools import partial
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
@@ -148,9 +150,11 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
               _order=hashmap_order([t.kind for t in proc.key_types]) if shape.group is not None else None)
     # _acc: a time batch's split by group as send_many's timed loop fills it (the batch,
     # how many of its events, the split, whether all of them passed send's check on its
-    # fast path); _sumfast: whether that fast path makes every value the batch end sums in
-    # C an int (windows_sink.py _grouped)
-    ns.update(_acc=[None, 0, None, False], _sum=sum, _sumfast=_sums_in_c(shape, classes, checked, ns))
+    # fast path); _split: a new split (a list per group made at its first event, in C);
+    # _sumfast: whether that fast path makes every value the batch end sums in C an int
+    # (windows_sink.py _grouped)
+    ns.update(_acc=[None, 0, None, False], _split=partial(defaultdict, list), _sum=sum,
+              _sumfast=_sums_in_c(shape, classes, checked, ns))
     for i, agg in enumerate(shape.aggs):
         if agg.prop is not None:
             ns[f"_ig{i}"] = itemgetter(agg.prop)

@@ -584,7 +584,7 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None) -> list[
                 "    m = acc[1]",
                 "    if acc[0] is not b or gn is None or len(b) < m:",
                 "        acc[0] = b",
-                "        acc[2] = gn = {}",
+                "        acc[2] = gn = _split()",
                 "        m = 0",
                 "        fast = True",
                 "    else:",
@@ -634,15 +634,11 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None) -> list[
                 "                sched.now = now",
                 "                w.update([bean], None)",
                 "                b = acc[0] = w._batch",
-                "                acc[2] = gn = {}",
+                "                acc[2] = gn = _split()",
                 "                fast = not odd",
                 "                heap = sched._heap",
                 "                due = heap[0].time if heap else _INF",
-                "            l = gn.get(k)",
-                "            if l is None:",
-                "                gn[k] = [u]",
-                "            else:",
-                "                l.append(u)"]
+                "            gn[k].append(u)"]
     src += ["        return n",
             "    finally:",
             "        sched.now = now"]
