@@ -154,7 +154,7 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     # _sumfast: whether that fast path makes every value the batch end sums in C an int
     # (windows_sink.py _grouped)
     ns.update(_acc=[None, 0, None, False], _split=partial(defaultdict, list), _sum=sum,
-              _sumfast=_sums_in_c(shape, classes, checked, ns))
+              _sumfast=_sums_in_c(shape, classes, checked, ns), _keyexact=_exact_key(shape, checked, ns))
     for i, agg in enumerate(shape.aggs):
         if agg.prop is not None:
             ns[f"_ig{i}"] = itemgetter(agg.prop)
@@ -186,6 +186,15 @@ def _sums_in_c(shape: Any, classes: Sequence[str], checked: Sequence[str], ns: d
         if t is None or (cls in ("IntSum32", "IntSum64") and t is not int):
             return False
     return True
+
+
+def _exact_key(shape: Any, checked: Sequence[str], ns: dict) -> bool:
+    """Whether the group key of an event passing send's check on its fast path is a str
+    or an int (`_t<i>` of the group property): two equal such keys are the same value, so
+    a group's key stands for its last event's (windows_sink.py _values_end)."""
+    if shape.group is None or shape.group not in checked:
+        return False
+    return ns.get(f"_t{list(checked).index(shape.group)}") in (str, int)
 
 
 def _not_batched(engine: "Runtime", events: Any, i: int, *rest: Any) -> int:

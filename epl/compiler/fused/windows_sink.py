@@ -126,21 +126,28 @@ _EXACT = frozenset(("CountAll", "CountValues", "IntSum32", "IntSum64"))
 
 
 def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
-             want_new: bool, want_old: bool) -> list[str]:
+             want_new: bool, want_old: bool, values: "str | None" = None) -> list[str]:
+    """`values`: the one summed property whose values the timed loop's split holds in place
+    of the events (see _values_prop)."""
     G = repr(_ident(shape.group))
     exact = not shape.where and bool(classes) and all(c in _EXACT for c in classes)
+    raw = holds_raw(shape)
     L = ["groups = _groups", "get = groups.get", "refc = _refc", "count = refc.get"]
 
     def rows(target: str) -> list[str]:
         # one row per group the update touched, in Java hash-map order, from the group's
-        # last event in the update (its key as that event has it)
+        # last event in the update (its key as that event has it; a raw batch's `reps` hold
+        # that key itself, the only property a row reads: shape.py)
+        row = _row(shape, classes, names, "    ", True, "out")
+        if raw:
+            row = [line.replace(f"ru.get({G})", "ru") for line in row]
         return [f"{target} = []",
                 "for k in order:",
                 "    row = get(k)",
                 "    if row is None:",
                 "        row = _new_row()",
                 "    ru = reps[k]",
-                *_row(shape, classes, names, "    ", True, "out"),
+                *row,
                 f"    {target}.append(out)",
                 f"if not {target}:",
                 f"    {target} = None"]
@@ -150,7 +157,6 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
                 *_steps(shape, classes, "u", True, ind, True),
                 ind + "refc[k] = count(k, 0) + 1"]
 
-    raw = holds_raw(shape)
     # (a raw batch's first entry is a bean: see holds_raw)
     # one event in, none out (a sliding window's arrival): its group alone, no ordering
     L += ["if new and len(new) == 1 and not old:",
@@ -192,8 +198,11 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
                 ind + ("    u = b if type(b) is dict else b.underlying" if raw else "    u = b.underlying"),
                 ind + f"    k = u.get({G})", ind + f"    l = {var}.get(k)", ind + "    if l is None:",
                 ind + f"        {var}[k] = [u]", ind + "    else:", ind + "        l.append(u)"]
-    acc = raw
-    if acc:
+    acc = raw and values is None
+    if values is not None:
+        L += _values_end(shape, classes, values, reclaim, want_new, rows("new_rows"))
+        L += ["acc = _acc", "acc[0] = acc[2] = None", *split("gn", "new or ()", "")]
+    elif acc:
         # send_many's timed loop split the batch as it filled it (`_acc`: the batch list, how
         # many of its events the split holds, the split, whether every one of them passed
         # send's check on its fast path): taken when it is this batch, whole
@@ -213,7 +222,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         # a batch window posts its previous batch as the remove stream: its groups are the
         # ones split when it was posted as new (without a where clause, which is evaluated
         # afresh for the remove stream)
-        L += ["if old is not None and old is _memo[0]:", "    go = _memo[1]"]
+        L += ["if old is not None and old is _memo[0] and _memo[1] is not None:", "    go = _memo[1]"]
         L += ["    gd = _memo[2]", "else:", "    gd = None"] if exact else ["else:"]
         L += split("go", "old or ()", "    ")
         L += ["_memo[0] = new", "_memo[1] = gn"] + (["_memo[2] = None"] if exact else [])
@@ -231,11 +240,12 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
               "    _memo[3] = None      # (kept only while the loops fill the batches)"]
     merged = exact and acc and not want_old
     if merged:
-        L += _merged(shape, classes, reclaim)
+        L += _merged(shape, classes, reclaim, G)
         top = L
         L = []
     # a group's representative is its last event in the update, the remove stream's last
-    L += ["reps = {k: l[-1] for k, l in gn.items()}", "for k, l in go.items():", "    reps[k] = l[-1]",
+    last = f"l[-1].get({G})" if raw else "l[-1]"
+    L += [f"reps = {{k: {last} for k, l in gn.items()}}", "for k, l in go.items():", f"    reps[k] = {last}",
           "order = _order(reps) if len(reps) > 1 else reps"]
     # with the remove stream, the prior rows come first
     if want_old:
@@ -258,7 +268,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
                 d = "c" if f == "n" else f"_sum(_map(_ig{i}, l))"
                 L += [f"        d_{f[0]}{i} = {d}", f"        a{i}.{f} += d_{f[0]}{i}"]
                 deltas.append(f"d_{f[0]}{i}")
-        L += [f"        dl[k] = ({', '.join(deltas)}, c, l[-1])", "        refc[k] = count(k, 0) + c", "else:"]
+        L += [f"        dl[k] = ({', '.join(deltas)}, c, l[-1].get({G}))", "        refc[k] = count(k, 0) + c", "else:"]
         body_ind = "    "
     else:
         body_ind = ""
@@ -267,7 +277,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
           *([f"    s_{f} = {f}" for f in fields] if exact else []),
           "    for u in l:", *_local_steps(shape, classes, "u", True, "        "),
           *_store(classes, "    "),
-          *([f"    dl[k] = ({', '.join(f'{f} - s_{f}' for f in fields)}, len(l), l[-1])"] if exact else []),
+          *([f"    dl[k] = ({', '.join(f'{f} - s_{f}' for f in fields)}, len(l), {last})"] if exact else []),
           "    refc[k] = count(k, 0) + len(l)"]]
     if exact:
         # the groups' changes of the batch that now leaves, recorded when it entered: with
@@ -310,7 +320,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     return L
 
 
-def _merged(shape: Shape, classes: Sequence[str], reclaim: bool) -> list[str]:
+def _merged(shape: Shape, classes: Sequence[str], reclaim: bool, G: str) -> list[str]:
     """The batch end of _grouped in one pass over the groups, for exact aggregators, the
     insert stream alone and a batch whose every event passed send's check on its fast path
     (`_sumfast`: its values are summed in C) after a batch whose changes were recorded
@@ -335,16 +345,17 @@ def _merged(shape: Shape, classes: Sequence[str], reclaim: bool) -> list[str]:
          *[f"        a{i} = row[{i}]" for i in used]]
     for i, f in fields:     # (a total is an IntSum's: its property summed)
         L.append(f"        d_{f[0]}{i} = " + ("c" if f == "n" else f"_sum(_map(_ig{i}, l))"))
-    L += ["        d = pop(k, None)",
+    L += [f"        rk = l[-1].get({G})",
+          "        d = pop(k, None)",
           "        if d is None:",
           *[f"            a{i}.{f} += d_{f[0]}{i}" for i, f in fields],
           "            refc[k] = count(k, 0) + c",
-          "            reps[k] = l[-1]",
+          "            reps[k] = rk",
           "        else:",
           *[f"            a{i}.{f} += d_{f[0]}{i} - d[{n}]" for n, (i, f) in enumerate(fields)],
           "            refc[k] = count(k, 0) + c - d[-2]",
           "            reps[k] = d[-1]",
-          f"        dl[k] = ({', '.join(f'd_{f[0]}{i}' for i, f in fields)}, c, l[-1])",
+          f"        dl[k] = ({', '.join(f'd_{f[0]}{i}' for i, f in fields)}, c, rk)",
           "    for k, d in od.items():",
           "        reps[k] = d[-1]",
           "        row = get(k)",
@@ -361,6 +372,81 @@ def _merged(shape: Shape, classes: Sequence[str], reclaim: bool) -> list[str]:
     L += ["    _memo[2] = dl",
           "    order = _order(reps) if len(reps) > 1 else reps",
           "else:"]
+    return L
+
+
+def _values_prop(shape: Shape, classes: Sequence[str], want_old: bool, checked: Sequence[str]) -> "str | None":
+    """The property whose values the timed loop's split of a raw batch holds in place of
+    its events: the one property of the integer sums of a statement whose aggregators are
+    all exact, without the remove stream, when send's check tests it and the group key
+    (None: the split holds the events)."""
+    if not holds_raw(shape) or want_old or not classes or not all(c in _EXACT for c in classes):
+        return None
+    summed = {a.prop for a, cls in zip(shape.aggs, classes) if cls in ("IntSum32", "IntSum64")}
+    if len(summed) != 1:
+        return None
+    prop = summed.pop()
+    return prop if prop in checked and shape.group in checked else None
+
+
+def _values_end(shape: Shape, classes: Sequence[str], prop: str, reclaim: bool, want_new: bool,
+                rows: list[str]) -> list[str]:
+    """_merged's batch end from a split holding each group's values of `prop` (the timed
+    loop's, `_acc`): taken when every event of the batch passed send's check on its fast
+    path, `_sumfast` says that makes every value an int and `_keyexact` says the group key
+    of such an event is the one of its group's last event (a str or an int: equal keys are
+    the same value); the groups of the old batch from its recorded changes (each with its
+    count and its last event's key). Returns from update; otherwise goes on to the general
+    steps."""
+    fields = [(i, f) for i, cls in enumerate(classes) for f in _FIELDS[cls]]
+    used = sorted({i for i, _ in fields})
+    L = ["acc = _acc",
+         "if new is not None and new is acc[0] and len(new) == acc[1] and acc[3] and _sumfast and _keyexact \\",
+         "        and (old is None or (old is _memo[0] and _memo[2] is not None)):",
+         "    gv = acc[2]",
+         "    acc[0] = acc[2] = None",
+         "    od = _memo[2] if old is not None else {}",
+         "    _memo[0] = new",
+         "    _memo[1] = None         # (no events by group: the general steps split them)",
+         "    pop = od.pop",
+         "    reps = {}",
+         "    dl = {}",
+         "    for k, l in gv.items():",
+         "        row = get(k)",
+         "        if row is None:",
+         "            row = groups[k] = _new_row()",
+         "        c = len(l)",
+         *[f"        a{i} = row[{i}]" for i in used]]
+    for i, f in fields:
+        L.append(f"        d_{f[0]}{i} = " + ("c" if f == "n" else "_sum(l)"))
+    L += ["        d = pop(k, None)",
+          "        if d is None:",
+          *[f"            a{i}.{f} += d_{f[0]}{i}" for i, f in fields],
+          "            refc[k] = count(k, 0) + c",
+          "            reps[k] = k",
+          "        else:",
+          *[f"            a{i}.{f} += d_{f[0]}{i} - d[{n}]" for n, (i, f) in enumerate(fields)],
+          "            refc[k] = count(k, 0) + c - d[-2]",
+          "            reps[k] = d[-1]",
+          f"        dl[k] = ({', '.join(f'd_{f[0]}{i}' for i, f in fields)}, c, k)",
+          "    for k, d in od.items():",
+          "        reps[k] = d[-1]",
+          "        row = get(k)",
+          "        if row is None:",
+          "            continue",
+          *[f"        a{i} = row[{i}]" for i in used],
+          *[f"        a{i}.{f} -= d[{n}]" for n, (i, f) in enumerate(fields)],
+          "        rc = count(k, 0) - d[-2]"]
+    if reclaim:
+        L += ["        if rc <= 0:", "            del groups[k]", "            refc.pop(k, None)",
+              "        else:", "            refc[k] = rc"]
+    else:
+        L += ["        refc[k] = rc"]
+    L += ["    _memo[2] = dl",
+          "    order = _order(reps) if len(reps) > 1 else reps"]
+    if want_new:
+        L += ["    " + line for line in rows] + ["    if new_rows:", "        _stmt._emit(new_rows, None)"]
+    L += ["    return"]
     return L
 
 
@@ -405,8 +491,9 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
         body += ["if new:", "    new = [b for b in new if _where((b,))]",
                  "if old:", "    old = [b for b in old if _where((b,))]",
                  "if not new and not old:", "    return"]
+    values = _values_prop(shape, classes, want_old, checked) if shape.group is not None else None
     if shape.group is not None:
-        body += _grouped(shape, classes, names, reclaim, want_new, want_old)
+        body += _grouped(shape, classes, names, reclaim, want_new, want_old, values)
     else:
         body += _ungrouped(shape, classes, names, want_new, want_old)
     src += ["    " + line for line in body]
@@ -434,7 +521,7 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
     if shape.window == "time_batch":
         raw = holds_raw(shape)
         src += _batch_loop(checked, raw)
-        src += _timed_batch_loop(checked, shape.group if raw else None)
+        src += _timed_batch_loop(checked, shape.group if raw else None, values)
         src += ["_raw_batches = True", ""] if raw else []
     elif shape.window == "time":
         src += _timed_window_loop(checked)
@@ -519,20 +606,24 @@ def _inline_check(checked: Sequence[str], ind: str) -> list[str]:
     return out
 
 
-def _keyed_check(checked: Sequence[str], key: str, ind: str) -> list[str]:
+def _keyed_check(checked: Sequence[str], key: str, ind: str, value: "str | None" = None) -> list[str]:
     """_inline_check that also reads the group key `k` of the event `u` (as u.get(key)),
     in the fast test's subscripts when the check tests the key's property, and sets `odd`
-    (the event did not pass on the fast path, or is not checked) and then `fast` False."""
+    (the event did not pass on the fast path, or is not checked) and then `fast` False;
+    with `value` (a checked property) its value `v` too."""
     K = repr(_ident(key))
     read = key in checked
+    V = repr(_ident(value)) if value is not None else None
+    after = [f"k = u.get({K})"] + ([f"v = u.get({V})"] if value is not None else [])
     if not checked:
         return [ind + "if check is not None:", ind + "    check(u)", ind + "odd = True", ind + "fast = False",
-                ind + f"k = u.get({K})"]
-    tests = " or ".join(f"type(k) is not _t{i}" if p == key else f"type(u[{_ident(p)!r}]) is not _t{i}"
-                        for i, p in enumerate(checked))
+                *[ind + x for x in after]]
+    tests = " or ".join("type(k) is not _t%d" % i if p == key else "type(v) is not _t%d" % i if p == value
+                        else f"type(u[{_ident(p)!r}]) is not _t{i}" for i, p in enumerate(checked))
     out = [ind + "if check is not None:",
            ind + "    try:",
            *([ind + f"        k = u[{K}]"] if read else []),
+           *([ind + f"        v = u[{V}]"] if value is not None else []),
            ind + f"        odd = {tests}",
            ind + "    except _KeyError:",
            ind + "        odd = True",
@@ -543,13 +634,13 @@ def _keyed_check(checked: Sequence[str], key: str, ind: str) -> list[str]:
                 ind + f"        if type(v) not in _ok{i} and v is not None:",
                 ind + "            check(u)"]
     if read:
-        out += [ind + f"        k = u.get({K})"]
+        out += [ind + "        " + x for x in after]
     out += [ind + "else:", ind + "    odd = True", ind + "    fast = False"]
-    out += [ind + f"    k = u.get({K})"] if read else [ind + f"k = u.get({K})"]
+    out += [ind + "    " + x for x in after] if read else [ind + x for x in after]
     return out
 
 
-def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None) -> list[str]:
+def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None, value: "str | None" = None) -> list[str]:
     """send_many's loop with times for a time batch alone on its event type
     (engine/fused.py run_batch): event i's time step is made by the caller; before each
     later event the loop steps time itself (two comparisons: nothing due, not backwards)
@@ -563,7 +654,9 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None) -> list[
     With a group `key` (a grouped statement without a where clause) the loop also splits
     the batch by group as it fills it (`_acc`, see _grouped: the batch's end then needs no
     pass over its events to group them); events that joined the batch elsewhere (send) are
-    split when the loop next starts."""
+    split when the loop next starts. With a `value` property (_values_prop) the split holds
+    each group's values of it instead of its events, for a batch whose every event passed
+    the check on its fast path: with another, the batch end splits the batch itself."""
     src = ["def run_timed(engine, events, i, n, check, find, type_name, times):",
            "    w = _w",
            *([] if key is not None else ["    _memo[4] = True"]),
@@ -589,9 +682,11 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None) -> list[
                 "        fast = True",
                 "    else:",
                 "        fast = acc[3]",
-                "    if len(b) > m:",
-                "        fast = False        # (events that send added: split now)",
-                "        for x in b[m:]:",
+                *(["    if len(b) > m:",
+                   "        fast = False        # (events that send added: the batch end splits)"] if value is not None
+                  else ["    if len(b) > m:",
+                        "        fast = False        # (events that send added: split now)",
+                        "        for x in b[m:]:",
                 "            if type(x) is not dict:",
                 "                x = x.underlying",
                 f"            k = x.get({K})",
@@ -599,7 +694,7 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None) -> list[
                 "            if l is None:",
                 "                gn[k] = [x]",
                 "            else:",
-                "                l.append(x)"]
+                "                l.append(x)"])]
     src += ["    engine.current_statement = _stmt",
             "    try:",
             "        for j in range(i, n):",
@@ -610,7 +705,7 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None) -> list[
             "            u = events[j]",
             "            if type(u) is not dict:",
             "                return ~j           # (its step made: nothing due before `due`)",
-            *(_inline_check(checked, ind) if key is None else _keyed_check(checked, key, ind))]
+            *(_inline_check(checked, ind) if key is None else _keyed_check(checked, key, ind, value))]
     if key is None:
         src += ["            bean = _pool.pop() if _pool else _new_bean(_Bean)",
                 "            bean.event_type = _et",
@@ -638,7 +733,7 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None) -> list[
                 "                fast = not odd",
                 "                heap = sched._heap",
                 "                due = heap[0].time if heap else _INF",
-                "            gn[k].append(u)"]
+                "            gn[k].append(u)" if value is None else "            gn[k].append(v)"]
     src += ["        return n",
             "    finally:",
             "        sched.now = now"]
