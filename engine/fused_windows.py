@@ -21,6 +21,7 @@ from engine.contracts.bean import EventBean
 from engine.contracts.faults import statement_of_slot
 from .faults import statement_failed
 from .resultset.java_order import java_hash
+from .statement import _empty as empty_of
 
 # the window classes the fused sink takes updates from, by their EPL view names
 SINK_VIEWS = {TimeBatchWindow: "time_batch", LengthBatchWindow: "length_batch", TimeWindow: "time",
@@ -146,13 +147,14 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     # timed loop lets the next row go to the listeners at once; _pool: reusable beans
     ns.update(_w=w, _memo=[None, None, None, None, False], _direct=[False], _pool=[],
               _refcount=sys.getrefcount, _max=max, _map=map, _INF=float("inf"),
-              _heappop=heapq.heappop, _KeyError=KeyError, _callback_failed=_callback_failed,
+              _heappop=heapq.heappop, _heappush=heapq.heappush, _next=next, _KeyError=KeyError, _callback_failed=_callback_failed,
               _order=hashmap_order([t.kind for t in proc.key_types]) if shape.group is not None else None)
     # _acc: a time batch's split by group as send_many's timed loop fills it (the batch,
     # how many of its events, the split, whether all of them passed send's check on its
     # fast path); _split: a new split (a list per group made at its first event, in C);
     # _sumfast: whether that fast path makes every value the batch end sums in C an int
     # (windows_sink.py _grouped)
+    ns.update(_empty_of=empty_of)
     ns.update(_acc=[None, 0, None, False], _split=partial(defaultdict, list), _sum=sum,
               _sumfast=_sums_in_c(shape, classes, checked, ns), _keyexact=_exact_key(shape, checked, ns))
     for i, agg in enumerate(shape.aggs):

@@ -474,7 +474,17 @@ def _emit_one(want_new: bool, want_old: bool, ind: str) -> list[str]:
     emit = "_stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")"
     if not want_new:
         return [ind + emit]
-    return [ind + "if _direct[0]:", ind + "    _direct[0] = False", ind + "    _stmt._dispatch([out], None)",
+    # (a statement with one two-argument listener and no subscriber has that listener's
+    # call as its `_deliver_now`: called at once; a subscriber that listener sets gets the
+    # row after it, as _dispatch would give it)
+    return [ind + "if _direct[0]:", ind + "    _direct[0] = False",
+            ind + "    one = _stmt.__dict__.get('_deliver_now')",
+            ind + "    if one is not None:",
+            ind + "        one(out)",
+            ind + "        if _stmt._subscriber is not None:",
+            ind + "            _late_sub(_stmt, [out], _empty_of(_stmt.engine))",
+            ind + "    else:",
+            ind + "        _stmt._dispatch([out], None)",
             ind + "else:", ind + "    " + emit]
 
 
@@ -793,7 +803,15 @@ def _timed_window_loop(checked: Sequence[str]) -> list[str]:
             "                                wt.popleft()",
             "                                out.append(we.popleft())",
             "                            if wt:",
-            "                                w._handle = c.schedule(wt[0] + w._period, w._expire_cb)",
+            "                                # c.schedule(wt[0] + w._period, w._expire_cb) with the",
+            "                                # handle just fired (off the heap, held by nothing)",
+            "                                h.time = wt[0] + w._period + c.offset",
+            "                                h.slot = c.slot",
+            "                                h.seq = _next(sched._seq)",
+            "                                h.active = True",
+            "                                sched._active += 1",
+            "                                _heappush(sched._heap, h)",
+            "                                w._handle = h",
             "                            if out:",
             "                                _direct[0] = stmt._listeners_only and not engine._dispatch_queue",
             "                                posted = False",
