@@ -132,8 +132,7 @@ class Statement:
         self.__dict__.pop("_deliver_now", None)
         if len(self._listeners) == 1 and self._listeners[0][1] == 2 and self._subscriber is None \
                 and self._listeners_only:
-            self._deliver_now = _call_with_one(self._listeners[0][0], self._failed,
-                                               _empty(self.engine))
+            self._deliver_now = _call_with_one(self, self._listeners[0][0], _empty(self.engine))
 
     def __iter__(self) -> Iterator[EventBean]:
         """Esper's iterator: the statement's current result (window contents through the
@@ -270,12 +269,21 @@ def _empty(engine: "Runtime") -> Any:
     return None if getattr(engine, "none_for_empty", False) else ()
 
 
-def _call_with_one(fn: Listener, failed: Callable[[str, Any, Exception], None],
-                   empty: Any = ()) -> Callable[[EventBean], None]:
-    """Statement._deliver_now for a single two-argument listener and no subscriber."""
+def _call_with_one(stmt: Statement, fn: Listener, empty: Any = ()) -> Callable[[EventBean], None]:
+    """Statement._deliver_now for a single two-argument listener and no subscriber; a
+    subscriber that listener sets gets the same row, as in Statement._dispatch."""
+    failed = stmt._failed
+
     def deliver_now(bean: EventBean) -> None:
+        rows = [bean]
         try:
-            fn([bean], empty)
+            fn(rows, empty)
         except Exception as exc:
             failed("Listener", fn, exc)
+        if stmt._subscriber is not None:
+            sub = stmt._subscriber
+            try:
+                sub.deliver(rows, empty)
+            except Exception as exc:    # isolated as in _dispatch
+                failed("Subscriber", sub.subscriber, exc)
     return deliver_now

@@ -5,6 +5,7 @@ against a brute-force model on random statement sets and events, through `send` 
 `send_many` (whose shortcuts deliver a lone matching `select *` statement directly)."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -154,6 +155,37 @@ def test_a_subscriber_and_four_argument_listener_beside_a_listener_all_hear():
                       signature="esper")
     engine.send_many([{"symbol": "A", "price": 2}], "Tick")
     assert heard == [("listener", 1), ("listener", 2), ("esper", stmt.name, 2), ("subscriber", 2)]
+
+
+@pytest.mark.parametrize("fusion", [True, False])
+@pytest.mark.parametrize("batch", [False, True])
+def test_a_subscriber_the_lone_listener_sets_gets_that_row_as_with_two_listeners(fusion, batch):
+    """Statement._dispatch reads the subscriber after the listeners: the direct delivery to a
+    lone listener does the same."""
+    got = {}
+    for listeners in (1, 2):
+        engine, stmt = _engine_with_a_statement()
+        engine.fusion = fusion
+        heard = got[listeners] = []
+
+        class Subscriber:
+            def update(self, row):
+                heard.append(("subscriber", row["price"]))
+
+        def listen(new, old):
+            heard.append(("listener", new[0]["price"]))
+            if stmt.subscriber is None:
+                stmt.subscriber = Subscriber()
+        stmt.add_listener(listen)
+        if listeners == 2:
+            stmt.add_listener(lambda new, old: None)
+        events = [{"symbol": "A", "price": p} for p in (1, 2)]
+        if batch:
+            engine.send_many(events, "Tick")
+        else:
+            for ev in events:
+                engine.send(ev, "Tick")
+    assert got[1] == got[2] == [("listener", 1), ("subscriber", 1), ("listener", 2), ("subscriber", 2)]
 
 
 def test_a_failing_lone_listener_is_signalled_and_delivery_goes_on():
