@@ -21,7 +21,6 @@ from engine.contracts.bean import EventBean
 from engine.contracts.faults import statement_of_slot
 from .faults import statement_failed
 from .resultset.java_order import java_hash
-from .statement import _empty as empty_of
 
 # the window classes the fused sink takes updates from, by their EPL view names
 SINK_VIEWS = {TimeBatchWindow: "time_batch", LengthBatchWindow: "length_batch", TimeWindow: "time",
@@ -154,7 +153,6 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     # fast path); _split: a new split (a list per group made at its first event, in C);
     # _sumfast: whether that fast path makes every value the batch end sums in C an int
     # (windows_sink.py _grouped)
-    ns.update(_empty_of=empty_of)
     ns.update(_acc=[None, 0, None, False], _split=partial(defaultdict, list), _sum=sum,
               _sumfast=_sums_in_c(shape, classes, checked, ns), _keyexact=_exact_key(shape, checked, ns))
     for i, agg in enumerate(shape.aggs):

@@ -474,17 +474,9 @@ def _emit_one(want_new: bool, want_old: bool, ind: str) -> list[str]:
     emit = "_stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")"
     if not want_new:
         return [ind + emit]
-    # (a statement with one two-argument listener and no subscriber has that listener's
-    # call as its `_deliver_now`: called at once; a subscriber that listener sets gets the
-    # row after it, as _dispatch would give it)
-    return [ind + "if _direct[0]:", ind + "    _direct[0] = False",
-            ind + "    one = _stmt.__dict__.get('_deliver_now')",
-            ind + "    if one is not None:",
-            ind + "        one(out)",
-            ind + "        if _stmt._subscriber is not None:",
-            ind + "            _late_sub(_stmt, [out], _empty_of(_stmt.engine))",
-            ind + "    else:",
-            ind + "        _stmt._dispatch([out], None)",
+    # (Statement._deliver_now: with one two-argument listener and no subscriber, that
+    # listener's call, a subscriber it sets getting the row after it; else _dispatch)
+    return [ind + "if _direct[0]:", ind + "    _direct[0] = False", ind + "    _stmt._deliver_now(out)",
             ind + "else:", ind + "    " + emit]
 
 
