@@ -146,7 +146,8 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     # timed loop lets the next row go to the listeners at once; _pool: reusable beans
     ns.update(_w=w, _memo=[None, None, None, None, False], _direct=[False], _pool=[],
               _refcount=sys.getrefcount, _max=max, _map=map, _INF=float("inf"),
-              _heappop=heapq.heappop, _heappush=heapq.heappush, _next=next, _KeyError=KeyError, _callback_failed=_callback_failed,
+              _heappop=heapq.heappop, _heappush=heapq.heappush, _next=next, _KeyError=KeyError,
+              _callback_failed=_callback_failed,
               _order=hashmap_order([t.kind for t in proc.key_types]) if shape.group is not None else None)
     # _acc: a time batch's split by group as send_many's timed loop fills it (the batch,
     # how many of its events, the split, whether all of them passed send's check on its

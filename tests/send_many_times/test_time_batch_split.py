@@ -35,7 +35,8 @@ V = st.sampled_from((1, 2, 5, -3, 0, None, 2**31 - 1))
 
 @st.composite
 def event(draw: Any, checked: bool) -> dict:
-    ev = {"k": draw(st.sampled_from(KEYS)), "v": draw(V), "n": draw(V), "x": draw(st.sampled_from((0.5, 0.0, -0.0, None)))}
+    ev = {"k": draw(st.sampled_from(KEYS)), "v": draw(V), "n": draw(V),
+          "x": draw(st.sampled_from((0.5, 0.0, -0.0, None)))}
     odd = draw(st.integers(0, 12))
     if odd == 0:
         del ev[draw(st.sampled_from(("k", "v", "n", "x")))]   # a missing property is null

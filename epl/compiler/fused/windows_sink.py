@@ -268,11 +268,13 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
                 d = "c" if f == "n" else f"_sum(_map(_ig{i}, l))"
                 L += [f"        d_{f[0]}{i} = {d}", f"        a{i}.{f} += d_{f[0]}{i}"]
                 deltas.append(f"d_{f[0]}{i}")
-        L += [f"        dl[k] = ({', '.join(deltas)}, c, l[-1].get({G}))", "        refc[k] = count(k, 0) + c", "else:"]
+        L += [f"        dl[k] = ({', '.join(deltas)}, c, l[-1].get({G}))", "        refc[k] = count(k, 0) + c",
+              "else:"]
         body_ind = "    "
     else:
         body_ind = ""
-    L += [body_ind + line for line in ["for k, l in gn.items():", "    row = get(k)", "    if row is None:", "        row = groups[k] = _new_row()",
+    L += [body_ind + line for line in [
+          "for k, l in gn.items():", "    row = get(k)", "    if row is None:", "        row = groups[k] = _new_row()",
           *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))], *_load(classes, "    "),
           *([f"    s_{f} = {f}" for f in fields] if exact else []),
           "    for u in l:", *_local_steps(shape, classes, "u", True, "        "),
@@ -685,8 +687,8 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None, value: "
                 "    else:",
                 "        fast = acc[3]",
                 *(["    if len(b) > m:",
-                   "        fast = False        # (events that send added: the batch end splits)"] if value is not None
-                  else ["    if len(b) > m:",
+                   "        fast = False        # (events that send added: the batch end splits)"]
+                  if value is not None else ["    if len(b) > m:",
                         "        fast = False        # (events that send added: split now)",
                         "        for x in b[m:]:",
                 "            if type(x) is not dict:",
