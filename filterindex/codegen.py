@@ -29,6 +29,7 @@ from .indexes import (
     BoolExprIndex,
     EqIndex,
     Index,
+    InKeysIndex,
     InListIndex,
     IsIndex,
     IsNotIndex,
@@ -480,6 +481,18 @@ def _emit_not_in(g: _Gen, idx: NotInListIndex, ind: int, known: dict[str, str], 
     _child(g, child, ind + 2, known, depth)
 
 
+def _emit_in_keys(g: _Gen, idx: InKeysIndex, ind: int, known: dict[str, str], depth: int) -> None:
+    # the container is read live: its keys change without the code changing
+    v = _read(g, idx, ind, known)
+    if idx.shape() > 1:
+        _dynamic(g, idx, ind, v)
+        return
+    keys, child = idx.single()
+    m = _guarded(g, ind, f"{v} in {g.const(keys)}", "False")
+    g.emit(ind, f"if {m}:")
+    _child(g, child, ind + 1, known, depth)
+
+
 def _emit_bool(g: _Gen, idx: BoolExprIndex, ind: int, known: dict[str, str], depth: int) -> None:
     if idx.shape() > 1:
         _dynamic(g, idx, ind, "None")
@@ -501,4 +514,5 @@ _EMITTERS: dict[type, Callable[..., None]] = {
     InListIndex: _emit_in,
     NotInListIndex: _emit_not_in,
     BoolExprIndex: _emit_bool,
+    InKeysIndex: _emit_in_keys,
 }

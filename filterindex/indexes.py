@@ -518,6 +518,44 @@ class BoolExprIndex(Index):
         return out
 
 
+class InKeysIndex(Index):
+    """`in keys of` a live container: one entry per container (shared by `key`); an event
+    value in a container's keys matches that entry. An unhashable value is in none."""
+
+    __slots__ = ("live",)
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.live: dict[Any, tuple[Any, Any]] = {}
+
+    @staticmethod
+    def entry_key(value: Any, key: Optional[str]) -> Any:
+        # the entry keeps the container alive, so its id cannot be reused meanwhile
+        return key if key is not None else ("\0keys", id(value))
+
+    def _link(self, entry_key: Any, value: Any, child: Any) -> None:
+        self.live[entry_key] = (value, child)
+
+    def _unlink(self, entry_key: Any, child: Any) -> None:
+        del self.live[entry_key]
+
+    def shape(self) -> int:
+        return min(len(self.live), 2)
+
+    def single(self) -> tuple[Any, Any]:
+        return next(iter(self.live.values()))
+
+    def match(self, v: Any, u: Any, bean: Any, out: Optional[list]) -> Optional[list]:
+        for keys, n in self.live.values():
+            try:
+                hit = v in keys
+            except TypeError:
+                continue
+            if hit:
+                out = n.fn(u, bean, out)
+        return out
+
+
 INDEX_KINDS: dict[FilterOp, type[Index]] = {
     FilterOp.EQ: EqIndex,
     FilterOp.IS: IsIndex,
@@ -538,4 +576,5 @@ INDEX_KINDS: dict[FilterOp, type[Index]] = {
     FilterOp.IN_LIST: InListIndex,
     FilterOp.NOT_IN_LIST: NotInListIndex,
     FilterOp.BOOL_EXPR: BoolExprIndex,
+    FilterOp.IN_KEYS: InKeysIndex,
 }

@@ -42,6 +42,11 @@ def param_matches(op: FilterOp, value: Any, v: Any) -> bool:
         return any(x is not None and _eq(v, x) for x in value)
     if op is FilterOp.NOT_IN_LIST:
         return all(x is not None and not _eq(v, x) for x in value)
+    if op is FilterOp.IN_KEYS:
+        try:
+            return v in value
+        except TypeError:
+            return False
     try:
         if op is FilterOp.LT:
             return value is not None and bool(v < value)

@@ -33,6 +33,10 @@ class FilterOp(enum.Enum):
     IN_LIST = "in"              # value: tuple of constants
     NOT_IN_LIST = "not in"
     BOOL_EXPR = "expr"          # value: predicate(bean) -> bool|None; identity is `key`
+    # value: a live container (dict or set), read per event: the value must be one of its
+    # keys (its owner keeps null out); identity is `key`. A pattern's waiting keys, say:
+    # the container changes without the filter changing
+    IN_KEYS = "in keys"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +49,7 @@ class FilterParam:
     op: FilterOp
     value: Any
     getter: Optional[Callable[[Any], Any]] = field(default=None, compare=False, hash=False)
-    key: Optional[str] = None   # BOOL_EXPR: the expression's canonical text (+ bindings)
+    key: Optional[str] = None   # BOOL_EXPR: the expression's canonical text (+ bindings); IN_KEYS: its identity
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,7 @@ _OP_RANK = {op: i for i, op in enumerate((
     FilterOp.RANGE_HALF_CLOSED, FilterOp.GT, FilterOp.GE, FilterOp.LT, FilterOp.LE,
     FilterOp.NE, FilterOp.IS_NOT, FilterOp.NOT_IN_LIST,
     FilterOp.NOT_RANGE_CLOSED, FilterOp.NOT_RANGE_OPEN, FilterOp.NOT_RANGE_HALF_OPEN,
-    FilterOp.NOT_RANGE_HALF_CLOSED, FilterOp.BOOL_EXPR))}
+    FilterOp.NOT_RANGE_HALF_CLOSED, FilterOp.IN_KEYS, FilterOp.BOOL_EXPR))}
 
 _EQ = FilterOp.EQ
 _BOOL = FilterOp.BOOL_EXPR

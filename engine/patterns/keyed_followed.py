@@ -25,7 +25,13 @@ waiting lists at a later A event (for a constant period, in batches a sixteenth 
 period apart) or when anyone reads the pattern-limit count (limits.PatternLimit asks each
 run for its live count). No schedule is needed, except for a period of zero or less: such
 an instance ends at the next time step even to the same instant (the state machines' timer
-fires then), so one schedule at that instant ends them.
+fires then), so one schedule at that instant ends them. B's and C's filters test deadlines
+themselves, so that an event whose key has only ended instances is discarded unchecked.
+
+B's filter leaf: without `within`, for one key property of a map type, `key in keys of
+waiting` (FilterOp.IN_KEYS), tested inline by the filter index's generated code; else a
+predicate. Without a pattern limit the handles run functions that keep no count (the
+count is read off the waiting lists); PatternLimit.configure switches them.
 
 Delivery: for `select *` (the stream's events are the statement's rows), the matches of a
 B event that only this run's B filter wanted, while nothing waits for dispatch, go straight
@@ -89,11 +95,17 @@ class _Handle:
         self.statement = statement
 
 
-def _waited(spec: FilterSpec, wanted: Callable[[Any], bool]) -> FilterSpec:
-    """B's (or C's) filter narrowed to keys some A waits for (a predicate leaf read at routing
-    time): like the state machines' per-instance filters, the index discards the other
-    events before any handle, bean or type check."""
-    leaf = FilterParam("", FilterOp.BOOL_EXPR, wanted, key=f"keyed-followed:{uuid.uuid4().hex}")
+def _waited(spec: FilterSpec, wanted: Callable[[Any], bool], prop: Optional[str],
+            waiting: dict) -> FilterSpec:
+    """B's (or C's) filter narrowed to keys some A waits for: like the state machines'
+    per-instance filters, the index discards the other events before any handle, bean or
+    type check. For one key property of a map type, the leaf is `prop in keys of waiting`,
+    which the index's generated code tests inline (no call); else a predicate leaf."""
+    key = f"keyed-followed:{uuid.uuid4().hex}"
+    if prop is not None:
+        leaf = FilterParam(prop, FilterOp.IN_KEYS, waiting, key=key)
+    else:
+        leaf = FilterParam("", FilterOp.BOOL_EXPR, wanted, key=key)
     return FilterSpec(spec.event_type, tuple(path + (leaf,) for path in spec.paths))
 
 
@@ -126,14 +138,16 @@ class KeyedFollowedRun:
         fns = self.fns = _build(self)
         self._live, self._clear = fns.live, fns.clear
         empty = (EventBean(fast.match_type, {}),)
-        specs = [fast.a_template.bind(empty), _waited(fast.b_template.bind(empty), fns.b_wanted)]
+        specs = [fast.a_template.bind(empty),
+                 _waited(fast.b_template.bind(empty), fns.b_wanted, fns.b_prop, fns.waiting)]
         handles = [_Handle(fns.on_a, self.statement), _Handle(fns.on_b, self.statement)]
         if fast.c_template is not None:
-            specs.append(_waited(fast.c_template.bind(empty), fns.c_wanted))
+            specs.append(_waited(fast.c_template.bind(empty), fns.c_wanted, fns.c_prop, fns.waiting))
             handles.append(_Handle(fns.on_c, self.statement))
         if self.addendum is not None:
             specs = [self.addendum(s) for s in specs]
         self.handles = handles
+        fns.choose(handles)
         fns.rebind(self.index, handles[1])
         self.tokens = [self.index.add(s, h) for s, h in zip(specs, handles)]
         self.limit.sources.append(self)
@@ -165,12 +179,19 @@ class KeyedFollowedRun:
         """Waiting A events (sub-expression instances), after ending the expired ones."""
         return self._live()
 
+    def limit_changed(self) -> None:
+        """The pattern limit was configured: count the waiting A events from now on only
+        while a limit is set (PatternLimit.configure calls this)."""
+        if self.tokens:
+            self.fns.choose(self.handles)
+
 
 class _Fns:
     """What `_build` makes for one run: the handles' per-event functions and the run's
     bookkeeping, closures over one set of local cells."""
 
-    __slots__ = ("on_a", "on_b", "b_wanted", "on_c", "c_wanted", "live", "clear", "rebind")
+    __slots__ = ("on_a", "on_b", "b_wanted", "on_c", "c_wanted", "live", "clear", "rebind", "choose",
+                 "waiting", "b_prop", "c_prop")
 
     def __init__(self, **fns: Callable) -> None:
         for k, v in fns.items():
@@ -188,6 +209,8 @@ def _build(run: KeyedFollowedRun) -> _Fns:
     # one property of a map type: the key read inline (else through the reader)
     a_prop = fast.a_props[0] if len(fast.a_props) == 1 and a_type.representation.name == "MAP" else None
     b_prop = fast.b_props[0] if len(fast.b_props) == 1 and b_type.representation.name == "MAP" else None
+    c_prop = fast.c_props[0] if fast.c_type is not None and len(fast.c_props) == 1 \
+        and fast.c_type.representation.name == "MAP" else None
     within, within_ms = fast.within, fast.within_ms
     # a constant positive period: deadlines come in creation order, so the entries of one
     # key end oldest first (an ending entry, if still waiting, heads its key's list)
@@ -219,14 +242,14 @@ def _build(run: KeyedFollowedRun) -> _Fns:
     # events (queueing them and draining the queue would call the same receivers with the
     # same rows with nothing in between). Whether the B filter is alone on B's events is
     # read off the filter index's tree when its route changes (its generated function is
-    # replaced on every change: see filterindex/tree.py) and noted when `wanted` lets an
-    # event through, so that it holds for that very event.
+    # replaced on every change: see filterindex/tree.py) and checked when the B event's
+    # matches are delivered, against the route function of that moment (the one that routed
+    # the event, unless code run while routing it changed the filters: then read again).
     direct = emit is not None and statement._listeners_only
     split = "_dispatch" in vars(statement)      # a for-clause splits each delivery
     route = run.index.router(b_type)
     checked_fn: Any = None              # the route function `alone` was read for
     alone = False
-    solo = False                        # the B event being processed matched only this run
     ls1: Any = None                     # the listener tuple `fn1` was read from
     fn1: Any = None
     empty: Any = ()
@@ -247,6 +270,15 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             ls1 = fn1 = None
         if statement.has_receivers:
             statement._dispatch(rows, None)
+
+    def subscribed(rows: list) -> None:
+        """A subscriber that the lone listener set while it was called gets its rows, as
+        in Statement._dispatch."""
+        sub = statement._subscriber
+        try:
+            sub.deliver(rows, empty)
+        except Exception as exc:    # isolated as in Statement._dispatch
+            statement._failed("Subscriber", sub.subscriber, exc)
 
     def deliver(rows: list) -> None:
         """Rows of one B event, through the statement's output queue."""
@@ -387,30 +419,145 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         else:
             waiting[key] = [w, entry]
 
+    # -- without a pattern limit: no count kept (`live_count` counts the waiting lists) ----
+    # one key property of a map type on each side, a constant positive period or none
+    plain_ok = a_prop is not None and b_prop is not None and (within is None or steady)
+    plain = False                       # the handles run the functions below (see `choose`)
+
+    def on_a_plain(bean: Any) -> None:
+        """on_a without the limit's check and count."""
+        if bean.event_type is a_type:
+            key = bean.underlying.get(a_prop)
+            if key is None:
+                key = _NULL_A
+        else:
+            key = a_key(bean)
+        w = waiting_get(key)
+        if w is None:
+            waiting[key] = bean
+        elif w.__class__ is list:
+            w.append(bean)
+        else:
+            waiting[key] = [w, bean]
+
+    def on_a_steady_plain(bean: Any) -> None:
+        """on_a_steady without the limit's check and count."""
+        nonlocal sweep_at
+        if bean.event_type is a_type:
+            key = bean.underlying.get(a_prop)
+            if key is None:
+                key = _NULL_A
+        else:
+            key = a_key(bean)
+        t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
+        if t >= sweep_at:
+            sweep_at = t + slack
+            while due:
+                e = pop_due()
+                if e[0] > t:
+                    due.appendleft(e)
+                    break
+                k = e[1]
+                w = waiting_get(k)
+                if w is e:
+                    del waiting[k]
+                elif w.__class__ is list and w[0] is e:
+                    del w[0]
+                    if len(w) == 1:
+                        waiting[k] = w[0]
+        entry = (t + within_ms, key, bean)
+        due.append(entry)
+        w = waiting_get(key)
+        if w is None:
+            waiting[key] = entry
+        elif w.__class__ is list:
+            w.append(entry)
+        else:
+            waiting[key] = [w, entry]
+
+    def on_b_plain(bean: Any) -> None:
+        """on_b without the limit's count, for one key property of a map type (and, with
+        `within`, a constant positive period: entries (deadline, key, A event))."""
+        if bean.event_type is b_type:
+            w = waiting_pop(bean.underlying.get(b_prop, _NULL_B), None)
+        else:
+            w = waiting_pop(b_key(bean), None)
+        if w is None:
+            return
+        if within is None:
+            if w.__class__ is not list:         # one A waits (the common case)
+                row = _new_bean(EventBean)
+                row.event_type = mt
+                row.underlying = {a_tag: w, b_tag: bean} if b_tag is not None else {a_tag: w}
+                rows = [row]
+            else:
+                rows = []
+                for a in w:
+                    row = _new_bean(EventBean)
+                    row.event_type = mt
+                    row.underlying = {a_tag: a, b_tag: bean} if b_tag is not None else {a_tag: a}
+                    rows.append(row)
+        else:
+            t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
+            if w.__class__ is not list:
+                if w[0] <= t:
+                    return                      # expired
+                row = _new_bean(EventBean)
+                row.event_type = mt
+                row.underlying = {a_tag: w[2], b_tag: bean} if b_tag is not None else {a_tag: w[2]}
+                rows = [row]
+            else:
+                rows = []
+                for e in w:
+                    if e[0] > t:                # the others have expired
+                        row = _new_bean(EventBean)
+                        row.event_type = mt
+                        row.underlying = {a_tag: e[2], b_tag: bean} if b_tag is not None else {a_tag: e[2]}
+                        rows.append(row)
+                if not rows:
+                    return
+        if direct and not eng._dispatch_queue and bean.event_type is b_type \
+                and (alone if route.fn is checked_fn else recheck(route.fn)):
+            if statement._listeners is ls1 and statement._subscriber is None:
+                try:
+                    fn1(rows, empty)
+                except Exception as exc:  # isolate listeners: log, signal, go on
+                    statement._failed("Listener", fn1, exc)
+                if statement._subscriber is not None:
+                    subscribed(rows)    # set by that listener: it gets the rows too
+            else:
+                receivers(rows)
+            return
+        deliver(rows)
+
+    def waiting_count() -> int:
+        """The waiting A events (expired ones ended first)."""
+        if due and due[0][0] <= now():
+            expire(now())
+        return sum(len(w) if w.__class__ is list else 1 for w in waiting.values())
+
+    def choose(handles: list) -> None:
+        """Give the handles the functions for the limit as it is now: without one, the
+        plain functions (no count kept), else the counting ones (the count taken from the
+        waiting lists when switching to them)."""
+        nonlocal plain, count
+        p = plain_ok and lim.max_instances is None
+        if p != plain and not p:
+            count = waiting_count()
+        plain = p
+        handles[0].on_event = (on_a_steady_plain if within is not None else on_a_plain) if p else on
+        handles[1].on_event = on_b_plain if p else on_b
+
     # -- B events --------------------------------------------------------------------------
     b_handle: list = [None]             # the run's B handle (set by `start`)
 
     def wanted(bean: Any) -> bool:
-        nonlocal solo
-        if b_prop is not None and bean.event_type is b_type:
-            try:
-                # None is no key (a null A key waits under _NULL_A)
-                found = bean.underlying.get(b_prop) in waiting
-            except TypeError:       # an unhashable value: no A waits for it
-                return False
-            if found and direct:
-                fn = route.fn
-                solo = alone if fn is checked_fn else recheck(fn)
-            return found
-        key = b_key(bean)
+        """B's filter leaf when its key is not one property of a map type (else the index
+        tests `waiting` inline: see _waited)."""
         try:
-            found = key in waiting
-        except TypeError:
+            return b_key(bean) in waiting
+        except TypeError:       # an unhashable value: no A waits for it
             return False
-        if found and direct:
-            fn = route.fn
-            solo = (alone if fn is checked_fn else recheck(fn)) and bean.event_type is b_type
-        return found
 
     def on_b(bean: Any) -> None:
         nonlocal count
@@ -447,12 +594,15 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                 row.event_type = mt
                 row.underlying = {a_tag: a, b_tag: bean} if b_tag is not None else {a_tag: a}
                 rows.append(row)
-        if solo and not eng._dispatch_queue:
+        if direct and not eng._dispatch_queue and bean.event_type is b_type \
+                and (alone if route.fn is checked_fn else recheck(route.fn)):
             if statement._listeners is ls1 and statement._subscriber is None:
                 try:
                     fn1(rows, empty)
                 except Exception as exc:  # isolate listeners: log, signal, go on
                     statement._failed("Listener", fn1, exc)
+                if statement._subscriber is not None:
+                    subscribed(rows)    # set by that listener: it gets the rows too
             else:
                 receivers(rows)
             return
@@ -464,6 +614,50 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             return c_key(bean) in waiting
         except TypeError:       # an unhashable value: no A waits for it
             return False
+
+    # -- with `within`: filter leaves that see only live instances ------------------------
+    # Ended instances leave the waiting lists lazily, but B's and C's filters must let an
+    # event through only while a live instance waits for its key (as the state machines'
+    # filters, removed at the deadline): an event nobody wants is discarded unchecked.
+    def live_under(key: Any) -> bool:
+        try:
+            w = waiting_get(key)
+        except TypeError:       # an unhashable value: no A waits for it
+            return False
+        if w is None:
+            return False
+        t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
+        if w.__class__ is not list:
+            return w[0] > t
+        if steady:              # deadlines in creation order: the newest ends last
+            return w[-1][0] > t
+        for e in w:
+            if e[0] > t:
+                return True
+        return False
+
+    def wanted_live(bean: Any) -> bool:
+        if b_prop is not None and bean.event_type is b_type:
+            return live_under(bean.underlying.get(b_prop))
+        return live_under(b_key(bean))
+
+    def wanted_steady(bean: Any) -> bool:
+        """wanted_live for a constant positive period and one key property of a map type
+        (live_under inlined)."""
+        if bean.event_type is not b_type:
+            return live_under(b_key(bean))
+        try:
+            w = waiting_get(bean.underlying.get(b_prop))
+        except TypeError:       # an unhashable value: no A waits for it
+            return False
+        if w is None:
+            return False
+        if w.__class__ is list:
+            w = w[-1]           # deadlines in creation order: the newest ends last
+        return w[0] > (ctx._scheduler.now - ctx.offset if plain_ctx else now())
+
+    def c_wanted_live(bean: Any) -> bool:
+        return live_under(c_key(bean))
 
     def on_c(bean: Any) -> None:
         """`not C` turned false: the instances waiting under C's key end."""
@@ -503,6 +697,8 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         expire(now() + _HALF)
 
     def live_count() -> int:
+        if plain:
+            return waiting_count()
         if due and due[0][0] <= now():
             expire(now())
         return count
@@ -517,13 +713,19 @@ def _build(run: KeyedFollowedRun) -> _Fns:
 
     def rebind(index: Any, b: Any) -> None:
         """The run's filters live in `index` now; `b` is its B handle."""
-        nonlocal route, checked_fn, solo
-        route, checked_fn, solo = index.router(b_type), None, False
+        nonlocal route, checked_fn
+        route, checked_fn = index.router(b_type), None
         b_handle[0] = b
 
     on = on_a if within is None else on_a_steady if steady else on_a_within
+    if within is not None:      # the leaves test deadlines: never the inline key test
+        return _Fns(on_a=on, on_b=on_b, b_wanted=wanted_steady if steady and b_prop is not None else wanted_live,
+                    on_c=on_c, c_wanted=c_wanted_live,
+                    live=live_count, clear=clear, rebind=rebind, choose=choose, waiting=waiting,
+                    b_prop=None, c_prop=None)
     return _Fns(on_a=on, on_b=on_b, b_wanted=wanted, on_c=on_c, c_wanted=c_wanted,
-                live=live_count, clear=clear, rebind=rebind)
+                live=live_count, clear=clear, rebind=rebind, choose=choose, waiting=waiting,
+                b_prop=b_prop, c_prop=c_prop)
 
 
 def _alone(route: Any, handle: Any) -> bool:

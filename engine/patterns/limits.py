@@ -40,6 +40,9 @@ class PatternLimit:
         self.max_instances = max_instances
         self.prevent_start = prevent_start
         self._warned = False
+        for s in self.sources:
+            # the keyed fast path keeps a count only while a limit is set
+            s.limit_changed()
 
     @property
     def count(self) -> int:

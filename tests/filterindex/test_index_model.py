@@ -63,6 +63,8 @@ def naive_param(p: FilterParam, bean: EventBean) -> bool:
             return any(x is not None and v == x for x in value)
         if op is FilterOp.NOT_IN_LIST:
             return all(x is not None and v != x for x in value)
+        if op is FilterOp.IN_KEYS:
+            return v in value
         if op in (FilterOp.LT, FilterOp.LE, FilterOp.GT, FilterOp.GE):
             if value is None:
                 return False
@@ -265,6 +267,9 @@ def one_property_param(draw, op):
         return FilterParam("price", op, (draw(values), draw(values)))
     if op in (FilterOp.IN_LIST, FilterOp.NOT_IN_LIST):
         return FilterParam("price", op, tuple(draw(st.lists(values, min_size=1, max_size=3))))
+    if op is FilterOp.IN_KEYS:       # a container of its own (shared by identity)
+        return FilterParam("price", op, set(draw(st.lists(values.filter(lambda x: x is not None),
+                                                          max_size=3))))
     return FilterParam("price", op, draw(values))
 
 

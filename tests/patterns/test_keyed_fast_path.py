@@ -244,7 +244,7 @@ def test_and_not_scripts(b_shape, seq):
 # how the statement's receivers look and behave: matches of a B event that only the
 # pattern wanted go straight to the listeners (no dispatch queue) on the fast path
 RECEIVERS = ["one", "esper", "two", "raises", "sends", "subscriber", "changes", "twin", "peek",
-             "late"]
+             "late", "sets"]
 
 
 def _run_receivers(epl: str, seq: list, fast: bool, receivers: str, none_for_empty: bool) -> list:
@@ -272,6 +272,12 @@ def _run_receivers(epl: str, seq: list, fast: bool, receivers: str, none_for_emp
                 calls.append(("P", [r.to_dict() for r in peek[0]]))
             if receivers == "raises" and len(new or ()) > 1:
                 raise RuntimeError("listener fails")
+            if receivers == "sets" and stmt.subscriber is None:
+                # the lone listener sets a subscriber while it is called (its second call:
+                # the first ones go the slow way): the subscriber gets that row
+                sent[0] += 1
+                if sent[0] == 2:
+                    stmt.subscriber = Sub()
             if receivers == "sends" and sends and sent[0] < 6:
                 # events sent from a listener are processed after the current one
                 sent[0] += 1
@@ -285,10 +291,11 @@ def _run_receivers(epl: str, seq: list, fast: bool, receivers: str, none_for_emp
         stmt.add_listener(record("L"))
     if receivers in ("two", "raises"):
         stmt.add_listener(record("M"))
+    class Sub:
+        def update(self, *row):
+            calls.append(("S", [_plain(r) if isinstance(r, dict) else r for r in row]))
+
     if receivers == "subscriber":
-        class Sub:
-            def update(self, *row):
-                calls.append(("S", [_plain(r) if isinstance(r, dict) else r for r in row]))
         stmt.subscriber = Sub()
     if receivers == "twin":     # a second statement of the same shape wants the same B events
         engine.epl(epl).add_listener(record("T"))
@@ -379,3 +386,125 @@ def test_listener_sees_statements_that_took_the_event_after_the_pattern(fast):
     pair(4)
     assert seen == [(2, None), (2, [{"n": 1}]), (2, None), (2, [{"n": 1}])]
     engine.close()
+
+
+# the limit set, changed and lifted while instances wait: the fast path keeps a count only
+# while a limit is set, so each change must take the count from the waiting lists
+limit_steps = st.lists(
+    st.one_of(
+        st.tuples(st.sampled_from("AABBC"), st.sampled_from([0, 1, 2, None]),
+                  st.sampled_from(["x", "y"]), st.integers(0, 5)),
+        st.tuples(st.just("T"), st.sampled_from([0, 10, 40, 100, 150])),
+        st.tuples(st.just("L"), st.sampled_from([None, 0, 1, 2, 4])),
+    ),
+    min_size=5, max_size=60,
+)
+
+
+def _run_limits(epl: str, seq: list, fast: bool, read_counts: bool) -> tuple:
+    engine = Engine(time="simulated", start_time=0)
+    set_fast_paths(engine, fast)
+    for s in SCHEMAS:
+        engine.epl(s)
+    engine.epl("create variable int pv = 40")
+    calls: list = []
+    stmt = engine.epl(epl)
+    stmt.add_listener(lambda new, old: calls.append([_plain(e.underlying) for e in new or []]))
+    uses_fast = isinstance(stmt_registration(stmt), KeyedFollowedRun)
+    counts = []
+    for s in seq:
+        if s[0] == "L":
+            pattern_limit(engine).configure(s[1])
+        else:
+            _step(engine, s)
+        calls.append("|")
+        if read_counts:
+            counts.append(pattern_limit(engine).count)
+    counts.append(pattern_limit(engine).count)
+    stmt.destroy()
+    counts.append(pattern_limit(engine).count)
+    engine.close()
+    return calls, counts, uses_fast
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["b=B(id = a.id)", "B(id = a.id)", "b=B(id = a.id, k = a.k)",
+                        "(b=B(id = a.id) and not C(id = a.id))"]),
+       st.sampled_from(GUARDS[:3]), limit_steps, st.booleans())
+def test_limit_changes_while_instances_wait(b_shape, guard, seq, read_counts):
+    epl = _statement("", b_shape, guard, False)
+    want = _run_limits(epl, seq, False, read_counts)
+    got = _run_limits(epl, seq, True, read_counts)
+    assert got[2] and got[:2] == want[:2]
+
+
+# B and C events with a value of the wrong type: the send raises only when some filter
+# wants the event (an event nobody wants is discarded unchecked), so B's and C's filters must
+# let events through only while a live instance waits for their key, ended ones (at their
+# deadline, even before they leave the waiting lists) not counting
+bad_steps = st.lists(
+    st.one_of(
+        st.tuples(st.sampled_from("AABBC"), st.sampled_from([0, 1, 2]),
+                  st.sampled_from(["x", "y"]), st.integers(0, 5)),
+        st.tuples(st.sampled_from(["XB", "XC"]), st.sampled_from([0, 1, 2])),
+        st.tuples(st.just("T"), st.sampled_from([1, 10, 30, 50, 99, 100, 101, 150])),
+    ),
+    min_size=5, max_size=60,
+)
+
+
+def _run_bad(epl: str, seq: list, fast: bool) -> tuple:
+    from engine.contracts.errors import EventTypeError
+    engine = Engine(time="simulated", start_time=0)
+    set_fast_paths(engine, fast)
+    for s in SCHEMAS:
+        engine.epl(s)
+    engine.epl("create variable int pv = 40")
+    calls: list = []
+    stmt = engine.epl(epl)
+    stmt.add_listener(lambda new, old: calls.append([_plain(e.underlying) for e in new or []]))
+    uses_fast = isinstance(stmt_registration(stmt), KeyedFollowedRun)
+    for s in seq:
+        if s[0] in ("XB", "XC"):
+            try:
+                engine.send({"id": s[1], "k": "x", "v": "not an int"}, s[0][1])
+            except EventTypeError:
+                calls.append("raised")
+        else:
+            _step(engine, s)
+        calls.append("|")
+    engine.close()
+    return calls, uses_fast
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["b=B(id = a.id)", "b=B(id = a.id, k = a.k)", "(b=B(id = a.id) and not C(id = a.id))"]),
+       st.sampled_from(GUARDS), bad_steps)
+def test_events_for_ended_instances_are_discarded_unchecked(b_shape, guard, seq):
+    epl = _statement("", b_shape, guard, False)
+    want = _run_bad(epl, seq, False)
+    got = _run_bad(epl, seq, True)
+    assert got[1] and got[0] == want[0]
+
+
+@pytest.mark.parametrize("guard, period", [(" where timer:within(100 msec)", 100),
+                                           (" where timer:within(pv msec)", 40)])
+@pytest.mark.parametrize("after", [-1, 0, 1, 5000])
+@pytest.mark.parametrize("b_shape", ["b=B(id = a.id)", "(b=B(id = a.id) and not C(id = a.id))"])
+def test_b_event_after_the_deadline_is_not_checked(guard, period, after, b_shape):
+    seq = [("A", 1, "x", 0), ("T", period + after), ("XB", 1), ("XC", 1)]
+    epl = _statement("", b_shape, guard, False)
+    got = _run_bad(epl, seq, True)
+    assert got[1] and got[0] == _run_bad(epl, seq, False)[0]
+    assert ("raised" in got[0]) == (after < 0)
+
+
+@pytest.mark.parametrize("guard", ["", " where timer:within(100 msec)"])
+def test_subscriber_set_by_the_lone_listener_gets_that_row(guard):
+    """Matches delivered straight to the lone listener: a subscriber it sets while it is
+    called gets the same rows, as with the dispatch queue (Statement._dispatch)."""
+    epl = _statement("", "b=B(id = a.id)", guard, False)
+    seq = [s for i in range(4) for s in (("A", 1, "x", 2 * i), ("B", 1, "x", 2 * i + 1))]
+    got = _run_receivers(epl, seq, True, "sets", False)
+    assert got == _run_receivers(epl, seq, False, "sets", False)
+    assert sum(1 for c in got if c[0] == "S") == 3

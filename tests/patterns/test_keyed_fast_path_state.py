@@ -11,6 +11,8 @@ from engine.state import restore, snapshot
 
 SCHEMAS = ("create schema A(id int, g int, v int)", "create schema B(id int, g int, v int)")
 PATTERN = "select a.v as av, b.v as bv from pattern [every a=A -> b=B(id = a.id) where timer:within(1 sec)]"
+# without `within`, B's filter tests the waiting keys inline (FilterOp.IN_KEYS on a live dict)
+PATTERNS = [PATTERN, "select a.v as av, b.v as bv from pattern [every a=A -> b=B(id = a.id)]"]
 SCRIPT = [("A", 1, 0, 1), ("A", 2, 0, 2), ("T", 300), ("A", 1, 1, 3), ("B", 1, 0, 4), ("T", 800),
           ("B", 1, 1, 5), ("A", 2, 1, 6), ("T", 1500), ("B", 2, 0, 7), ("A", 3, 0, 8), ("T", 1900),
           ("B", 3, 1, 9), ("A", 3, 1, 10), ("T", 4000), ("B", 3, 0, 11)]
@@ -39,15 +41,16 @@ def _listener(out):
     return listen
 
 
+@pytest.mark.parametrize("pattern", PATTERNS)
 @pytest.mark.parametrize("fast", [False, True])
-def test_snapshot_restores_waiting_instances_and_deadlines(fast):
+def test_snapshot_restores_waiting_instances_and_deadlines(fast, pattern):
     whole = []
     e = _engine(fast)
-    e.epl(PATTERN).add_listener(_listener(whole))
+    e.epl(pattern).add_listener(_listener(whole))
     _play(e, SCRIPT, whole)
     halves = []
     e = _engine(fast)
-    e.epl(PATTERN).add_listener(_listener(halves))
+    e.epl(pattern).add_listener(_listener(halves))
     _play(e, SCRIPT[:7], halves)
     e2 = restore(snapshot(e))
     e2.statements[-1].add_listener(_listener(halves))
@@ -56,26 +59,27 @@ def test_snapshot_restores_waiting_instances_and_deadlines(fast):
     assert any(x != "|" for x in whole)
 
 
+@pytest.mark.parametrize("pattern", PATTERNS)
 @pytest.mark.parametrize("fast", [False, True])
-def test_checkpoint_restores_waiting_instances_and_deadlines(fast):
+def test_checkpoint_restores_waiting_instances_and_deadlines(fast, pattern):
     from engine import checkpoint
     whole = []
     e = _engine(fast)
-    e.epl("@name('p') " + PATTERN).add_listener(_listener(whole))
+    e.epl("@name('p') " + pattern).add_listener(_listener(whole))
     _play(e, SCRIPT, whole)
     halves = []
     e = _engine(fast)
-    e.epl("@name('p') " + PATTERN).add_listener(_listener(halves))
+    e.epl("@name('p') " + pattern).add_listener(_listener(halves))
     _play(e, SCRIPT[:9], halves)
     e2 = checkpoint.loads(checkpoint.dumps(e), listeners={"p": _listener(halves)})
     _play(e2, SCRIPT[9:], halves)
     assert halves == whole
 
 
-def _isolated(fast: bool) -> list:
+def _isolated(fast: bool, pattern: str) -> list:
     out: list = []
     e = _engine(fast)
-    stmt = e.epl(PATTERN)
+    stmt = e.epl(pattern)
     stmt.add_listener(_listener(out))
     _play(e, SCRIPT[:5], out)
     iso = e.isolated("replay")
@@ -90,25 +94,27 @@ def _isolated(fast: bool) -> list:
     return out
 
 
-def test_isolated_service_moves_the_fast_path_like_the_state_machines():
-    assert _isolated(True) == _isolated(False)
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_isolated_service_moves_the_fast_path_like_the_state_machines(pattern):
+    assert _isolated(True, pattern) == _isolated(False, pattern)
 
 
 CONTEXT = "create context ByG partition by g from A, g from B"
 
 
-def _context(fast: bool) -> list:
+def _context(fast: bool, pattern: str) -> list:
     out: list = []
     e = _engine(fast)
     e.epl(CONTEXT)
-    e.epl("context ByG " + PATTERN.replace("select ", "select context.key1 as g, ")).add_listener(_listener(out))
+    e.epl("context ByG " + pattern.replace("select ", "select context.key1 as g, ")).add_listener(_listener(out))
     steps = [("A", 1, 0, 1), ("A", 1, 1, 2), ("B", 1, 1, 3), ("B", 1, 0, 4), ("A", 2, 0, 5), ("T", 500),
              ("A", 2, 1, 6), ("B", 2, 1, 7), ("T", 1200), ("B", 2, 0, 8), ("B", 2, 1, 9)]
     _play(e, steps, out)
     return out
 
 
-def test_keyed_context_partitions_narrow_the_fast_path_filters():
-    got = _context(True)
-    assert got == _context(False)
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_keyed_context_partitions_narrow_the_fast_path_filters(pattern):
+    got = _context(True, pattern)
+    assert got == _context(False, pattern)
     assert any(x != "|" for x in got)
