@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import heapq
 import sys
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from collections import defaultdict
+from functools import partial
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from views.length import LengthWindow
 from views.length_batch import LengthBatchWindow
 from views.time import TimeWindow
 from views.time_batch import TimeBatchWindow
 
+from engine.contracts.bean import EventBean
 from engine.contracts.faults import statement_of_slot
 from .faults import statement_failed
 from .resultset.java_order import java_hash
@@ -37,6 +41,35 @@ class FusedSink:
         self.update = update
 
 
+class RawBatchWindow(TimeBatchWindow):
+    """The time batch of a fused statement whose batches hold, after the bean of their
+    first event, the underlying dicts of the later events of that bean's type (what its
+    generated code appends: epl/compiler/fused/windows_sink.py holds_raw); the same object
+    as before, its class switched (no slots of its own). Iteration makes beans of them."""
+
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[EventBean]:
+        return iter(beans_of(self._batch))
+
+
+def beans_of(batch: list) -> list:
+    """A raw batch's entries as beans: a dict as an event of the batch's first bean's type."""
+    if not batch:
+        return []
+    et = batch[0].event_type
+    new = EventBean.__new__
+    out = []
+    for x in batch:
+        if type(x) is dict:
+            b = new(EventBean)
+            b.event_type = et
+            b.underlying = x
+            x = b
+        out.append(x)
+    return out
+
+
 def hashmap_order(kinds: Sequence[Any]) -> Callable[[dict], list]:
     """`java_order.hashmap_order(keys, types)` for a one-property group key of the given
     EPL type kind: the keys of a dict as a fresh java.util.HashMap iterates them. String
@@ -56,14 +89,29 @@ def hashmap_order(kinds: Sequence[Any]) -> Callable[[dict], list]:
         h = java_hash(k, kind) & 0xFFFFFFFF
         return h ^ (h >> 16)
 
+    # per table size, the bucket of each string key seen (the keys recur: sorting on a
+    # dict's __getitem__ makes no Python call per key)
+    buckets: dict[int, dict[str, int]] = {}
+
     def order(reps: dict) -> list:
         n = len(reps)
         cap = 16
         while n > cap * 0.75:
             cap *= 2
         mask = cap - 1
+        at = buckets.get(mask)
+        if at is None:
+            at = buckets[mask] = {}
         # a stable sort: keys of one bucket stay in insertion order, as in the map's list
-        return sorted(reps, key=lambda k: spread(k) & mask)
+        try:
+            return sorted(reps, key=at.__getitem__)
+        except KeyError:        # a key not seen, or not a string
+            if len(at) >= _MAX_CACHED:
+                at.clear()
+            for k in reps:
+                if type(k) is str and k not in at:
+                    at[k] = spread(k) & mask
+            return sorted(reps, key=lambda k: spread(k) & mask)
     return order
 
 
@@ -98,9 +146,24 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     # timed loop lets the next row go to the listeners at once; _pool: reusable beans
     ns.update(_w=w, _memo=[None, None, None, None, False], _direct=[False], _pool=[],
               _refcount=sys.getrefcount, _max=max, _map=map, _INF=float("inf"),
-              _heappop=heapq.heappop, _KeyError=KeyError, _callback_failed=_callback_failed,
+              _heappop=heapq.heappop, _heappush=heapq.heappush, _next=next, _KeyError=KeyError,
+              _callback_failed=_callback_failed,
               _order=hashmap_order([t.kind for t in proc.key_types]) if shape.group is not None else None)
+    # _acc: a time batch's split by group as send_many's timed loop fills it (the batch,
+    # how many of its events, the split, whether all of them passed send's check on its
+    # fast path); _split: a new split (a list per group made at its first event, in C);
+    # _sumfast: whether that fast path makes every value the batch end sums in C an int
+    # (windows_sink.py _grouped)
+    ns.update(_acc=[None, 0, None, False], _split=partial(defaultdict, list), _sum=sum,
+              _sumfast=_sums_in_c(shape, classes, checked, ns), _keyexact=_exact_key(shape, checked, ns))
+    for i, agg in enumerate(shape.aggs):
+        if agg.prop is not None:
+            ns[f"_ig{i}"] = itemgetter(agg.prop)
     exec(code, ns)
+    if ns.get("_raw_batches"):
+        if type(w) is not TimeBatchWindow or w._batch or w._last:
+            return None
+        w.__class__ = RawBatchWindow
     w.child = FusedSink(ns["update"])
     fused = handle_type(handle.target, stmt, handle.stream_index)
     fused.on_event = ns["on_event"]
@@ -109,6 +172,30 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     fused.shape = shape
     fused.event_type = plan.streams[0].event_type
     return fused
+
+
+def _sums_in_c(shape: Any, classes: Sequence[str], checked: Sequence[str], ns: dict) -> bool:
+    """Whether an event passing send's check on its fast path (each checked property's
+    value of the type `_t<i>` exactly) gives every count and integer sum of the statement a
+    value it takes as it is: an int for a sum, not null for a count of values."""
+    at = {p: i for i, p in enumerate(checked)}
+    for agg, cls in zip(shape.aggs, classes):
+        if agg.prop is None:
+            continue
+        i = at.get(agg.prop)
+        t = ns.get(f"_t{i}") if i is not None else None
+        if t is None or (cls in ("IntSum32", "IntSum64") and t is not int):
+            return False
+    return True
+
+
+def _exact_key(shape: Any, checked: Sequence[str], ns: dict) -> bool:
+    """Whether the group key of an event passing send's check on its fast path is a str
+    or an int (`_t<i>` of the group property): two equal such keys are the same value, so
+    a group's key stands for its last event's (windows_sink.py _values_end)."""
+    if shape.group is None or shape.group not in checked:
+        return False
+    return ns.get(f"_t{list(checked).index(shape.group)}") in (str, int)
 
 
 def _not_batched(engine: "Runtime", events: Any, i: int, *rest: Any) -> int:

@@ -89,6 +89,23 @@ def _local_steps(shape: Shape, classes: Sequence[str], u: str, enter: bool, ind:
     return [ind + line for line in out]
 
 
+# integer sums' values inlined (codegen.INLINE_VALUE's others): IntSum.value, the wrap
+# called only past the type's range
+_INT_VALUE = {"IntSum32": ("(({a}.total if -2147483648 <= {a}.total <= 2147483647 else {a}.wrap({a}.total))"
+                           " if {a}.n else None)"),
+              "IntSum64": ("(({a}.total if -9223372036854775808 <= {a}.total <= 9223372036854775807 else "
+                           "{a}.wrap({a}.total)) if {a}.n else None)")}
+
+
+def _inline_sums(row: str, classes: Sequence[str]) -> str:
+    """codegen's row source with the integer sums' `a<i>.value()` calls written out."""
+    for i, cls in enumerate(classes):
+        tmpl = _INT_VALUE.get(cls)
+        if tmpl is not None:
+            row = row.replace(f"a{i}.value()", tmpl.format(a=f"a{i}"))
+    return row
+
+
 def _row(shape: Shape, classes: Sequence[str], names: Sequence[str], ind: str, load: bool,
          target: str, row: str = "row") -> list[str]:
     """Lines building the output row of the current aggregators (and the group's
@@ -99,7 +116,7 @@ def _row(shape: Shape, classes: Sequence[str], names: Sequence[str], ind: str, l
         L += [f"a{int(i)} = {row}[{int(i)}]" for i in used]
     # EventBean(type, underlying) without its __init__ frame: the same two slots
     L += [f"{target} = _new_bean(_Bean)", f"{target}.event_type = _out_type",
-          f"{target}.underlying = {_row_source(shape, classes, names)}"]
+          f"{target}.underlying = {_inline_sums(_row_source(shape, classes, names), classes)}"]
     return [ind + line for line in L]
 
 
@@ -109,21 +126,28 @@ _EXACT = frozenset(("CountAll", "CountValues", "IntSum32", "IntSum64"))
 
 
 def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
-             want_new: bool, want_old: bool) -> list[str]:
+             want_new: bool, want_old: bool, values: "str | None" = None) -> list[str]:
+    """`values`: the one summed property whose values the timed loop's split holds in place
+    of the events (see _values_prop)."""
     G = repr(_ident(shape.group))
     exact = not shape.where and bool(classes) and all(c in _EXACT for c in classes)
+    raw = holds_raw(shape)
     L = ["groups = _groups", "get = groups.get", "refc = _refc", "count = refc.get"]
 
     def rows(target: str) -> list[str]:
         # one row per group the update touched, in Java hash-map order, from the group's
-        # last event in the update (its key as that event has it)
+        # last event in the update (its key as that event has it; a raw batch's `reps` hold
+        # that key itself, the only property a row reads: shape.py)
+        row = _row(shape, classes, names, "    ", True, "out")
+        if raw:
+            row = [line.replace(f"ru.get({G})", "ru") for line in row]
         return [f"{target} = []",
                 "for k in order:",
                 "    row = get(k)",
                 "    if row is None:",
                 "        row = _new_row()",
                 "    ru = reps[k]",
-                *_row(shape, classes, names, "    ", True, "out"),
+                *row,
                 f"    {target}.append(out)",
                 f"if not {target}:",
                 f"    {target} = None"]
@@ -133,6 +157,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
                 *_steps(shape, classes, "u", True, ind, True),
                 ind + "refc[k] = count(k, 0) + 1"]
 
+    # (a raw batch's first entry is a bean: see holds_raw)
     # one event in, none out (a sliding window's arrival): its group alone, no ordering
     L += ["if new and len(new) == 1 and not old:",
           "    u = new[0].underlying",
@@ -169,17 +194,35 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     # the events of each group in update order (a group's aggregators take its events in
     # that order: the same running sums), groups in order of first appearance
     def split(var: str, src: str, ind: str) -> list[str]:
-        return [ind + f"{var} = {{}}", ind + f"for b in {src}:", ind + "    u = b.underlying",
+        return [ind + f"{var} = {{}}", ind + f"for b in {src}:",
+                ind + ("    u = b if type(b) is dict else b.underlying" if raw else "    u = b.underlying"),
                 ind + f"    k = u.get({G})", ind + f"    l = {var}.get(k)", ind + "    if l is None:",
                 ind + f"        {var}[k] = [u]", ind + "    else:", ind + "        l.append(u)"]
-    L += split("gn", "new or ()", "")
+    acc = raw and values is None
+    if values is not None:
+        L += _values_end(shape, classes, values, reclaim, want_new, rows("new_rows"))
+        L += ["acc = _acc", "acc[0] = acc[2] = None", *split("gn", "new or ()", "")]
+    elif acc:
+        # send_many's timed loop split the batch as it filled it (`_acc`: the batch list, how
+        # many of its events the split holds, the split, whether every one of them passed
+        # send's check on its fast path): taken when it is this batch, whole
+        L += ["acc = _acc",
+              "if new is not None and new is acc[0] and len(new) == acc[1]:",
+              "    gn = acc[2]",
+              "    fast = acc[3]",
+              "else:",
+              *split("gn", "new or ()", "    "),
+              "    fast = False",
+              "acc[0] = acc[2] = None       # (the batch leaves the loop's hands)"]
+    else:
+        L += split("gn", "new or ()", "")
     if shape.where:
         L += split("go", "old or ()", "")
     else:
         # a batch window posts its previous batch as the remove stream: its groups are the
         # ones split when it was posted as new (without a where clause, which is evaluated
         # afresh for the remove stream)
-        L += ["if old is not None and old is _memo[0]:", "    go = _memo[1]"]
+        L += ["if old is not None and old is _memo[0] and _memo[1] is not None:", "    go = _memo[1]"]
         L += ["    gd = _memo[2]", "else:", "    gd = None"] if exact else ["else:"]
         L += split("go", "old or ()", "    ")
         L += ["_memo[0] = new", "_memo[1] = gn"] + (["_memo[2] = None"] if exact else [])
@@ -187,7 +230,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         # else once the window dropped it, their beans are reused by send_many's loops (for
         # a statement whose batches those loops fill; no garbage for the collector to chase
         # per event); the reference counts show that nothing else holds them
-        L += ["rl = _memo[3]",
+        L += [] if raw else ["rl = _memo[3]",
               "if _memo[4]:",
               "    _memo[4] = False",
               "    _memo[3] = old",
@@ -195,8 +238,14 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
               "        _pool.extend(rl)",
               "else:",
               "    _memo[3] = None      # (kept only while the loops fill the batches)"]
+    merged = exact and acc and not want_old
+    if merged:
+        L += _merged(shape, classes, reclaim, G)
+        top = L
+        L = []
     # a group's representative is its last event in the update, the remove stream's last
-    L += ["reps = {k: l[-1] for k, l in gn.items()}", "for k, l in go.items():", "    reps[k] = l[-1]",
+    last = f"l[-1].get({G})" if raw else "l[-1]"
+    L += [f"reps = {{k: {last} for k, l in gn.items()}}", "for k, l in go.items():", f"    reps[k] = {last}",
           "order = _order(reps) if len(reps) > 1 else reps"]
     # with the remove stream, the prior rows come first
     if want_old:
@@ -205,13 +254,33 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         L.append("old_rows = None")
     fields = [f"{f[0]}{i}" for i, cls in enumerate(classes) for f in _FIELDS[cls]] if exact else []
     L += ["dl = {}"] if exact else []
-    L += ["for k, l in gn.items():", "    row = get(k)", "    if row is None:", "        row = groups[k] = _new_row()",
+    if exact and acc:
+        # every event of the split passed send's check on its fast path, and `_sumfast`
+        # says that makes each summed value an int (none null, none missing): the batch's
+        # changes per group are its count and C sums of its values (what entering them one
+        # by one adds: integers, in any order)
+        L += ["if fast and _sumfast:", "    for k, l in gn.items():", "        row = get(k)",
+              "        if row is None:", "            row = groups[k] = _new_row()", "        c = len(l)"]
+        deltas = []
+        for i, cls in enumerate(classes):
+            L.append(f"        a{i} = row[{i}]")
+            for f in _FIELDS[cls]:     # (a total is an IntSum's: its property summed)
+                d = "c" if f == "n" else f"_sum(_map(_ig{i}, l))"
+                L += [f"        d_{f[0]}{i} = {d}", f"        a{i}.{f} += d_{f[0]}{i}"]
+                deltas.append(f"d_{f[0]}{i}")
+        L += [f"        dl[k] = ({', '.join(deltas)}, c, l[-1].get({G}))", "        refc[k] = count(k, 0) + c",
+              "else:"]
+        body_ind = "    "
+    else:
+        body_ind = ""
+    L += [body_ind + line for line in [
+          "for k, l in gn.items():", "    row = get(k)", "    if row is None:", "        row = groups[k] = _new_row()",
           *[f"    a{i} = row[{i}]" for i in range(len(shape.aggs))], *_load(classes, "    "),
           *([f"    s_{f} = {f}" for f in fields] if exact else []),
           "    for u in l:", *_local_steps(shape, classes, "u", True, "        "),
           *_store(classes, "    "),
-          *([f"    dl[k] = ({', '.join(f'{f} - s_{f}' for f in fields)},)"] if exact else []),
-          "    refc[k] = count(k, 0) + len(l)"]
+          *([f"    dl[k] = ({', '.join(f'{f} - s_{f}' for f in fields)}, len(l), {last})"] if exact else []),
+          "    refc[k] = count(k, 0) + len(l)"]]
     if exact:
         # the groups' changes of the batch that now leaves, recorded when it entered: with
         # exact aggregators (counts, integer sums) undoing them at once is what leaving
@@ -243,11 +312,143 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
               *_store(classes, "        "), "        refc[k] = rc"]
     else:
         L += _store(classes, "    ") + ["    refc[k] = rc"]
+    if merged:
+        L = top + ["    " + line for line in L]
     if want_new:
         L += rows("new_rows")
     else:
         L.append("new_rows = None")
     L += ["if new_rows or old_rows:", "    _stmt._emit(new_rows, old_rows)"]
+    return L
+
+
+def _merged(shape: Shape, classes: Sequence[str], reclaim: bool, G: str) -> list[str]:
+    """The batch end of _grouped in one pass over the groups, for exact aggregators, the
+    insert stream alone and a batch whose every event passed send's check on its fast path
+    (`_sumfast`: its values are summed in C) after a batch whose changes were recorded
+    (`gd`, or no batch before): each group of the new batch takes its changes less the old
+    batch's for that group, then the groups of the old batch alone leave theirs (the same
+    final state as entering the one and leaving the other; the representative of a group
+    in both is its last event of the old batch, as there). Opens an `if` whose `else` is
+    _grouped's general steps; the `order` of the groups computed."""
+    fields = [(i, f) for i, cls in enumerate(classes) for f in _FIELDS[cls]]
+    used = sorted({i for i, _ in fields})
+    L = ["if fast and _sumfast and (gd is not None or old is None):",
+         "    od = gd if gd is not None else {}",
+         "    pop = od.pop",
+         "    reps = {}",
+         "    old_rows = None",
+         "    dl = {}",
+         "    for k, l in gn.items():",
+         "        row = get(k)",
+         "        if row is None:",
+         "            row = groups[k] = _new_row()",
+         "        c = len(l)",
+         *[f"        a{i} = row[{i}]" for i in used]]
+    for i, f in fields:     # (a total is an IntSum's: its property summed)
+        L.append(f"        d_{f[0]}{i} = " + ("c" if f == "n" else f"_sum(_map(_ig{i}, l))"))
+    L += [f"        rk = l[-1].get({G})",
+          "        d = pop(k, None)",
+          "        if d is None:",
+          *[f"            a{i}.{f} += d_{f[0]}{i}" for i, f in fields],
+          "            refc[k] = count(k, 0) + c",
+          "            reps[k] = rk",
+          "        else:",
+          *[f"            a{i}.{f} += d_{f[0]}{i} - d[{n}]" for n, (i, f) in enumerate(fields)],
+          "            refc[k] = count(k, 0) + c - d[-2]",
+          "            reps[k] = d[-1]",
+          f"        dl[k] = ({', '.join(f'd_{f[0]}{i}' for i, f in fields)}, c, rk)",
+          "    for k, d in od.items():",
+          "        reps[k] = d[-1]",
+          "        row = get(k)",
+          "        if row is None:",
+          "            continue",
+          *[f"        a{i} = row[{i}]" for i in used],
+          *[f"        a{i}.{f} -= d[{n}]" for n, (i, f) in enumerate(fields)],
+          "        rc = count(k, 0) - d[-2]"]
+    if reclaim:
+        L += ["        if rc <= 0:", "            del groups[k]", "            refc.pop(k, None)",
+              "        else:", "            refc[k] = rc"]
+    else:
+        L += ["        refc[k] = rc"]
+    L += ["    _memo[2] = dl",
+          "    order = _order(reps) if len(reps) > 1 else reps",
+          "else:"]
+    return L
+
+
+def _values_prop(shape: Shape, classes: Sequence[str], want_old: bool, checked: Sequence[str]) -> "str | None":
+    """The property whose values the timed loop's split of a raw batch holds in place of
+    its events: the one property of the integer sums of a statement whose aggregators are
+    all exact, without the remove stream, when send's check tests it and the group key
+    (None: the split holds the events)."""
+    if not holds_raw(shape) or want_old or not classes or not all(c in _EXACT for c in classes):
+        return None
+    summed = {a.prop for a, cls in zip(shape.aggs, classes) if cls in ("IntSum32", "IntSum64")}
+    if len(summed) != 1:
+        return None
+    prop = summed.pop()
+    return prop if prop in checked and shape.group in checked else None
+
+
+def _values_end(shape: Shape, classes: Sequence[str], prop: str, reclaim: bool, want_new: bool,
+                rows: list[str]) -> list[str]:
+    """_merged's batch end from a split holding each group's values of `prop` (the timed
+    loop's, `_acc`): taken when every event of the batch passed send's check on its fast
+    path, `_sumfast` says that makes every value an int and `_keyexact` says the group key
+    of such an event is the one of its group's last event (a str or an int: equal keys are
+    the same value); the groups of the old batch from its recorded changes (each with its
+    count and its last event's key). Returns from update; otherwise goes on to the general
+    steps."""
+    fields = [(i, f) for i, cls in enumerate(classes) for f in _FIELDS[cls]]
+    used = sorted({i for i, _ in fields})
+    L = ["acc = _acc",
+         "if new is not None and new is acc[0] and len(new) == acc[1] and acc[3] and _sumfast and _keyexact \\",
+         "        and (old is None or (old is _memo[0] and _memo[2] is not None)):",
+         "    gv = acc[2]",
+         "    acc[0] = acc[2] = None",
+         "    od = _memo[2] if old is not None else {}",
+         "    _memo[0] = new",
+         "    _memo[1] = None         # (no events by group: the general steps split them)",
+         "    pop = od.pop",
+         "    reps = {}",
+         "    dl = {}",
+         "    for k, l in gv.items():",
+         "        row = get(k)",
+         "        if row is None:",
+         "            row = groups[k] = _new_row()",
+         "        c = len(l)",
+         *[f"        a{i} = row[{i}]" for i in used]]
+    for i, f in fields:
+        L.append(f"        d_{f[0]}{i} = " + ("c" if f == "n" else "_sum(l)"))
+    L += ["        d = pop(k, None)",
+          "        if d is None:",
+          *[f"            a{i}.{f} += d_{f[0]}{i}" for i, f in fields],
+          "            refc[k] = count(k, 0) + c",
+          "            reps[k] = k",
+          "        else:",
+          *[f"            a{i}.{f} += d_{f[0]}{i} - d[{n}]" for n, (i, f) in enumerate(fields)],
+          "            refc[k] = count(k, 0) + c - d[-2]",
+          "            reps[k] = d[-1]",
+          f"        dl[k] = ({', '.join(f'd_{f[0]}{i}' for i, f in fields)}, c, k)",
+          "    for k, d in od.items():",
+          "        reps[k] = d[-1]",
+          "        row = get(k)",
+          "        if row is None:",
+          "            continue",
+          *[f"        a{i} = row[{i}]" for i in used],
+          *[f"        a{i}.{f} -= d[{n}]" for n, (i, f) in enumerate(fields)],
+          "        rc = count(k, 0) - d[-2]"]
+    if reclaim:
+        L += ["        if rc <= 0:", "            del groups[k]", "            refc.pop(k, None)",
+              "        else:", "            refc[k] = rc"]
+    else:
+        L += ["        refc[k] = rc"]
+    L += ["    _memo[2] = dl",
+          "    order = _order(reps) if len(reps) > 1 else reps"]
+    if want_new:
+        L += ["    " + line for line in rows] + ["    if new_rows:", "        _stmt._emit(new_rows, None)"]
+    L += ["    return"]
     return L
 
 
@@ -275,7 +476,9 @@ def _emit_one(want_new: bool, want_old: bool, ind: str) -> list[str]:
     emit = "_stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")"
     if not want_new:
         return [ind + emit]
-    return [ind + "if _direct[0]:", ind + "    _direct[0] = False", ind + "    _stmt._dispatch([out], None)",
+    # (Statement._deliver_now: with one two-argument listener and no subscriber, that
+    # listener's call, a subscriber it sets getting the row after it; else _dispatch)
+    return [ind + "if _direct[0]:", ind + "    _direct[0] = False", ind + "    _stmt._deliver_now(out)",
             ind + "else:", ind + "    " + emit]
 
 
@@ -292,13 +495,20 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
         body += ["if new:", "    new = [b for b in new if _where((b,))]",
                  "if old:", "    old = [b for b in old if _where((b,))]",
                  "if not new and not old:", "    return"]
+    values = _values_prop(shape, classes, want_old, checked) if shape.group is not None else None
     if shape.group is not None:
-        body += _grouped(shape, classes, names, reclaim, want_new, want_old)
+        body += _grouped(shape, classes, names, reclaim, want_new, want_old, values)
     else:
         body += _ungrouped(shape, classes, names, want_new, want_old)
     src += ["    " + line for line in body]
     src += ["", "def on_event(bean):"]
-    if shape.window == "time_batch":
+    if shape.window == "time_batch" and holds_raw(shape):
+        # as below, a dict of the batch's first bean's type joining as itself
+        src += ["    b = _w._batch", "    if b:", "        u = bean.underlying",
+                "        if type(u) is dict and bean.event_type is b[0].event_type:",
+                "            b.append(u)", "        else:", "            b.append(bean)", "    else:",
+                "        _w.update([bean], None)"]
+    elif shape.window == "time_batch":
         # TimeBatchWindow.update for one event joining a batch already begun (its timer
         # is set): an append; the first event of a batch goes through the window
         src += ["    b = _w._batch", "    if b:", "        b.append(bean)", "    else:",
@@ -313,21 +523,29 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
         src += ["    _w.update([bean], None)"]
     src.append("")
     if shape.window == "time_batch":
-        src += _batch_loop(checked)
-        src += _timed_batch_loop(checked)
+        raw = holds_raw(shape)
+        src += _batch_loop(checked, raw)
+        src += _timed_batch_loop(checked, shape.group if raw else None, values)
+        src += ["_raw_batches = True", ""] if raw else []
     elif shape.window == "time":
         src += _timed_window_loop(checked)
     return "\n".join(src)
 
 
-def _batch_loop(checked: Sequence[str]) -> list[str]:
+def _batch_loop(checked: Sequence[str], raw: bool = False) -> list[str]:
     """send_many's loop for a time batch alone on its event type: each event is checked,
-    wrapped and joins the batch. Nothing is posted before time moves, so no listener or
-    other user code runs inside the loop: nothing to drain and the routing cannot change."""
+    wrapped and joins the batch (`raw`: a batch begun joined by the dict itself, see
+    holds_raw). Nothing is posted before time moves, so no listener or other user code
+    runs inside the loop: nothing to drain and the routing cannot change."""
     src = ["def run(engine, events, i, n, check, find, type_name):",
-           "    w = _w",
-           "    _memo[4] = True         # (its beans may be reused: see update)",
-           "    for j in range(i, n):",
+           "    w = _w"]
+    if raw:
+        src += ["    b = w._batch",
+                "    if b and b[0].event_type is not _et:",
+                "        return i            # (a batch begun by another type's event: send's path)"]
+    else:
+        src += ["    _memo[4] = True         # (its beans may be reused: see update)"]
+    src += ["    for j in range(i, n):",
            "        u = events[j]",
            "        if type(u) is not dict:",
            "            return j",
@@ -338,6 +556,17 @@ def _batch_loop(checked: Sequence[str]) -> list[str]:
                 "                check(u)"]
     if not checked:
         src.append("            check(u)")
+    if raw:
+        src += ["        if b:",
+                "            b.append(u)",
+                "        else:",
+                "            bean = _new_bean(_Bean)",
+                "            bean.event_type = _et",
+                "            bean.underlying = u",
+                "            w.update([bean], None)",
+                "            b = w._batch",
+                "    return n", ""]
+        return src
     src += ["        bean = _pool.pop() if _pool else _new_bean(_Bean)",
             "        bean.event_type = _et",
             "        bean.underlying = u",
@@ -348,6 +577,16 @@ def _batch_loop(checked: Sequence[str]) -> list[str]:
             "            w.update([bean], None)",
             "    return n", ""]
     return src
+
+
+def holds_raw(shape: Shape) -> bool:
+    """Whether a fused time batch's batches hold, after the bean of their first event
+    (every batch begins with one: TimeBatchWindow.update), the underlying dicts of the
+    later events of that bean's type in place of beans (the sink reads nothing else of
+    them, and no where clause takes beans; the window, engine/fused_windows.py
+    RawBatchWindow, makes beans of them when iterated): a grouped statement without a
+    where clause, whose batches the timed loop splits as it fills them."""
+    return shape.window == "time_batch" and shape.group is not None and not shape.where
 
 
 def _inline_check(checked: Sequence[str], ind: str) -> list[str]:
@@ -371,7 +610,41 @@ def _inline_check(checked: Sequence[str], ind: str) -> list[str]:
     return out
 
 
-def _timed_batch_loop(checked: Sequence[str]) -> list[str]:
+def _keyed_check(checked: Sequence[str], key: str, ind: str, value: "str | None" = None) -> list[str]:
+    """_inline_check that also reads the group key `k` of the event `u` (as u.get(key)),
+    in the fast test's subscripts when the check tests the key's property, and sets `odd`
+    (the event did not pass on the fast path, or is not checked) and then `fast` False;
+    with `value` (a checked property) its value `v` too."""
+    K = repr(_ident(key))
+    read = key in checked
+    V = repr(_ident(value)) if value is not None else None
+    after = [f"k = u.get({K})"] + ([f"v = u.get({V})"] if value is not None else [])
+    if not checked:
+        return [ind + "if check is not None:", ind + "    check(u)", ind + "odd = True", ind + "fast = False",
+                *[ind + x for x in after]]
+    tests = " or ".join("type(k) is not _t%d" % i if p == key else "type(v) is not _t%d" % i if p == value
+                        else f"type(u[{_ident(p)!r}]) is not _t{i}" for i, p in enumerate(checked))
+    out = [ind + "if check is not None:",
+           ind + "    try:",
+           *([ind + f"        k = u[{K}]"] if read else []),
+           *([ind + f"        v = u[{V}]"] if value is not None else []),
+           ind + f"        odd = {tests}",
+           ind + "    except _KeyError:",
+           ind + "        odd = True",
+           ind + "    if odd:",
+           ind + "        fast = False"]
+    for i, p in enumerate(checked):
+        out += [ind + f"        v = u.get({_ident(p)!r})",
+                ind + f"        if type(v) not in _ok{i} and v is not None:",
+                ind + "            check(u)"]
+    if read:
+        out += [ind + "        " + x for x in after]
+    out += [ind + "else:", ind + "    odd = True", ind + "    fast = False"]
+    out += [ind + "    " + x for x in after] if read else [ind + x for x in after]
+    return out
+
+
+def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None, value: "str | None" = None) -> list[str]:
     """send_many's loop with times for a time batch alone on its event type
     (engine/fused.py run_batch): event i's time step is made by the caller; before each
     later event the loop steps time itself (two comparisons: nothing due, not backwards)
@@ -380,42 +653,97 @@ def _timed_batch_loop(checked: Sequence[str]) -> list[str]:
     event that is not a dict (its step made: the caller sends it without one). `due` is
     the scheduler's earliest time, after `now` (else ~i at once: a callback scheduled while
     the last step fired waits for the next step, even to the same time); only the window's
-    own schedule changes it here (no user code runs before time moves)."""
+    own schedule changes it here (no user code runs before time moves).
+
+    With a group `key` (a grouped statement without a where clause) the loop also splits
+    the batch by group as it fills it (`_acc`, see _grouped: the batch's end then needs no
+    pass over its events to group them); events that joined the batch elsewhere (send) are
+    split when the loop next starts. With a `value` property (_values_prop) the split holds
+    each group's values of it instead of its events, for a batch whose every event passed
+    the check on its fast path: with another, the batch end splits the batch itself."""
     src = ["def run_timed(engine, events, i, n, check, find, type_name, times):",
            "    w = _w",
-           "    _memo[4] = True",
+           *([] if key is not None else ["    _memo[4] = True"]),
            "    sched = engine.scheduler",
            "    now = sched.now",
            "    heap = sched._heap",
            "    due = heap[0].time if heap else _INF",
            "    if due <= now:",
-           "        return ~i           # a callback waits for the next step: the engine's loop",
-           "    engine.current_statement = _stmt",
-           "    try:",
-           "        for j in range(i, n):",
-           "            t = times[j]",
-           "            if t >= due or t < now:     # (due > now: the same time goes on)",
-           "                return j",
-           "            now = t",
-           "            u = events[j]",
-           "            if type(u) is not dict:",
-           "                return ~j           # (its step made: nothing due before `due`)",
-           *_inline_check(checked, "            "),
-           "            bean = _pool.pop() if _pool else _new_bean(_Bean)",
-           "            bean.event_type = _et",
-           "            bean.underlying = u",
-           "            b = w._batch",
-           "            if b:",
-           "                b.append(bean)",
-           "            else:",
-           "                sched.now = now",
-           "                w.update([bean], None)",
-           "                heap = sched._heap",
-           "                due = heap[0].time if heap else _INF",
-           "        return n",
-           "    finally:",
-           "        sched.now = now",
-           ""]
+           "        return ~i           # a callback waits for the next step: the engine's loop"]
+    ind = "            "
+    if key is not None:
+        K = repr(_ident(key))
+        src += ["    b = w._batch",
+                "    if b and b[0].event_type is not _et:",
+                "        return i            # (a batch begun by another type's event: send's path)",
+                "    acc = _acc",
+                "    gn = acc[2]",
+                "    m = acc[1]",
+                "    if acc[0] is not b or gn is None or len(b) < m:",
+                "        acc[0] = b",
+                "        acc[2] = gn = _split()",
+                "        m = 0",
+                "        fast = True",
+                "    else:",
+                "        fast = acc[3]",
+                *(["    if len(b) > m:",
+                   "        fast = False        # (events that send added: the batch end splits)"]
+                  if value is not None else ["    if len(b) > m:",
+                        "        fast = False        # (events that send added: split now)",
+                        "        for x in b[m:]:",
+                "            if type(x) is not dict:",
+                "                x = x.underlying",
+                f"            k = x.get({K})",
+                "            l = gn.get(k)",
+                "            if l is None:",
+                "                gn[k] = [x]",
+                "            else:",
+                "                l.append(x)"])]
+    src += ["    engine.current_statement = _stmt",
+            "    try:",
+            "        for j in range(i, n):",
+            "            t = times[j]",
+            "            if t >= due or t < now:     # (due > now: the same time goes on)",
+            "                return j",
+            "            now = t",
+            "            u = events[j]",
+            "            if type(u) is not dict:",
+            "                return ~j           # (its step made: nothing due before `due`)",
+            *(_inline_check(checked, ind) if key is None else _keyed_check(checked, key, ind, value))]
+    if key is None:
+        src += ["            bean = _pool.pop() if _pool else _new_bean(_Bean)",
+                "            bean.event_type = _et",
+                "            bean.underlying = u",
+                "            b = w._batch",
+                "            if b:",
+                "                b.append(bean)",
+                "            else:",
+                "                sched.now = now",
+                "                w.update([bean], None)",
+                "                heap = sched._heap",
+                "                due = heap[0].time if heap else _INF"]
+    else:
+        # (b is the window's batch: it changes only at a post, and posts are the caller's)
+        src += ["            if b:",
+                "                b.append(u)",
+                "            else:",
+                "                bean = _new_bean(_Bean)",
+                "                bean.event_type = _et",
+                "                bean.underlying = u",
+                "                sched.now = now",
+                "                w.update([bean], None)",
+                "                b = acc[0] = w._batch",
+                "                acc[2] = gn = _split()",
+                "                fast = not odd",
+                "                heap = sched._heap",
+                "                due = heap[0].time if heap else _INF",
+                "            gn[k].append(u)" if value is None else "            gn[k].append(v)"]
+    src += ["        return n",
+            "    finally:",
+            "        sched.now = now"]
+    if key is not None:
+        src += ["        acc[1] = len(b)", "        acc[3] = fast"]
+    src.append("")
     return src
 
 
@@ -469,7 +797,15 @@ def _timed_window_loop(checked: Sequence[str]) -> list[str]:
             "                                wt.popleft()",
             "                                out.append(we.popleft())",
             "                            if wt:",
-            "                                w._handle = c.schedule(wt[0] + w._period, w._expire_cb)",
+            "                                # c.schedule(wt[0] + w._period, w._expire_cb) with the",
+            "                                # handle just fired (off the heap, held by nothing)",
+            "                                h.time = wt[0] + w._period + c.offset",
+            "                                h.slot = c.slot",
+            "                                h.seq = _next(sched._seq)",
+            "                                h.active = True",
+            "                                sched._active += 1",
+            "                                _heappush(sched._heap, h)",
+            "                                w._handle = h",
             "                            if out:",
             "                                _direct[0] = stmt._listeners_only and not engine._dispatch_queue",
             "                                posted = False",
