@@ -679,7 +679,10 @@ def _call(node: A.Call, scope: Scope) -> Compiled:
         if error is not None:
             raise scope.fail(error)
         fns = tuple(a.fn for a in args)
-        return _fold(lambda eps: fn(*[g(eps) for g in fns]), typer([a.type for a in args]), args)
+        # a null constant takes any type: coalesce(s, null) is a String, as in Esper
+        typed = [a for a in args if not (a.is_constant and a.constant is None)] \
+            if lname == "coalesce" else args
+        return _fold(lambda eps: fn(*[g(eps) for g in fns]), typer([a.type for a in typed or args]), args)
     if scope.services is not None and hasattr(scope.services, "special_function"):
         special = scope.services.special_function(node, scope)
         if special is not None:

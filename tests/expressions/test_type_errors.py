@@ -28,6 +28,8 @@ def engine() -> Engine:
     ("b regexp 'a'", "The regexp operator requires a String or numeric type left-hand expression"),
     ("'x' between 1 and 5", "Implicit conversion from datatype 'String' to numeric is not allowed"),
     ("-1 & 2.5", "Invalid type for bitwise & operator"),
+    # coalesce's type is its non-null parameters' (hypothesis found it typed Object)
+    ("b & coalesce(s, null)", "Invalid datatype for binary operator, String is not allowed"),
     ("-s", "Implicit conversion from datatype 'String' to numeric is not allowed"),
     ("s | 'y'", "Invalid datatype for binary operator, String is not allowed"),
     ("~d", "Invalid type for bitwise ~ operator"),
