@@ -483,21 +483,14 @@ class NotInListIndex(Index):
         return out
 
 
-class BoolExprIndex(Index):
-    """What cannot be indexed: predicates over the event, shared by `key` (the
-    expression's canonical text). A null or false result is no match."""
+class _LiveEntries(Index):
+    """An index whose entries are tested one by one: entry key -> (value, child)."""
 
     __slots__ = ("live",)
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
-        self.live: dict[Any, tuple[Callable[[Any], Any], Any]] = {}
-
-    @staticmethod
-    def entry_key(value: Any, key: Optional[str]) -> Any:
-        # Without a key only the very same predicate object is shared; the entry keeps the
-        # predicate alive, so its id cannot be reused while the entry exists.
-        return key if key is not None else ("\0predicate", id(value))
+        self.live: dict[Any, tuple[Any, Any]] = {}
 
     def _link(self, entry_key: Any, value: Any, child: Any) -> None:
         self.live[entry_key] = (value, child)
@@ -510,6 +503,19 @@ class BoolExprIndex(Index):
 
     def single(self) -> tuple[Any, Any]:
         return next(iter(self.live.values()))
+
+
+class BoolExprIndex(_LiveEntries):
+    """What cannot be indexed: predicates over the event, shared by `key` (the
+    expression's canonical text). A null or false result is no match."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def entry_key(value: Any, key: Optional[str]) -> Any:
+        # Without a key only the very same predicate object is shared; the entry keeps the
+        # predicate alive, so its id cannot be reused while the entry exists.
+        return key if key is not None else ("\0predicate", id(value))
 
     def match(self, v: Any, u: Any, bean: Any, out: Optional[list]) -> Optional[list]:
         for pred, n in self.live.values():
@@ -518,32 +524,16 @@ class BoolExprIndex(Index):
         return out
 
 
-class InKeysIndex(Index):
+class InKeysIndex(_LiveEntries):
     """`in keys of` a live container: one entry per container (shared by `key`); an event
     value in a container's keys matches that entry. An unhashable value is in none."""
 
-    __slots__ = ("live",)
-
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
-        self.live: dict[Any, tuple[Any, Any]] = {}
+    __slots__ = ()
 
     @staticmethod
     def entry_key(value: Any, key: Optional[str]) -> Any:
         # the entry keeps the container alive, so its id cannot be reused meanwhile
         return key if key is not None else ("\0keys", id(value))
-
-    def _link(self, entry_key: Any, value: Any, child: Any) -> None:
-        self.live[entry_key] = (value, child)
-
-    def _unlink(self, entry_key: Any, child: Any) -> None:
-        del self.live[entry_key]
-
-    def shape(self) -> int:
-        return min(len(self.live), 2)
-
-    def single(self) -> tuple[Any, Any]:
-        return next(iter(self.live.values()))
 
     def match(self, v: Any, u: Any, bean: Any, out: Optional[list]) -> Optional[list]:
         for keys, n in self.live.values():

@@ -215,6 +215,27 @@ def _slide_local(cls: str, i: int, v: str, w: str) -> list[str]:
     return fast + out + reads
 
 
+def _group_window(shape: Shape, pre: dict[str, str]) -> list[str]:
+    """The lines finding the event's `#groupwin` window `w` (key `k`); grouped by the same
+    key, with the group's aggregators a0.. from one `_wins` record (its row never goes)."""
+    L = [f"k = {_read('u', shape.groupwin, pre)}"]
+    if shape.group is None:
+        return L + ["w = _wins.get(k)",
+                    "if w is None:",
+                    "    views = _gwgroups.get(k)",
+                    "    w = _wins[k] = (views if views is not None else _gw._group(k))[0]._events"]
+    aggs = ", ".join(f"a{i}" for i in range(len(shape.aggs)))
+    return L + ["rec = _wins.get(k)",
+                "if rec is None:",
+                "    views = _gwgroups.get(k)",
+                "    w = (views if views is not None else _gw._group(k))[0]._events",
+                "    row = _groups.get(k)",
+                "    if row is None:",
+                "        row = _groups[k] = _new_row()",
+                "    rec = _wins[k] = (w, *row)",
+                f"w, {aggs}, = rec"]
+
+
 def _stable_body(shape: Shape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str],
                  recycle: bool) -> list[str]:
     """body() without a where clause: every event enters and, once its window is full, the
@@ -228,23 +249,7 @@ def _stable_body(shape: Shape, classes: Sequence[str], names: Sequence[str], pre
     grouped = shape.group is not None
     length = shape.length
     if length is not None and shape.groupwin is not None:
-        L.append(f"k = {_read('u', shape.groupwin, pre)}")
-        if grouped:
-            # with the group's aggregation row, which never goes
-            L += ["rec = _wins.get(k)",
-                  "if rec is None:",
-                  "    views = _gwgroups.get(k)",
-                  "    w = (views if views is not None else _gw._group(k))[0]._events",
-                  "    row = _groups.get(k)",
-                  "    if row is None:",
-                  "        row = _groups[k] = _new_row()",
-                  "    rec = _wins[k] = (w, *row)",
-                  "w, " + ", ".join(f"a{i}" for i in range(len(shape.aggs))) + ", = rec"]
-        else:
-            L += ["w = _wins.get(k)",
-                  "if w is None:",
-                  "    views = _gwgroups.get(k)",
-                  "    w = _wins[k] = (views if views is not None else _gw._group(k))[0]._events"]
+        L += _group_window(shape, pre)
     elif length is not None:
         L.append("w = _events")
     if grouped:
@@ -302,25 +307,8 @@ def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
     n_aggs = len(shape.aggs)
     grouped = shape.group is not None
     length = int(shape.length)
-    aggs = ", ".join(f"a{i}" for i in range(n_aggs))
     if shape.groupwin is not None:
-        L.append(f"k = {_read('u', shape.groupwin, pre)}")
-        if grouped:
-            # the group's window and its aggregators (its row never goes)
-            L += ["rec = _wins.get(k)",
-                  "if rec is None:",
-                  "    views = _gwgroups.get(k)",
-                  "    w = (views if views is not None else _gw._group(k))[0]._events",
-                  "    row = _groups.get(k)",
-                  "    if row is None:",
-                  "        row = _groups[k] = _new_row()",
-                  "    rec = _wins[k] = (w, *row)",
-                  f"w, {aggs}, = rec"]
-        else:
-            L += ["w = _wins.get(k)",
-                  "if w is None:",
-                  "    views = _gwgroups.get(k)",
-                  "    w = _wins[k] = (views if views is not None else _gw._group(k))[0]._events"]
+        L += _group_window(shape, pre)
     else:
         L.append("w = _events")
     if not grouped:
