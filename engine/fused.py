@@ -23,6 +23,7 @@ from .epoch import EPOCH, bump
 from .faults import statement_failed
 from .fused_windows import SINK_VIEWS, fuse_window
 from .instance import SingleStreamSink, StatementContext, StreamHandle
+from .statement import late_subscriber
 
 if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
@@ -263,16 +264,6 @@ def _bind(ns: dict, plan: Any, aggs: Any, stmt: Any, et: Any) -> None:
               _failed=statement_failed, _et=et, _route=None, _roots=None, _root=None, _h=None,
               _epoch=EPOCH, _late_sub=late_subscriber,
               _Loop=LoopBean, _Spent=SpentBean, _rc=sys.getrefcount)
-
-
-def late_subscriber(stmt: Any, rows: list, empty: Any) -> None:
-    """The subscriber step of Statement._dispatch after a batch loop called the statement's
-    one listener directly, for a subscriber that listener set: it gets the same rows."""
-    sub = stmt._subscriber
-    try:
-        sub.deliver(rows, empty)
-    except Exception as exc:    # isolated as in _dispatch
-        stmt._failed("Subscriber", sub.subscriber, exc)
 
 
 # send_many's other batch loops, tried when no fused statement is alone on the type:

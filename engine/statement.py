@@ -281,9 +281,15 @@ def _call_with_one(stmt: Statement, fn: Listener, empty: Any = ()) -> Callable[[
         except Exception as exc:
             failed("Listener", fn, exc)
         if stmt._subscriber is not None:
-            sub = stmt._subscriber
-            try:
-                sub.deliver(rows, empty)
-            except Exception as exc:    # isolated as in _dispatch
-                failed("Subscriber", sub.subscriber, exc)
+            late_subscriber(stmt, rows, empty)
     return deliver_now
+
+
+def late_subscriber(stmt: Statement, rows: list, empty: Any) -> None:
+    """The subscriber step of Statement._dispatch after a direct call of the statement's
+    one listener, for a subscriber that listener set: it gets the same rows."""
+    sub = stmt._subscriber
+    try:
+        sub.deliver(rows, empty)
+    except Exception as exc:    # isolated as in _dispatch
+        stmt._failed("Subscriber", sub.subscriber, exc)

@@ -230,7 +230,8 @@ def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[Key
     known = {"_props", "_events", "_gw", "_gwgroups", "_wins", "_groups", "_refc", "_new_row", "_single"}
     if not layout or not set(layout) <= known:
         return None
-    from engine.fused import LoopBean, SpentBean, _type_checks, bind_checks, late_subscriber
+    from engine.fused import LoopBean, SpentBean, _type_checks, bind_checks
+    from engine.statement import late_subscriber
     item = definition.levels[0].spec.item_for(et)
     key = None
     if item is not None and len(item.lookups) == 1 and item.lookups[0].isidentifier() \

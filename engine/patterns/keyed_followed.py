@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from engine.contracts.bean import EventBean
 from engine.faults import statement_failed
 from engine.fastpath_switch import fast_paths
+from engine.statement import late_subscriber
 from epl.plans.keyed_followed import KeyedFollowedPlan
 from filterindex.spec import FilterOp, FilterParam, FilterSpec
 
@@ -270,15 +271,6 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             ls1 = fn1 = None
         if statement.has_receivers:
             statement._dispatch(rows, None)
-
-    def subscribed(rows: list) -> None:
-        """A subscriber that the lone listener set while it was called gets its rows, as
-        in Statement._dispatch."""
-        sub = statement._subscriber
-        try:
-            sub.deliver(rows, empty)
-        except Exception as exc:    # isolated as in Statement._dispatch
-            statement._failed("Subscriber", sub.subscriber, exc)
 
     def deliver(rows: list) -> None:
         """Rows of one B event, through the statement's output queue."""
@@ -524,7 +516,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                 except Exception as exc:  # isolate listeners: log, signal, go on
                     statement._failed("Listener", fn1, exc)
                 if statement._subscriber is not None:
-                    subscribed(rows)    # set by that listener: it gets the rows too
+                    late_subscriber(statement, rows, empty)   # set by that listener
             else:
                 receivers(rows)
             return
@@ -602,7 +594,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                 except Exception as exc:  # isolate listeners: log, signal, go on
                     statement._failed("Listener", fn1, exc)
                 if statement._subscriber is not None:
-                    subscribed(rows)    # set by that listener: it gets the rows too
+                    late_subscriber(statement, rows, empty)   # set by that listener
             else:
                 receivers(rows)
             return
