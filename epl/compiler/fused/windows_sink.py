@@ -322,6 +322,25 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     return L
 
 
+def _old_batch_lines(used: Sequence[int], fields: Sequence[tuple[int, str]], reclaim: bool) -> list[str]:
+    """The one-pass batch end's step for the groups of the batch leaving (`od`): take back
+    the changes they recorded when they entered, then the memo and the groups' order."""
+    L = ["    for k, d in od.items():",
+         "        reps[k] = d[-1]",
+         "        row = get(k)",
+         "        if row is None:",
+         "            continue",
+         *[f"        a{i} = row[{i}]" for i in used],
+         *[f"        a{i}.{f} -= d[{n}]" for n, (i, f) in enumerate(fields)],
+         "        rc = count(k, 0) - d[-2]"]
+    if reclaim:
+        L += ["        if rc <= 0:", "            del groups[k]", "            refc.pop(k, None)",
+              "        else:", "            refc[k] = rc"]
+    else:
+        L += ["        refc[k] = rc"]
+    return L + ["    _memo[2] = dl", "    order = _order(reps) if len(reps) > 1 else reps"]
+
+
 def _merged(shape: Shape, classes: Sequence[str], reclaim: bool, G: str) -> list[str]:
     """The batch end of _grouped in one pass over the groups, for exact aggregators, the
     insert stream alone and a batch whose every event passed send's check on its fast path
@@ -358,22 +377,7 @@ def _merged(shape: Shape, classes: Sequence[str], reclaim: bool, G: str) -> list
           "            refc[k] = count(k, 0) + c - d[-2]",
           "            reps[k] = d[-1]",
           f"        dl[k] = ({', '.join(f'd_{f[0]}{i}' for i, f in fields)}, c, rk)",
-          "    for k, d in od.items():",
-          "        reps[k] = d[-1]",
-          "        row = get(k)",
-          "        if row is None:",
-          "            continue",
-          *[f"        a{i} = row[{i}]" for i in used],
-          *[f"        a{i}.{f} -= d[{n}]" for n, (i, f) in enumerate(fields)],
-          "        rc = count(k, 0) - d[-2]"]
-    if reclaim:
-        L += ["        if rc <= 0:", "            del groups[k]", "            refc.pop(k, None)",
-              "        else:", "            refc[k] = rc"]
-    else:
-        L += ["        refc[k] = rc"]
-    L += ["    _memo[2] = dl",
-          "    order = _order(reps) if len(reps) > 1 else reps",
-          "else:"]
+          *_old_batch_lines(used, fields, reclaim), "else:"]
     return L
 
 
@@ -431,21 +435,7 @@ def _values_end(shape: Shape, classes: Sequence[str], prop: str, reclaim: bool, 
           "            refc[k] = count(k, 0) + c - d[-2]",
           "            reps[k] = d[-1]",
           f"        dl[k] = ({', '.join(f'd_{f[0]}{i}' for i, f in fields)}, c, k)",
-          "    for k, d in od.items():",
-          "        reps[k] = d[-1]",
-          "        row = get(k)",
-          "        if row is None:",
-          "            continue",
-          *[f"        a{i} = row[{i}]" for i in used],
-          *[f"        a{i}.{f} -= d[{n}]" for n, (i, f) in enumerate(fields)],
-          "        rc = count(k, 0) - d[-2]"]
-    if reclaim:
-        L += ["        if rc <= 0:", "            del groups[k]", "            refc.pop(k, None)",
-              "        else:", "            refc[k] = rc"]
-    else:
-        L += ["        refc[k] = rc"]
-    L += ["    _memo[2] = dl",
-          "    order = _order(reps) if len(reps) > 1 else reps"]
+          *_old_batch_lines(used, fields, reclaim)]
     if want_new:
         L += ["    " + line for line in rows] + ["    if new_rows:", "        _stmt._emit(new_rows, None)"]
     L += ["    return"]
