@@ -31,10 +31,20 @@ check). The unlocked code loads its constants as constants of its code object, a
 deleted under it (an older front's handles) is a NameError that sends the event the locked
 way. Type names, like the unlocked code's constants, reach the code as constants, never as
 source text.
+
+Advancing time without the lock. With nothing due at or before t and nobody holding the lock,
+`advance_time(t)` only stores t as the engine's time, without taking the lock. No other thread
+may see that store in the middle of its event or time step: the test of `held`, the tests of
+the time and the schedule's head and the store run with no call and no backward jump between
+them, and CPython, holding the GIL, hands it to another thread only at those (or at a
+function's start). So no other thread runs between the test and the store: either the lock
+was free for all of it or the call takes the lock. Where that does not hold (an interpreter
+without the GIL or not CPython), `advance_time` always takes the lock.
 """
 from __future__ import annotations
 
 import re
+import sys
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 from filterindex.codegen import source_of
@@ -393,11 +403,17 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
     return "\n".join(out)
 
 
+# CPython with its GIL switches threads only at calls, backward jumps and function starts
+GIL_SWITCHES_AT_CALLS: bool = (sys.implementation.name == "cpython"
+                               and getattr(sys, "_is_gil_enabled", lambda: True)())
+
+
 def advance_front(scheduler: Any, lock: Optional["EngineLock"], fire_due: Callable[[int], None],
                   doc: Optional[str], annotations: dict) -> Callable[[int], None]:
     """`engine.advance_time` of a simulated-time engine: `Engine.advance_time` without its
-    time-mode test (the mode never changes) and its attribute reads; with nothing due, the
-    lock, two comparisons with the engine's time, one with the head of the schedule."""
+    time-mode test (the mode never changes) and its attribute reads; with nothing due, two
+    comparisons with the engine's time and one with the head of the schedule, and with a
+    lock, its `held` instead of the lock (module docstring)."""
     if lock is None:
         def advance_time(t: int) -> None:
             if t < scheduler.now:
@@ -410,8 +426,18 @@ def advance_front(scheduler: Any, lock: Optional["EngineLock"], fire_due: Callab
     else:
         # the lock's own C methods: two calls cost half of a `with` block
         acquire, release = lock._lock.acquire, lock._lock.release
+        unlocked = GIL_SWITCHES_AT_CALLS
 
         def advance_time(t: int) -> None:
+            if unlocked and type(t) is int:
+                # from the test of `held` to the store: no call, no backward jump (the
+                # operands are ints, the handle's `time` a slot), so no other thread runs
+                # in between (module docstring)
+                if not lock.held and t >= scheduler.now:
+                    heap = scheduler._heap
+                    if not heap or heap[0].time > t:
+                        scheduler.now = t
+                        return
             acquire()
             try:
                 if t < scheduler.now:

@@ -1,0 +1,119 @@
+"""`advance_time` with nothing due stores the time without the lock when nobody holds it
+(engine/lean_send.py): another thread's event or time step in progress never sees the time
+change under it (the advance waits for it), the time it sets is the one later steps start
+from, and whatever falls due still fires at its time, thread-safe or not."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from engine import Engine
+
+WAIT = 0.3      # how long a listener keeps its event or time step in progress
+
+
+def _blocking_listener(engine: Engine, started: threading.Event, seen: list):
+    """Records the engine's time before and after a pause in which another thread advances."""
+    def listen(new, old):
+        seen.append(engine.now)
+        started.set()
+        time.sleep(WAIT)
+        seen.append(engine.now)
+    return listen
+
+
+def test_an_advance_with_nothing_due_waits_for_another_threads_event():
+    engine = Engine(time="simulated")
+    engine.epl("create schema T(a int)")
+    started, seen = threading.Event(), []
+    engine.epl("select a from T").add_listener(_blocking_listener(engine, started, seen))
+    sender = threading.Thread(target=engine.send, args=({"a": 1}, "T"))
+    sender.start()
+    assert started.wait(5)
+    engine.advance_time(5000)           # nothing due: still waits for the event in progress
+    assert engine.now == 5000
+    sender.join(5)
+    assert seen == [0, 0]
+
+
+def test_an_advance_with_nothing_due_waits_for_another_threads_time_step():
+    engine = Engine(time="simulated")
+    engine.epl("create schema T(a int)")
+    started, seen = threading.Event(), []
+    stmt = engine.epl("select count(*) as n from T#time_batch(1 sec)")
+    stmt.add_listener(_blocking_listener(engine, started, seen))
+    engine.send({"a": 1}, "T")
+    stepper = threading.Thread(target=engine.advance_time, args=(1000,))    # the batch ends
+    stepper.start()
+    assert started.wait(5)
+    engine.advance_time(1500)           # the next batch ends at 2000: nothing due
+    assert engine.now == 1500
+    stepper.join(5)
+    assert seen == [1000, 1000]
+
+
+def test_an_advance_waits_while_another_thread_holds_the_engine_lock():
+    engine = Engine(time="simulated")
+    engine.epl("create schema T(a int)")
+    holding, seen = threading.Event(), []
+
+    def hold():
+        with engine.lock:
+            holding.set()
+            seen.append(engine.now)
+            time.sleep(WAIT)
+            seen.append(engine.now)
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert holding.wait(5)
+    engine.advance_time(7)
+    holder.join(5)
+    assert seen == [0, 0] and engine.now == 7
+
+
+def test_time_cannot_move_backwards_on_the_unlocked_path_either():
+    from engine.errors import TimeError
+    engine = Engine(time="simulated")
+    engine.advance_time(100)
+    with pytest.raises(TimeError):
+        engine.advance_time(99)
+    assert engine.now == 100
+
+
+def _plain(row) -> dict:
+    """A row's columns, a pattern's tagged events as their dicts."""
+    return {k: getattr(v, "underlying", v) for k, v in row.underlying.items()}
+
+
+@settings(max_examples=100, deadline=None)
+@given(steps=st.lists(st.tuples(st.integers(0, 700), st.booleans()), min_size=1, max_size=40),
+       thread_safe=st.booleans(), int_subclass=st.booleans())
+def test_time_steps_give_the_same_rows_as_the_general_advance(steps, thread_safe, int_subclass):
+    """Random gaps, an event after some steps: the same rows as Engine.advance_time (the
+    class's own method, always locked), with plain ints and with an int subclass as time."""
+    class Ms(int):
+        pass
+
+    def run(front: bool) -> list:
+        engine = Engine(time="simulated", thread_safe=thread_safe)
+        engine.epl("create schema T(a int)")
+        out: list = []
+        for epl in ("select count(*) as n, sum(a) as s from T#time_batch(1 sec)",
+                    "select sum(a) as s from T#time(500 msec)",
+                    "select * from pattern [every x=T -> timer:interval(300 msec)]"):
+            stmt = engine.epl(epl)
+            stmt.add_listener(lambda new, old, tag=epl: out.append(
+                (tag, engine.now, [_plain(r) for r in new or ()], [_plain(r) for r in old or ()])))
+        advance = engine.advance_time if front else Engine.advance_time.__get__(engine)
+        t = 0
+        for i, (gap, send) in enumerate(steps):
+            t += gap
+            advance(Ms(t) if int_subclass else t)
+            if send:
+                engine.send({"a": i}, "T")
+        return out
+
+    assert run(True) == run(False)
