@@ -170,13 +170,16 @@ class LeanSend:
             free = None
             if _discards_unlocked(lines, fn.__globals__):
                 free = _unlocked_body(lines, fn.__globals__, p, literals)
+            lines, one = _one_handle(lines, fn.__globals__)
             lines = [_CONST.sub(lambda m: p + "c" + m.group(1), ln) for ln in lines]
             values.update((p + k, v) for k, v in fn.__globals__.items() if _CONST.fullmatch(k))
             values.update(((p + "r", entry.router), (p + "f", fn), (p + "p", entry.probe),
                            (p + "k", entry.check), (p + "t", entry.event_type)))
             literals[f"\x00{p}n"] = type_name
             inlined.append((entry, fn))
-            blocks.append(_Block(p, lines, uses_bean, free, _checker_body(entry.check, p, values)))
+            check = _checker_body(entry.check, p, values)
+            blocks.append(_Block(p, lines, uses_bean, free, check,
+                                 _fast_check(entry.check, p, values) if check is not None else None, one))
         try:
             code = _compile(_source(blocks, gen, self.locked), literals)
         except (SyntaxError, RecursionError, MemoryError):   # a body too deep: keep the front
@@ -231,12 +234,16 @@ class _Block(NamedTuple):
     """One inlined type in the front: the prefix of its names (its type name is the
     constant `'\\x00{prefix}n'` stands for), its route body (with the names), whether that
     reads the probe bean, the body for discards without the lock (None: none) and the
-    type's checker's body (`_checker_body`)."""
+    type's checker's body (`_checker_body`) with its test that every value has exactly its
+    type's first Python type (`_fast_check`), and the handle when the body collects at most
+    one, always the same (`_one_handle`: `out` is then that handle or None)."""
     prefix: str
     body: list[str]
     uses_bean: bool
     free: Optional[list[str]]
     check: Optional[list[str]]     # the type's checker inlined (None: called)
+    fast: Optional[str]            # the checker's all-exact-types test (`_fast_check`)
+    one: Optional[Any]             # the one handle the body may collect (`_one_handle`)
 
 
 def _discards_unlocked(body: list[str], consts: dict[str, Any]) -> bool:
@@ -298,7 +305,7 @@ def _checker_body(check: Callable[[Any], None], p: str, values: dict[str, Any]) 
     got = checker_source(check)
     if got is None:
         return None
-    body, ns = got
+    body, ns, _ = got
     lines = []
     for ln in body:
         if not any(shape.fullmatch(ln) for shape in _CHECK_SHAPES):
@@ -313,6 +320,62 @@ def _checker_body(check: Callable[[Any], None], p: str, values: dict[str, Any]) 
                 return None
     values.update((p + "k" + k, v) for k, v in ns.items() if _CHECK_CONST.fullmatch(k))
     return lines
+
+
+_COLLECT = re.compile(r"( *)if out is None:")
+_OUT = re.compile(r"\bout\b")
+
+
+def _one_handle(body: list[str], consts: dict[str, Any]) -> tuple[list[str], Any]:
+    """A body that collects at most one handle, always the same (one `out = [c]` /
+    `out.append(c)` site, no other use of `out`; route bodies have no loops): the body with
+    that site as `out = c`, and the handle; else the body unchanged and None. The front then
+    needs no list, no dedup and no test of its length, and knows the handle's type."""
+    sites = []
+    for i, ln in enumerate(body):
+        m = _COLLECT.fullmatch(ln)
+        if m is None:
+            continue
+        ind = m.group(1)
+        got = re.fullmatch(ind + r"    out = \[(c\d+)\]", body[i + 1]) if i + 3 < len(body) else None
+        if got is None or body[i + 2] != ind + "else:" \
+                or body[i + 3] != f"{ind}    out.append({got.group(1)})":
+            return body, None
+        sites.append((i, ind, got.group(1)))
+    if len(sites) != 1:
+        return body, None
+    i, ind, c = sites[0]
+    rest = body[:i] + body[i + 4:]
+    if any(_OUT.search(ln) for ln in rest) or c not in consts:
+        return body, None
+    return body[:i] + [f"{ind}out = {c}"] + body[i + 4:], consts[c]
+
+
+def _fast_check(check: Callable[[Any], None], p: str, values: dict[str, Any]) -> Optional[str]:
+    """The checker's test of its common case (engine.contracts.event_types._fast_test) as a
+    condition on `event`, its names under the prefix `p` (added to `values`); None when the
+    checker has none or it is not of that shape. Where it holds, the checker's lines would
+    pass the event without looking further; where not, they decide."""
+    got = checker_source(check)
+    if got is None or got[2] is None:
+        return None
+    _, ns, fast = got
+    tests = _STR.split(fast)                # code, literal, code, ...
+    code = "".join("@" if i % 2 else x for i, x in enumerate(tests))
+    if not re.fullmatch(r"type\(u\[@\]\) (?:is _t\d+_0|in _f\d+)(?: and type\(u\[@\]\) (?:is _t\d+_0|in _f\d+))*", code):
+        return None
+    out = []
+    for i, x in enumerate(tests):
+        if i % 2:
+            out.append(x)               # a property name's repr()
+            continue
+        x = x.replace("u[", "event[")
+        for name in re.findall(r"\b_[tf]\d+(?:_0)?\b", x):
+            if name not in ns:
+                return None
+            values[p + "k" + name] = ns[name]
+        out.append(re.sub(r"\b(_[tf]\d+(?:_0)?)\b", lambda m: p + "k" + m.group(1), x))
+    return "".join(out)
 
 
 def _name(prefix: str) -> str:
@@ -347,48 +410,70 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
                     "            except NameError:",
                     "                pass"]
         out += ["        else:", "            _slow(event, type_name)", "            return"]
-    for i, (p, body, uses_bean, _, check) in enumerate(blocks):
+    for i, (p, body, uses_bean, _, check, fast, one) in enumerate(blocks):
         out.append(f"        {'if' if i == 0 else 'elif'} type_name == {_name(p)}:")
         ind = " " * 12
         if locked:
             out += [ind + "_acquire()", ind + "_L.held += 1"]
         out += [ind + f"if _gen == {gen} and not _E._depth and {p}r.fn is {p}f:",
                 ind + "    _E._depth = 1",
-                ind + "    try:",
-                ind + "        _E.current_statement = None"]
+                ind + "    try:"]
+        # a body that only collects its one handle evaluates nothing: no statement to name
+        always = one is not None and len(body) == 1 and body[0].startswith("    out = ")
+        if not always:
+            out.append(ind + "        _E.current_statement = None")
         if uses_bean:
             out += [ind + f"        bean = {p}p", ind + "        bean.underlying = event"]
-        out += [ind + "        u = event", ind + "        out = None"]
-        out += [ind + "    " + ln for ln in body]
+        if always:
+            out += [ind + "        out = " + body[0][len("    out = "):]]
+        else:
+            out += [ind + "        u = event", ind + "        out = None"]
+            out += [ind + "    " + ln for ln in body]
         if uses_bean:
             out.append(ind + "        bean.underlying = None")
-        out += [ind + "        if out is not None:",
-                ind + f"            if {p}c1._multi and len(out) > 1:",
-                ind + f"                out = {p}c3(out)",
-                ind + "            if _E.check_events:"]
+        tail = []                       # what a wanted event runs, one indent level
+        if one is None:
+            tail += [f"if {p}c1._multi and len(out) > 1:", f"    out = {p}c3(out)"]
+        tail.append("if _E.check_events:")
         if check is None:
-            out.append(ind + f"                {p}k(event)")
+            tail.append(f"    {p}k(event)")
         else:
-            out.append(ind + "                get = event.get")
-            out += [ind + " " * 12 + ln for ln in check]
-        out += [
-                ind + "            bean = _new_bean(_EventBean)",
-                ind + f"            bean.event_type = {p}t",
-                ind + "            bean.underlying = event",
-                ind + "            if len(out) == 1:",
-                # Engine.feed's one-handle case without its frame
-                ind + "                _h = out[0]",
-                ind + "                if type(_h) is _RowHandle and not _E._dispatch_queue:",
-                ind + "                    _h.statement._deliver_now(bean)",
-                ind + "                else:",
-                ind + "                    _E.current_statement = _h.statement",
-                ind + "                    try:",
-                ind + "                        _h.on_event(bean)",
-                ind + "                    except Exception as _exc:",
-                ind + "                        _failed(_E, _h.statement, bean, _exc)",
-                ind + "            else:",
-                ind + "                _E.feed(bean, out)",
-                ind + "        if _E.pending:",
+            k = "    "
+            if fast is not None:
+                # the common case in one condition; else (or a key missing) the checker
+                tail += ["    try:", f"        _ok = {fast}", "    except KeyError:",
+                         "        _ok = False", "    if not _ok:"]
+                k = "        "
+            tail.append(k + "get = event.get")
+            tail += [k[4:] + ln for ln in check]
+        tail += ["bean = _new_bean(_EventBean)", f"bean.event_type = {p}t", "bean.underlying = event"]
+        # Engine.feed's one-handle case without its frame
+        generic = ["_E.current_statement = _h.statement",
+                   "try:",
+                   "    _h.on_event(bean)",
+                   "except Exception as _exc:",
+                   "    _failed(_E, _h.statement, bean, _exc)"]
+        if one is None:
+            tail += ["if len(out) == 1:",
+                     "    _h = out[0]",
+                     "    if type(_h) is _RowHandle and not _E._dispatch_queue:",
+                     "        _h.statement._deliver_now(bean)",
+                     "    else:"]
+            tail += ["        " + ln for ln in generic]
+            tail += ["else:", "    _E.feed(bean, out)"]
+        else:
+            tail.append("_h = out")
+            if type(one) is RowHandle:          # a handle's type never changes
+                tail += ["if not _E._dispatch_queue:", "    _h.statement._deliver_now(bean)", "else:"]
+                tail += ["    " + ln for ln in generic]
+            else:
+                tail += generic
+        if always:
+            out += [ind + "        " + ln for ln in tail]
+        else:
+            out.append(ind + "        if out is not None:")
+            out += [ind + "            " + ln for ln in tail]
+        out += [ind + "        if _E.pending:",
                 ind + "            _E.drain()",
                 ind + "    finally:",
                 ind + "        _E._depth = 0"]
