@@ -390,32 +390,31 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
     returns there. Everything else, and a wanted event, takes the type's locked block,
     which routes the event again holding the lock."""
     out = ["def send(event, type_name=None):", "    if type(event) is dict:"]
-    # the unlocked discards first, each block short (its name test stays specialized)
-    if any(b.free is not None for b in blocks):
-        for i, b in enumerate(blocks):
-            out.append(f"        {'if' if i == 0 else 'elif'} type_name == {_name(b.prefix)}:")
-            if b.free is None:
-                out.append("            pass")
-                continue
+    # CPython 3.11 specializes a comparison only when a short jump follows it (no
+    # EXTENDED_ARG): each test is `if x != y: <short> else: <block>`, never `if x == y:
+    # <block>` over a long block (a generic comparison costs as much as the rest of a test)
+    for i, (p, body, uses_bean, free_body, check, fast, one) in enumerate(blocks):
+        out += [f"        if type_name != {_name(p)}:", "            pass", "        else:"]
+        if free_body is not None:
+            # the unlocked discard first
             free = "not _L.held" if locked else "not _E._depth"
             out += ["            try:",
                     # a discard from the state the engine was in when the lock was last
                     # free; a NameError: the code of an older front whose names went
-                    f"                if {free} and {b.prefix}r.fn is {b.prefix}f:",
+                    f"                if {free} and {p}r.fn is {p}f:",
                     "                    u = event",
                     "                    out = None"]
-            out += [" " * 16 + ln for ln in b.free]
+            out += [" " * 16 + ln for ln in free_body]
             out += ["                    if out is None:",
                     "                        return",
                     "            except NameError:",
                     "                pass"]
-        out += ["        else:", "            _slow(event, type_name)", "            return"]
-    for i, (p, body, uses_bean, _, check, fast, one) in enumerate(blocks):
-        out.append(f"        {'if' if i == 0 else 'elif'} type_name == {_name(p)}:")
         ind = " " * 12
         if locked:
             out += [ind + "_acquire()", ind + "_L.held += 1"]
-        out += [ind + f"if _gen == {gen} and not _E._depth and {p}r.fn is {p}f:",
+        out += [ind + f"if _gen != {gen} or _E._depth or {p}r.fn is not {p}f:"]
+        out += [ind + "    _L.held -= 1", ind + "    _release()"] if locked else [ind + "    pass"]
+        out += [ind + "else:",
                 ind + "    _E._depth = 1",
                 ind + "    try:"]
         # a body that only collects its one handle evaluates nothing: no statement to name
@@ -454,13 +453,14 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
                    "except Exception as _exc:",
                    "    _failed(_E, _h.statement, bean, _exc)"]
         if one is None:
-            tail += ["if len(out) == 1:",
+            tail += ["if len(out) != 1:",
+                     "    _E.feed(bean, out)",
+                     "else:",
                      "    _h = out[0]",
                      "    if type(_h) is _RowHandle and not _E._dispatch_queue:",
                      "        _h.statement._deliver_now(bean)",
                      "    else:"]
             tail += ["        " + ln for ln in generic]
-            tail += ["else:", "    _E.feed(bean, out)"]
         else:
             tail.append("_h = out")
             if type(one) is RowHandle:          # a handle's type never changes
@@ -479,9 +479,9 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
                 ind + "        _E._depth = 0"]
         if locked:
             out += [ind + "        _L.held -= 1", ind + "        _release()"]
-        out.append(ind + "    return")
-        if locked:
-            out += [ind + "_L.held -= 1", ind + "_release()"]
+        out += [ind + "    return",
+                # its route changed, or a send in progress: Engine.send
+                ind + "_slow(event, type_name)", ind + "return"]
     # a dict of another type (or whose route changed): Engine.send; anything else: its
     # general path (Engine.send would only call it)
     out += ["        _slow(event, type_name)", "        return", "    _general(event, type_name)", ""]
