@@ -171,8 +171,10 @@ class LeanSend:
             if _discards_unlocked(lines, fn.__globals__):
                 free = _unlocked_body(lines, fn.__globals__, p, literals)
             lines, one = _one_handle(lines, fn.__globals__)
+            keys = _keys_read(lines)
             lines = [_CONST.sub(lambda m: p + "c" + m.group(1), ln) for ln in lines]
-            values.update((p + k, v) for k, v in fn.__globals__.items() if _CONST.fullmatch(k))
+            values.update((p + k, _interned(v) if k in keys else v)
+                          for k, v in fn.__globals__.items() if _CONST.fullmatch(k))
             values.update(((p + "r", entry.router), (p + "f", fn), (p + "p", entry.probe),
                            (p + "k", entry.check), (p + "t", entry.event_type)))
             literals[f"\x00{p}n"] = type_name
@@ -273,12 +275,14 @@ def _unlocked_body(body: list[str], consts: dict[str, Any], p: str,
     handles it collects keep their names. Only scalars and sets or tuples of them go into
     the constants: the cycle collector does not look into code objects, and a constant
     leading back to the engine (a router, a handle) would keep the engine alive forever."""
+    keys = _keys_read(body)
+
     def name(m: re.Match) -> str:
         value = consts["c" + m.group(1)]
         if not _immutable(value):
             return p + "c" + m.group(1)
         key = f"\x00{p}c{m.group(1)}"
-        literals[key] = value
+        literals[key] = _interned(value) if "c" + m.group(1) in keys else value
         return repr(key)
     lines = []
     for ln in body:
@@ -289,6 +293,17 @@ def _unlocked_body(body: list[str], consts: dict[str, Any], p: str,
         else:
             lines.append(ln)
     return [_CONST.sub(name, ln) for ln in lines]
+
+
+def _keys_read(body: list[str]) -> set[str]:
+    """The constants a route body reads the event's values by (`v = u.get(c)`)."""
+    return {m.group(3) for m in map(_GET.fullmatch, body) if m is not None}
+
+
+def _interned(value: Any) -> Any:
+    """A property name as the interned string (an event dict's keys written as literals are
+    interned: a lookup then matches by identity, without comparing the characters)."""
+    return sys.intern(value) if type(value) is str else value
 
 
 def _immutable(value: Any) -> bool:
