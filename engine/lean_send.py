@@ -462,9 +462,12 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
             tail += [k[4:] + ln for ln in check]
         tail += ["bean = _new_bean(_EventBean)", f"bean.event_type = {p}t", "bean.underlying = event"]
         # Engine.feed's one-handle case without its frame
+        # (`_h.on_event(bean)` would be a LOAD_METHOD of a slot, which 3.11 does not
+        # specialize: the attribute read and the call apart, both specialize)
         generic = ["_E.current_statement = _h.statement",
+                   "_on = _h.on_event",
                    "try:",
-                   "    _h.on_event(bean)",
+                   "    _on(bean)",
                    "except Exception as _exc:",
                    "    _failed(_E, _h.statement, bean, _exc)"]
         if one is None:
