@@ -164,8 +164,16 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
         if type(w) is not TimeBatchWindow or w._batch or w._last:
             return None
         w.__class__ = RawBatchWindow
+    expire = ns.get("expire")
+    if expire is not None:
+        if w._handle is not None:
+            return None     # (a window fused before any event: its expiry not scheduled yet)
+        w._expire_cb = expire
     w.child = FusedSink(ns["update"])
     fused = handle_type(handle.target, stmt, handle.stream_index)
+    # _self, _rt: on_event tests that the engine's routing hands its type's events to this
+    # handle alone (the router, one per filter index and type, kept with its index)
+    ns.update(_self=fused, _rt=[None, None])
     fused.on_event = ns["on_event"]
     fused.run = ns.get("run", _not_batched)
     fused.namespace = ns

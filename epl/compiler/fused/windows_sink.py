@@ -132,7 +132,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     G = repr(_ident(shape.group))
     exact = not shape.where and bool(classes) and all(c in _EXACT for c in classes)
     raw = holds_raw(shape)
-    L = ["groups = _groups", "get = groups.get", "refc = _refc", "count = refc.get"]
+    L = list(GROUPS)
 
     def rows(target: str) -> list[str]:
         # one row per group the update touched, in Java hash-map order, from the group's
@@ -152,25 +152,12 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
                 f"if not {target}:",
                 f"    {target} = None"]
 
-    def enter_one(ind: str) -> list[str]:
-        return [ind + "row = get(k)", ind + "if row is None:", ind + "    row = groups[k] = _new_row()",
-                *_steps(shape, classes, "u", True, ind, True),
-                ind + "refc[k] = count(k, 0) + 1"]
-
     # (a raw batch's first entry is a bean: see holds_raw)
     # one event in, none out (a sliding window's arrival): its group alone, no ordering
     L += ["if new and len(new) == 1 and not old:",
           "    u = new[0].underlying",
-          f"    k = u.get({G})",
-          "    ru = u"]
-    if want_old:
-        L += ["    row = get(k)", "    if row is None:", "        row = _new_row()",
-              *_row(shape, classes, names, "    ", True, "prior")]
-    L += enter_one("    ")
-    if want_new:
-        L += _row(shape, classes, names, "    ", False, "out")
-    L += _emit_one(want_new, want_old, "    ")
-    L.append("    return")
+          *_arrival(shape, classes, names, want_new, want_old, _emit_one(want_new, want_old, ""), "    "),
+          "    return"]
     # none in, one out (a sliding window's expiry): its group alone
     L += ["if not new and old and len(old) == 1:",
           "    u = old[0].underlying",
@@ -320,6 +307,27 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         L.append("new_rows = None")
     L += ["if new_rows or old_rows:", "    _stmt._emit(new_rows, old_rows)"]
     return L
+
+
+GROUPS = ["groups = _groups", "get = groups.get", "refc = _refc", "count = refc.get"]
+
+
+def _arrival(shape: Shape, classes: Sequence[str], names: Sequence[str], want_new: bool, want_old: bool,
+             emit: list[str], ind: str) -> list[str]:
+    """A grouped sliding window's one event in, none out (the underlying `u`): its group
+    alone, no ordering (the prior row first with the remove stream), then `emit` (the
+    rows `out`, `prior`); the locals of GROUPS bound."""
+    G = repr(_ident(shape.group))
+    L = [f"k = u.get({G})", "ru = u"]
+    if want_old:
+        L += ["row = get(k)", "if row is None:", "    row = _new_row()",
+              *_row(shape, classes, names, "", True, "prior")]
+    L += ["row = get(k)", "if row is None:", "    row = groups[k] = _new_row()",
+          *_steps(shape, classes, "u", True, "", True),
+          "refc[k] = count(k, 0) + 1"]
+    if want_new:
+        L += _row(shape, classes, names, "", False, "out")
+    return [ind + line for line in L + emit]
 
 
 def _old_batch_lines(used: Sequence[int], fields: Sequence[tuple[int, str]], reclaim: bool) -> list[str]:
@@ -508,7 +516,15 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
         # StatementContext: the scheduler's time less the statement's offset)
         src += ["    w = _w", "    c = w._ctx", "    now = c._scheduler.now - c.offset",
                 "    if w._handle is None:", "        w._handle = c.schedule(now + w._period, w._expire_cb)",
-                "    w._times.append(now)", "    w._events.append(bean)", "    update([bean], None)"]
+                "    w._times.append(now)", "    w._events.append(bean)"]
+        if shape.group is not None and not shape.where:
+            # the sink's arrival in place (update's first case), its row handed to the
+            # listeners at once when that is what the drain after this event would do
+            src += ["    u = bean.underlying", *["    " + x for x in GROUPS],
+                    *_arrival(shape, classes, names, want_new, want_old, _arrival_emit(want_new, want_old), "    ")]
+        else:
+            src += ["    update([bean], None)"]
+        src += ["", *_expire_source()]
     else:
         src += ["    _w.update([bean], None)"]
     src.append("")
@@ -520,6 +536,82 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
     elif shape.window == "time":
         src += _timed_window_loop(checked)
     return "\n".join(src)
+
+
+def _arrival_emit(want_new: bool, want_old: bool) -> list[str]:
+    """on_event's rows of an arriving event (`out`, `prior`). Its insert stream goes to the
+    listeners at once (Statement._deliver_now) when the drain that follows this event would
+    do just that: the statement delivers to listeners alone, nothing waits for dispatch, and
+    the event is one of the statement's own type that the engine's routing hands to this
+    handle alone (so no other statement takes it after this one; each caller of a lone
+    handle's on_event drains next: send, send_many, a routed event in the drain)."""
+    emit = "_stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")"
+    if not want_new or want_old:
+        return [emit]
+    return ["stmt = _stmt",
+            "e = stmt.engine",
+            "if stmt._listeners_only and not e._dispatch_queue and bean.event_type is _et:",
+            "    f = e.filters",
+            "    rt = _rt",
+            "    if rt[0] is not f:",
+            "        rt[1] = f.router(_et)     # (one object per type for the index's life)",
+            "        rt[0] = f",
+            "    roots = rt[1].roots",
+            "    if len(roots) == 1 and roots[0].one is _self:",
+            "        stmt._deliver_now(out)",
+            "        return",
+            emit.replace("_stmt.", "stmt.")]
+
+
+def _expire_source() -> list[str]:
+    """`expire()`, the fused time window's expiry callback (its `_expire_cb`): TimeWindow's
+    _expire with the next expiry scheduled before the post, on the handle that just fired
+    (off the heap, held by nothing else), as send_many's timed loop does; the post's rows
+    go to the listeners at once (`_direct`) when the drain after this time step would do
+    just that: no other callback is live (none left to fire in this step), the statement
+    delivers to listeners alone and nothing waits for dispatch."""
+    return ["def expire():",
+            "    w = _w",
+            "    c = w._ctx",
+            "    sched = c._scheduler",
+            "    h = w._handle",
+            "    w._handle = None",
+            "    wt = w._times",
+            "    horizon = sched.now - c.offset - w._period",
+            "    if wt and wt[0] <= horizon:",
+            "        we = w._events",
+            "        out = []",
+            "        while wt and wt[0] <= horizon:",
+            "            wt.popleft()",
+            "            out.append(we.popleft())",
+            "        stmt = _stmt",
+            "        direct = not sched._active and stmt._listeners_only and not stmt.engine._dispatch_queue",
+            "        if wt:",
+            "            if h is not None and not h.active and h.callback is w._expire_cb:",
+            "                # c.schedule(wt[0] + w._period, w._expire_cb) with the handle just fired",
+            "                h.time = wt[0] + w._period + c.offset",
+            "                h.slot = c.slot",
+            "                h.seq = _next(sched._seq)",
+            "                h.active = True",
+            "                sched._active += 1",
+            "                _heappush(sched._heap, h)",
+            "                w._handle = h",
+            "            else:",
+            "                w._handle = c.schedule(wt[0] + w._period, w._expire_cb)",
+            "        _direct[0] = direct",
+            "        posted = False",
+            "        try:",
+            "            update(None, out)",
+            "            posted = True",
+            "        finally:",
+            "            _direct[0] = False",
+            "            if not posted and w._handle is not None:",
+            "                # a failed post: the general order had not scheduled the next expiry yet",
+            "                c.cancel(w._handle)",
+            "                w._handle = None",
+            "    elif wt:",
+            "        w._handle = c.schedule(wt[0] + w._period, w._expire_cb)",
+            ""]
 
 
 def _batch_loop(checked: Sequence[str], raw: bool = False) -> list[str]:
