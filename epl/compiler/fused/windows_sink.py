@@ -415,10 +415,34 @@ def _values_end(shape: Shape, classes: Sequence[str], prop: str, reclaim: bool, 
     fields = [(i, f) for i, cls in enumerate(classes) for f in _FIELDS[cls]]
     used = sorted({i for i, _ in fields})
     L = ["acc = _acc",
-         "if new is not None and new is acc[0] and len(new) == acc[1] and acc[3] and _sumfast and _keyexact \\",
-         "        and (old is None or (old is _memo[0] and _memo[2] is not None)):",
-         "    gv = acc[2]",
-         "    acc[0] = acc[2] = None",
+         "gv = None",
+         "if new is not None and _sumfast and _keyexact and (old is None or (old is _memo[0] and _memo[2] is not None)):",
+         "    if new is acc[0] and len(new) == acc[1]:",
+         "        if acc[3]:",
+         "            gv = acc[2]"]
+    if all(a.prop in (None, prop) for a in shape.aggs):
+        # a batch the timed loop did not split (per-event sends): its keys and values
+        # read and grouped in C (dict.__getitem__, list.append over the groups' lists)
+        # when every event is a dict holding both, each of its usual type exactly
+        K, V = repr(_ident(shape.group)), repr(_ident(prop))
+        L += ["    else:",
+              "        u = new[0]",
+              "        if type(u) is not dict:",
+              "            u = u.underlying",
+              "        try:",
+              "            if type(u) is not dict:",
+              "                raise _KeyError",
+              f"            ks = [u[{K}]]",
+              f"            ks += _map(_dget, _islice(new, 1, None), _repeat({K}))",
+              f"            vs = [u[{V}]]",
+              f"            vs += _map(_dget, _islice(new, 1, None), _repeat({V}))",
+              "        except (_KeyError, _TypeError):     # (a missing property, an event kept as its bean:",
+              "            ks = None                       # dict.__getitem__ takes dicts alone)",
+              "        if ks is not None and _set(_map(type, ks)) <= _tk and _set(_map(type, vs)) <= _tv:",
+              "            gv = _split()",
+              "            _any(_map(_append, _map(gv.__getitem__, ks), vs))"]
+    L += ["if gv is not None:",
+          "    acc[0] = acc[2] = None",
          "    od = _memo[2] if old is not None else {}",
          "    _memo[0] = new",
          "    _memo[1] = None         # (no events by group: the general steps split them)",
@@ -528,6 +552,10 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
     else:
         src += ["    _w.update([bean], None)"]
     src.append("")
+    if values is not None and all(a.prop in (None, values) for a in shape.aggs):
+        # (_values_end's split in C: the usual types of the key and the values)
+        src += [f"_tk = _frozenset((_t{list(checked).index(shape.group)},))",
+                f"_tv = _frozenset((_t{list(checked).index(values)},))", ""]
     if shape.window == "time_batch":
         raw = holds_raw(shape)
         src += _batch_loop(checked, raw)
