@@ -161,23 +161,8 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     # none in, one out (a sliding window's expiry): its group alone
     L += ["if not new and old and len(old) == 1:",
           "    u = old[0].underlying",
-          f"    k = u.get({G})",
-          "    ru = u",
-          "    row = get(k)"]
-    if want_old:
-        L += ["    prow = row if row is not None else _new_row()"]
-        L += _row(shape, classes, names, "    ", True, "prior", "prow")
-    L += ["    if row is not None:", *_steps(shape, classes, "u", False, "        ", True),
-          "        rc = count(k, 0) - 1"]
-    if reclaim:
-        L += ["        if rc <= 0:", "            del groups[k]", "            refc.pop(k, None)",
-              "            row = None", "        else:", "            refc[k] = rc"]
-    else:
-        L += ["        refc[k] = rc"]
-    if want_new:
-        L += ["    if row is None:", "        row = _new_row()", *_row(shape, classes, names, "    ", True, "out")]
-    L += _emit_one(want_new, want_old, "    ")
-    L.append("    return")
+          *_departure(shape, classes, names, reclaim, want_new, want_old, _emit_one(want_new, want_old, ""), "    "),
+          "    return"]
     # the events of each group in update order (a group's aggregators take its events in
     # that order: the same running sums), groups in order of first appearance
     def split(var: str, src: str, ind: str) -> list[str]:
@@ -318,6 +303,7 @@ def _arrival(shape: Shape, classes: Sequence[str], names: Sequence[str], want_ne
     alone, no ordering (the prior row first with the remove stream), then `emit` (the
     rows `out`, `prior`); the locals of GROUPS bound."""
     G = repr(_ident(shape.group))
+    # (the group column of its rows: the key just read, `ru.get(G)` again)
     L = [f"k = u.get({G})", "ru = u"]
     if want_old:
         L += ["row = get(k)", "if row is None:", "    row = _new_row()",
@@ -327,7 +313,27 @@ def _arrival(shape: Shape, classes: Sequence[str], names: Sequence[str], want_ne
           "refc[k] = count(k, 0) + 1"]
     if want_new:
         L += _row(shape, classes, names, "", False, "out")
-    return [ind + line for line in L + emit]
+    return [ind + line.replace(f"ru.get({G})", "k") for line in L + emit]
+
+
+def _departure(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool, want_new: bool,
+               want_old: bool, emit: list[str], ind: str) -> list[str]:
+    """A grouped sliding window's none in, one out (the underlying `u`): its group alone
+    (the prior row first with the remove stream; a group whose last event left goes),
+    then `emit`; the locals of GROUPS bound."""
+    G = repr(_ident(shape.group))
+    L = [f"k = u.get({G})", "ru = u", "row = get(k)"]
+    if want_old:
+        L += ["prow = row if row is not None else _new_row()", *_row(shape, classes, names, "", True, "prior", "prow")]
+    L += ["if row is not None:", *_steps(shape, classes, "u", False, "    ", True), "    rc = count(k, 0) - 1"]
+    if reclaim:
+        L += ["    if rc <= 0:", "        del groups[k]", "        refc.pop(k, None)", "        row = None", "    else:",
+              "        refc[k] = rc"]
+    else:
+        L += ["    refc[k] = rc"]
+    if want_new:
+        L += ["if row is None:", "    row = _new_row()", *_row(shape, classes, names, "", True, "out")]
+    return [ind + line.replace(f"ru.get({G})", "k") for line in L + emit]
 
 
 def _old_batch_lines(used: Sequence[int], fields: Sequence[tuple[int, str]], reclaim: bool) -> list[str]:
@@ -548,7 +554,11 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
                     *_arrival(shape, classes, names, want_new, want_old, _arrival_emit(want_new, want_old), "    ")]
         else:
             src += ["    update([bean], None)"]
-        src += ["", *_expire_source()]
+        one = None
+        if shape.group is not None and not shape.where:
+            one = ["u = gone[0].underlying", *GROUPS,
+                   *_departure(shape, classes, names, reclaim, want_new, want_old, _expiry_emit(want_new, want_old), "")]
+        src += ["", *_expire_source(one)]
     else:
         src += ["    _w.update([bean], None)"]
     src.append("")
@@ -591,13 +601,25 @@ def _arrival_emit(want_new: bool, want_old: bool) -> list[str]:
             emit.replace("_stmt.", "stmt.")]
 
 
-def _expire_source() -> list[str]:
+def _expiry_emit(want_new: bool, want_old: bool) -> list[str]:
+    """expire's rows of one event leaving (`out`, `prior`): at once when `direct`."""
+    emit = "stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")"
+    if not want_new:
+        return [emit]
+    return ["if direct:", "    stmt._deliver_now(out)", "else:", "    " + emit]
+
+
+def _expire_source(one: "list[str] | None") -> list[str]:
     """`expire()`, the fused time window's expiry callback (its `_expire_cb`): TimeWindow's
     _expire with the next expiry scheduled before the post, on the handle that just fired
     (off the heap, held by nothing else), as send_many's timed loop does; the post's rows
     go to the listeners at once (`_direct`) when the drain after this time step would do
     just that: no other callback is live (none left to fire in this step), the statement
-    delivers to listeners alone and nothing waits for dispatch."""
+    delivers to listeners alone and nothing waits for dispatch. `one`: the post of a lone
+    event leaving (`gone[0]`) in place (update's second case), else update is called."""
+    post = ["_direct[0] = direct", "update(None, gone)"]
+    if one is not None:
+        post = ["if len(gone) == 1:", *["    " + x for x in one], "else:", *["    " + x for x in post]]
     return ["def expire():",
             "    w = _w",
             "    c = w._ctx",
@@ -608,10 +630,10 @@ def _expire_source() -> list[str]:
             "    horizon = sched.now - c.offset - w._period",
             "    if wt and wt[0] <= horizon:",
             "        we = w._events",
-            "        out = []",
+            "        gone = []",
             "        while wt and wt[0] <= horizon:",
             "            wt.popleft()",
-            "            out.append(we.popleft())",
+            "            gone.append(we.popleft())",
             "        stmt = _stmt",
             "        direct = not sched._active and stmt._listeners_only and not stmt.engine._dispatch_queue",
             "        if wt:",
@@ -626,10 +648,9 @@ def _expire_source() -> list[str]:
             "                w._handle = h",
             "            else:",
             "                w._handle = c.schedule(wt[0] + w._period, w._expire_cb)",
-            "        _direct[0] = direct",
             "        posted = False",
             "        try:",
-            "            update(None, out)",
+            *["            " + x for x in post],
             "            posted = True",
             "        finally:",
             "            _direct[0] = False",
