@@ -194,3 +194,17 @@ def test_expiry_reuses_its_handle_and_delivers_at_once() -> None:
         logs.append(log)
         assert counts == {1}
     assert logs[0] == logs[1]
+
+
+_FIXED = [("send", 0, {"k": "a", "v": 2, "x": 0.5}), ("send", 30, {"k": "b", "v": 5, "x": 2.25}),
+          ("sub_send", 10, {"k": "a", "v": 1, "x": -1.0}), ("u", 20, 2), ("send", 60, {"k": "a", "v": 2, "x": None}),
+          ("advance", 40, None), ("send", 0, {"k": "c", "v": None, "x": 0.5}), ("advance", 100, None),
+          ("send", 7, {"k": "b", "v": 2, "x": 2.25}), ("advance", 300, None)]
+
+
+@pytest.mark.parametrize("beside", BESIDE[1:])
+@pytest.mark.parametrize("text", GROUPED)
+def test_each_shape_beside_each_statement(text: str, beside: "str | None") -> None:
+    """Every statement shape beside each other statement (one script): a listener called
+    at once sees what it would see called by the drain."""
+    assert repr(_per_event(text, beside, _FIXED, True, True)) == repr(_per_event(text, beside, _FIXED, False, True))

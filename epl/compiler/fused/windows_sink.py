@@ -553,7 +553,7 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
             src += ["    u = bean.underlying", *["    " + x for x in GROUPS],
                     *_arrival(shape, classes, names, want_new, want_old, _arrival_emit(want_new, want_old), "    ")]
         else:
-            src += ["    update([bean], None)"]
+            src += ["    " + x for x in _direct_update(want_new, want_old)]
         one = None
         if shape.group is not None and not shape.where:
             one = ["u = gone[0].underlying", *GROUPS,
@@ -599,6 +599,31 @@ def _arrival_emit(want_new: bool, want_old: bool) -> list[str]:
             "        stmt._deliver_now(out)",
             "        return",
             emit.replace("_stmt.", "stmt.")]
+
+
+def _direct_update(want_new: bool, want_old: bool) -> list[str]:
+    """on_event's post of an arriving event through update (a where clause, no group):
+    `_direct` set for it on _arrival_emit's conditions (update's one-in case then hands
+    its row to the listeners at once; with no row, the flag is cleared after it)."""
+    if not want_new or want_old:
+        return ["update([bean], None)"]
+    return ["stmt = _stmt",
+            "e = stmt.engine",
+            "if stmt._listeners_only and not e._dispatch_queue and bean.event_type is _et:",
+            "    f = e.filters",
+            "    rt = _rt",
+            "    if rt[0] is not f:",
+            "        rt[1] = f.router(_et)",
+            "        rt[0] = f",
+            "    roots = rt[1].roots",
+            "    if len(roots) == 1 and roots[0].one is _self:",
+            "        _direct[0] = True",
+            "        try:",
+            "            update([bean], None)",
+            "        finally:",
+            "            _direct[0] = False",
+            "        return",
+            "update([bean], None)"]
 
 
 def _expiry_emit(want_new: bool, want_old: bool) -> list[str]:
