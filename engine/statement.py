@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Union
 
 from engine.contracts.bean import EventBean
 from engine.contracts.errors import StatementStateError
-from .epoch import bump as _receivers_epoch
+from .contracts.epoch import bump as _receivers_epoch
 from .listeners import Listener, ListenerSignature, SubscriberAdapter, listener_arity
 
 if TYPE_CHECKING:
