@@ -338,12 +338,42 @@ def _flat_chain(first: Callable, steps: tuple) -> Callable:
 def _binary_step(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> Compiled:
     op = node.op
     if op in (A.BinOp.ADD, A.BinOp.SUB, A.BinOp.MUL, A.BinOp.DIV, A.BinOp.MOD):
+        if l.is_time_period or r.is_time_period:
+            return _period_arith(node, scope, l, r)
         return AR.compile_arith(node, scope, l, r)
     if op in (A.BinOp.EQ, A.BinOp.NE, A.BinOp.LT, A.BinOp.LE, A.BinOp.GT, A.BinOp.GE, A.BinOp.IS, A.BinOp.IS_NOT):
         return _compile_compare(node, scope, l, r)
     if op is A.BinOp.CONCAT:
         return AR.compile_concat(node, scope, l, r)
     return AR.compile_bitwise(node, scope, l, r)
+
+
+# (operator, left is a time period, right is one) -> whether the result is a time period;
+# any other mix is refused
+_PERIOD_ARITH = {
+    (A.BinOp.ADD, True, True): True, (A.BinOp.SUB, True, True): True,
+    (A.BinOp.MUL, True, False): True, (A.BinOp.MUL, False, True): True,
+    (A.BinOp.DIV, True, False): True, (A.BinOp.DIV, True, True): False,
+    (A.BinOp.MOD, True, True): True,
+}
+
+
+def _period_arith(node: A.BinaryOp, scope: Scope, l: Compiled, r: Compiled) -> Compiled:
+    """Arithmetic on time periods keeps their unit: `50 msec + 20 msec` is the period 70
+    msec and `a.v * 30 msec` 30 msec per unit of v (a period is its milliseconds, so a
+    bare number would be read as seconds wherever a period or seconds are taken). Esper
+    takes a time period only as a whole parameter; a sum of a period and a plain number has
+    no unit and is refused."""
+    result = _PERIOD_ARITH.get((node.op, l.is_time_period, r.is_time_period))
+    if result is None:
+        if l.is_time_period and r.is_time_period:
+            hint = "two time periods: multiply a period by a number"
+        else:
+            hint = "a time period and a number: write the number as a period (for example '5 sec')"
+        raise scope.fail(f"Operator '{node.op.value}' cannot combine {hint}")
+    c = AR.compile_arith(node, scope, l, r)
+    c.is_time_period = result
+    return c
 
 
 @compiles(A.Between)
