@@ -442,12 +442,10 @@ def _fast_block(shape: Shape, classes: Sequence[str], names: Sequence[str], pre:
     gprop = shape.group
     vt = _read("u", cached_property(shape) or "", pre)
     L: list[str] = []
-    if shape.groupwin is None or gprop is None:
-        if shape.groupwin is None:
-            L.append("w = _events")
-        L += ["row = _single"] + [f"a{i} = row[{i}]" for i in range(len(shape.aggs))]
-    else:
+    if gprop is not None:
         L.append("w, " + ", ".join(f"a{i}" for i in range(len(shape.aggs))) + ", = rec")
+    # (ungrouped: the window of a plain #length and the aggregators are the loop's, see
+    # fast_locals)
     inner = ["wv = ob.v"]
     if gprop is not None:
         inner.append("rk = ob.k")
@@ -466,6 +464,16 @@ def _fast_block(shape: Shape, classes: Sequence[str], names: Sequence[str], pre:
     inner += _row_lines(shape, classes, names, locals_of)
     return L + ["ob = w.popleft()", "if type(ob) is _LoopT:"] + ["    " + x for x in inner] \
         + ["else:", "    w.appendleft(ob)"] + ["    " + x for x in slow]
+
+
+def fast_locals(shape: Shape) -> list[str]:
+    """Before the loop with a fast path, ungrouped: the aggregators (the row's, never
+    replaced) and a plain #length window, in the locals the steps read (the other steps
+    assign the same objects to them)."""
+    if shape.group is not None:
+        return []
+    L = [f"a{i} = _single[{i}]" for i in range(len(shape.aggs))]
+    return L + (["w = _events"] if shape.groupwin is None else [])
 
 
 def fast_test(shape: Shape, checked: Sequence[str], pre: dict[str, str]) -> str:
@@ -671,8 +679,10 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             "    engine.current_statement = stmt",
             # the row's bean to reuse: the last one when nothing kept it
             "    out = None" if typed is not None else "    spare = None"]
-    if typed is not None and shape.groupwin is None:
-        loop.append(f"    full = len(_events) >= {int(shape.length)}")
+    if typed is not None:
+        loop += ["    " + x for x in fast_locals(shape)]
+        if shape.groupwin is None:
+            loop.append(f"    full = len(_events) >= {int(shape.length)}")
     loop += ["    for j in range(i, n):",
              "        u = events[j]",
              "        if type(u) is not dict:",
