@@ -25,17 +25,23 @@ def _blocking_listener(engine: Engine, started: threading.Event, seen: list):
     return listen
 
 
+def _advance_meanwhile(engine: Engine, started: threading.Event, work, t: int) -> None:
+    """`work` on another thread; once its listener started, advance this thread to t."""
+    other = threading.Thread(target=work)
+    other.start()
+    assert started.wait(5)
+    engine.advance_time(t)
+    assert engine.now == t
+    other.join(5)
+
+
 def test_an_advance_with_nothing_due_waits_for_another_threads_event():
     engine = Engine(time="simulated")
     engine.epl("create schema T(a int)")
     started, seen = threading.Event(), []
     engine.epl("select a from T").add_listener(_blocking_listener(engine, started, seen))
-    sender = threading.Thread(target=engine.send, args=({"a": 1}, "T"))
-    sender.start()
-    assert started.wait(5)
-    engine.advance_time(5000)           # nothing due: still waits for the event in progress
-    assert engine.now == 5000
-    sender.join(5)
+    # nothing due at 5000: the advance still waits for the event in progress
+    _advance_meanwhile(engine, started, lambda: engine.send({"a": 1}, "T"), 5000)
     assert seen == [0, 0]
 
 
@@ -46,12 +52,8 @@ def test_an_advance_with_nothing_due_waits_for_another_threads_time_step():
     stmt = engine.epl("select count(*) as n from T#time_batch(1 sec)")
     stmt.add_listener(_blocking_listener(engine, started, seen))
     engine.send({"a": 1}, "T")
-    stepper = threading.Thread(target=engine.advance_time, args=(1000,))    # the batch ends
-    stepper.start()
-    assert started.wait(5)
-    engine.advance_time(1500)           # the next batch ends at 2000: nothing due
-    assert engine.now == 1500
-    stepper.join(5)
+    # the batch ends at 1000 on the other thread; the next ends at 2000: nothing due at 1500
+    _advance_meanwhile(engine, started, lambda: engine.advance_time(1000), 1500)
     assert seen == [1000, 1000]
 
 
