@@ -136,10 +136,11 @@ def _slide(shape: Shape, classes: Sequence[str], ou: str, ind: str, pre: dict[st
 
 
 def _row_source(shape: Shape, classes: Sequence[str], names: Sequence[str], rep: Optional[str] = None,
-                locals_of: Optional[dict[int, str]] = None) -> str:
+                locals_of: Optional[dict[int, str]] = None, positive: bool = False) -> str:
     """The output row's dict display: the group-by property of the representative event
     (`ru`'s, or the local `rep`) and the aggregations' values (of those in `locals_of`,
-    from the locals t<i>/c<i> the batch loop's update left, see LOCAL_VALUE)."""
+    from the locals t<i>/c<i> the batch loop's update left, see LOCAL_VALUE; with
+    `positive`, their counts known to be positive: LOCAL_POSITIVE)."""
     parts = []
     for name, (kind, what) in zip(names, shape.columns):
         if kind == "prop":
@@ -149,7 +150,7 @@ def _row_source(shape: Shape, classes: Sequence[str], names: Sequence[str], rep:
             cls = classes[what]
             tmpl = INLINE_VALUE.get(cls)
             if locals_of and what in locals_of and cls in LOCAL_VALUE:
-                val = LOCAL_VALUE[cls].format(i=int(what))
+                val = (LOCAL_POSITIVE if positive else LOCAL_VALUE)[cls].format(i=int(what))
             else:
                 val = f"{a}.value()" if tmpl is None else tmpl.format(a=a)
         parts.append(f"{str(name)!r}: {val}")
@@ -185,6 +186,7 @@ LOCAL_VALUE = {
     "FloatSum": "(t{i} if c{i} else None)",
     "FloatAvg": "(t{i} / c{i} if c{i} else None)",
 }
+LOCAL_POSITIVE = {"FloatSum": "t{i}", "FloatAvg": "t{i} / c{i}"}
 _SLIDE_TYPE = {"FloatSum": "float", "FloatAvg": "float", "IntSum32": "int", "IntSum64": "int"}
 
 
@@ -292,7 +294,7 @@ def cached_property(shape: Shape) -> Optional[str]:
 
 
 def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
-                    pre: dict[str, str], typed: Optional[str] = None) -> list[str]:
+                    pre: dict[str, str], typed: Optional[str] = None, key_t: Optional[str] = None) -> list[str]:
     """_stable_body of the batch loops (a length window, no where clause). The bean of the
     new event is made here (`bean` is None before): when the window is full, the bean it
     expels becomes the new event's if a loop made it (of class _Loop: nothing but the
@@ -307,8 +309,9 @@ def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
 
     `typed` (the name of the exact type, float or int, of the aggregated property's values
     on the loop's fast path: see _fast_block): the body of the loop's other events, which
-    also keeps what the fast path relies on: a bean whose `v` is of that type is of class
-    _LoopT (else _Loop), a full window is noted (`_full`, or the local `full` without a
+    also keeps what the fast path relies on: a bean whose `v` is of that type (and with
+    `key_t`, fast_key, whose `k` is of that type) is of class _LoopT (else _Loop), a full
+    window is noted (`_full`, or the local `full` without a
     groupwin), and the row's bean is the loop's `out` when it has one to reuse."""
     L: list[str] = []
     n_aggs = len(shape.aggs)
@@ -330,7 +333,8 @@ def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
     if typed is not None:
         vt = _read("u", vprop, pre)
         # (the class of the new event's bean: whether its v is of the fast path's type)
-        cls = f"(_LoopT if type({vt}) is {typed} else _Loop)"
+        kt = f" and type({_read('u', gprop, pre)}) is {key_t}" if key_t is not None and gprop is not None else ""
+        cls = f"(_LoopT if type({vt}) is {typed}{kt} else _Loop)"
         loops = "type(ob) is _Loop or type(ob) is _LoopT"
         noted = ["full = True"] if shape.groupwin is None else \
             ["_full[k] = rec" if grouped else "_full[k] = w"]
@@ -388,13 +392,14 @@ def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
     return L
 
 
-def _row_lines(shape: Shape, classes: Sequence[str], names: Sequence[str], locals_of: dict[int, str]) -> list[str]:
-    """The typed batch loop's row (`rk` and the locals the update left) into its bean
-    `out`: the one the last row was delivered in when nothing kept it (see run_delivery),
-    else a new one."""
+def _row_lines(shape: Shape, classes: Sequence[str], names: Sequence[str], locals_of: dict[int, str],
+               rep: str = "rk") -> list[str]:
+    """The typed batch loop's row (the representative's group-by value in `rep`, the
+    aggregations' values from the locals the update left) into its bean `out`: the one the
+    last row was delivered in when nothing kept it (see typed_delivery), else a new one."""
     return ["if out is None:", "    out = _new_bean(_Bean)",
             "out.event_type = _out_type",
-            f"out.underlying = {_row_source(shape, classes, names, 'rk', locals_of)}"]
+            f"out.underlying = {_row_source(shape, classes, names, rep, locals_of)}"]
 
 
 # the exact types a fast path takes as a #groupwin key (hashing them cannot raise)
@@ -431,8 +436,25 @@ def fast_type(shape: Shape, classes: Sequence[str], checked: Sequence[str],
     return name
 
 
+# group-by keys whose equal values of the same exact type cannot be told apart (a double's
+# can: -0.0 and 0.0 are one group)
+_PLAIN_KEYS = (str, int, bool)
+
+
+def fast_key(shape: Shape, checked: Sequence[str], exact: Sequence[Any]) -> Optional[str]:
+    """With a group by and a fast path: the global `_t<i>` of the group-by property when its
+    exact type is one whose equal values cannot be told apart, else None. Then a _LoopT bean
+    also has a group-by value of that type (a group's beans all have keys equal to the
+    group's), so the fast path shows the new event's value for the leaving one's (the same
+    value) and leaves the bean's as it is."""
+    if shape.group is None or shape.group not in checked:
+        return None
+    i = list(checked).index(shape.group)
+    return f"_t{i}" if i < len(exact) and exact[i] in _PLAIN_KEYS else None
+
+
 def _fast_block(shape: Shape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str],
-                typed: str, slow: list[str]) -> list[str]:
+                typed: str, slow: list[str], key_t: Optional[str] = None) -> list[str]:
     """The batch loop's steps for an event when the fast test passed (every checked
     property of its exact type, the window full: see fast_test): when the bean the window
     expels is one the loop made with a value of the fast type (_LoopT), it carries the new
@@ -447,21 +469,35 @@ def _fast_block(shape: Shape, classes: Sequence[str], names: Sequence[str], pre:
     # (ungrouped: the window of a plain #length and the aggregators are the loop's, see
     # fast_locals)
     inner = ["wv = ob.v"]
+    rk = "rk"
     if gprop is not None:
-        inner.append("rk = ob.k")
+        if key_t is not None:
+            rk = _read("u", gprop, pre)      # (fast_key: the bean's stays, an equal value)
+        else:
+            inner.append("rk = ob.k")
     inner.append("ob.underlying = u")
-    if gprop is not None:
+    if gprop is not None and key_t is None:
         inner.append(f"ob.k = {_read('u', gprop, pre)}")
     inner += [f"ob.v = {vt}", "w.append(ob)"]
     locals_of = local_values(classes)
     zero = "0.0" if typed == "float" else "0"
+    slides = []
     for i, (agg, cls) in enumerate(zip(shape.aggs, classes)):
-        if i not in locals_of:
-            continue        # (counts: one in and one out, both counted, leave them as they were)
-        a, t, c = f"a{i}", f"t{i}", f"c{i}"
-        inner += [f"{c} = {a}.n", f"if {c} > 0:", f"    {t} = {a}.total = ({a}.total + {vt}) - wv",
-                  "else:", f"    {t} = {a}.total = {zero}"]
-    inner += _row_lines(shape, classes, names, locals_of)
+        if i in locals_of:      # (counts: one in and one out, both counted, stay as they were)
+            slides.append((f"a{i}", f"t{i}", f"c{i}"))
+    if len(slides) == 1 and any(locals_of[i] in LOCAL_POSITIVE for i in locals_of):
+        # one sum: the row in each branch, with the value of a positive count plain
+        (a, t, c), = slides
+        row = _row_lines(shape, classes, names, locals_of, rk)
+        pos = row[:-1] + [f"out.underlying = {_row_source(shape, classes, names, rk, locals_of, True)}"]
+        inner += [f"{c} = {a}.n", f"if {c} <= 0:", f"    {t} = {a}.total = {zero}"]
+        inner += ["    " + x for x in row] + ["else:", f"    {t} = {a}.total = ({a}.total + {vt}) - wv"]
+        inner += ["    " + x for x in pos]
+    else:
+        for a, t, c in slides:
+            inner += [f"{c} = {a}.n", f"if {c} > 0:", f"    {t} = {a}.total = ({a}.total + {vt}) - wv",
+                      "else:", f"    {t} = {a}.total = {zero}"]
+        inner += _row_lines(shape, classes, names, locals_of, rk)
     return L + ["ob = w.popleft()", "if type(ob) is _LoopT:"] + ["    " + x for x in inner] \
         + ["else:", "    w.appendleft(ob)"] + ["    " + x for x in slow]
 
@@ -660,6 +696,7 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     else:
         src += ["    _stmt._emit([out], None)", ""]
     typed = fast_type(shape, classes, checked, exact)
+    key_t = fast_key(shape, checked, exact) if typed is not None else None
     # the batch loop: events i..n-1 of one map type no other statement wants; it returns
     # where it stopped: after an event whose delivery queued work or changed the routing
     # (the caller drains and looks again), or at an event that is not a dict
@@ -688,7 +725,7 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
              "        if type(u) is not dict:",
              "            return j"]
     if typed is not None:
-        loop += _typed_steps(shape, classes, names, pre, checked, typed)
+        loop += _typed_steps(shape, classes, names, pre, checked, typed, key_t)
         loop += typed_delivery(listeners_only)
     else:
         loop += _steps(shape, classes, names, reclaim, pre, checked, b)
@@ -761,7 +798,7 @@ def _delivery(listeners_only: bool) -> list[str]:
 
 
 def _typed_steps(shape: Shape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str],
-                 checked: Sequence[str], typed: str) -> list[str]:
+                 checked: Sequence[str], typed: str, key_t: Optional[str] = None) -> list[str]:
     """The batch loop's steps for event `u` with a fast path (fast_type): the used and the
     checked properties read once; when all have their exact types and the window is full,
     _fast_block; otherwise the check, then the recycling body that keeps what the fast path
@@ -772,11 +809,11 @@ def _typed_steps(shape: Shape, classes: Sequence[str], names: Sequence[str], pre
     loop = read_lines([(v, p) for p, v in seen.items()], "        ")
     slow = check_lines(checked, seen, "")
     slow += ["bean = None", "try:"]
-    slow += ["    " + x for x in _recycling_body(shape, classes, names, pre, typed)]
+    slow += ["    " + x for x in _recycling_body(shape, classes, names, pre, typed, key_t)]
     slow += ["except Exception as exc:   # the statement skips the event (engine/faults.py)"]
     slow += fault_lines("    ", typed=True)
     slow += ["    out = None", "    if engine.pending:", "        engine.drain()", "    return j + 1"]
-    fast = _fast_block(shape, classes, names, pre, typed, slow)
+    fast = _fast_block(shape, classes, names, pre, typed, slow, key_t)
     loop += [f"        if {fast_test(shape, checked, seen)}:"] + ["            " + x for x in fast]
     loop += ["        else:"] + ["            " + x for x in slow]
     return loop
