@@ -240,13 +240,13 @@ def _group_window(shape: Shape, pre: dict[str, str]) -> list[str]:
 
 
 def _stable_body(shape: Shape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str],
-                 recycle: bool, typed: Optional[str] = None) -> list[str]:
+                 recycle: bool) -> list[str]:
     """body() without a where clause: every event enters and, once its window is full, the
     oldest event leaves, so a group's row never goes (its count is its window's length) and
     its aggregators are read from the row once. With `recycle` (the batch loops) the bean of
     the new event is made here (`bean` is None before): see _recycling_body."""
     if recycle and shape.length is not None:
-        return _recycling_body(shape, classes, names, pre, typed)
+        return _recycling_body(shape, classes, names, pre)
     L: list[str] = []
     hoist = [f"a{i} = row[{i}]" for i in range(len(shape.aggs))]
     grouped = shape.group is not None
@@ -396,14 +396,14 @@ def _row_lines(shape: Shape, classes: Sequence[str], names: Sequence[str], local
                rep: str = "rk") -> list[str]:
     """The typed batch loop's row (the representative's group-by value in `rep`, the
     aggregations' values from the locals the update left) into its bean `out`: the one the
-    last row was delivered in when nothing kept it (see typed_delivery), else a new one."""
+    last row was delivered in when nothing kept it (see _typed_delivery), else a new one."""
     return ["if out is None:", "    out = _new_bean(_Bean)",
             "out.event_type = _out_type",
             f"out.underlying = {_row_source(shape, classes, names, rep, locals_of)}"]
 
 
 # the exact types a fast path takes as a #groupwin key (hashing them cannot raise)
-_KEY_TYPES = {str: "str", int: "int", float: "float", bool: "bool"}
+_KEY_TYPES = (str, int, float, bool)
 
 
 def fast_type(shape: Shape, classes: Sequence[str], checked: Sequence[str],
@@ -430,9 +430,7 @@ def fast_type(shape: Shape, classes: Sequence[str], checked: Sequence[str],
         elif cls != "CountValues" and _SLIDE_TYPE.get(cls) != name:
             return None
     if shape.groupwin is not None and types.get(shape.groupwin) not in _KEY_TYPES:
-        return None
-    if shape.group is not None and shape.group not in types:
-        return None
+        return None         # (with a group by, the group-by property is the #groupwin one)
     return name
 
 
@@ -481,10 +479,8 @@ def _fast_block(shape: Shape, classes: Sequence[str], names: Sequence[str], pre:
     inner += [f"ob.v = {vt}", "w.append(ob)"]
     locals_of = local_values(classes)
     zero = "0.0" if typed == "float" else "0"
-    slides = []
-    for i, (agg, cls) in enumerate(zip(shape.aggs, classes)):
-        if i in locals_of:      # (counts: one in and one out, both counted, stay as they were)
-            slides.append((f"a{i}", f"t{i}", f"c{i}"))
+    # (counts: one in and one out, both counted, stay as they were)
+    slides = [(f"a{i}", f"t{i}", f"c{i}") for i in range(len(shape.aggs)) if i in locals_of]
     if len(slides) == 1 and any(locals_of[i] in LOCAL_POSITIVE for i in locals_of):
         # one sum: the row in each branch, with the value of a positive count plain
         (a, t, c), = slides
@@ -525,12 +521,12 @@ def fast_test(shape: Shape, checked: Sequence[str], pre: dict[str, str]) -> str:
 
 
 def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
-         pre: dict[str, str], recycle: bool = False, typed: Optional[str] = None) -> list[str]:
+         pre: dict[str, str], recycle: bool = False) -> list[str]:
     """Lines computing `out`, the row for event `bean` (underlying `u`, its properties
     `pre` already read into locals), or None when the statement posts nothing for it.
-    `recycle`, `typed`: see _stable_body and _recycling_body (shapes without a where clause)."""
+    `recycle`: see _stable_body (shapes without a where clause)."""
     if not shape.where:
-        return _stable_body(shape, classes, names, pre, recycle, typed)
+        return _stable_body(shape, classes, names, pre, recycle)
     # with a where clause: an event enters only when it passes, leaves only when it had,
     # and a group's row goes when its count of events reaches 0 (with reclaim)
     L: list[str] = []
@@ -726,7 +722,7 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
              "            return j"]
     if typed is not None:
         loop += _typed_steps(shape, classes, names, pre, checked, typed, key_t)
-        loop += typed_delivery(listeners_only)
+        loop += _typed_delivery(listeners_only)
     else:
         loop += _steps(shape, classes, names, reclaim, pre, checked, b)
         loop += _delivery(listeners_only)
@@ -819,7 +815,7 @@ def _typed_steps(shape: Shape, classes: Sequence[str], names: Sequence[str], pre
     return loop
 
 
-def typed_delivery(listeners_only: bool) -> list[str]:
+def _typed_delivery(listeners_only: bool) -> list[str]:
     """The fast-path batch loop's delivery of row `out`: as _delivery, and the row's bean
     stays in `out` for the next row when nothing kept it (the listener kept neither it nor
     the list it came in, by reference counts: a row a listener keeps never changes)."""
