@@ -867,9 +867,17 @@ class Engine:
             self._fire_due(t)
 
     def _fire_due(self, t: int) -> None:
+        """What is due at t fired as one processing step: `_step(lambda: self._fire(due))`
+        without its two frames (every expiry of a time window comes this way)."""
         due = self.scheduler.collect_due(t)
         if due:
-            self._step(lambda: self._fire(due))
+            self._depth += 1
+            try:
+                self._fire(due)
+                if self.pending:
+                    self.drain()
+            finally:
+                self._depth -= 1
 
     def _fire(self, due: list) -> None:
         """Scheduled callbacks due now, in order; one that raises is lost alone."""

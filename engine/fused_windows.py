@@ -9,6 +9,7 @@ import heapq
 import sys
 from collections import defaultdict
 from functools import partial
+from itertools import islice, repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
@@ -154,6 +155,9 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     # fast path); _split: a new split (a list per group made at its first event, in C);
     # _sumfast: whether that fast path makes every value the batch end sums in C an int
     # (windows_sink.py _grouped)
+    # (windows_sink.py _values_end's split in C)
+    ns.update(_frozenset=frozenset, _islice=islice, _repeat=repeat, _set=set, _any=any,
+              _append=list.append, _dget=dict.__getitem__, _TypeError=TypeError)
     ns.update(_acc=[None, 0, None, False], _split=partial(defaultdict, list), _sum=sum,
               _sumfast=_sums_in_c(shape, classes, checked, ns), _keyexact=_exact_key(shape, checked, ns))
     for i, agg in enumerate(shape.aggs):
@@ -164,8 +168,16 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
         if type(w) is not TimeBatchWindow or w._batch or w._last:
             return None
         w.__class__ = RawBatchWindow
+    expire = ns.get("expire")
+    if expire is not None:
+        if w._handle is not None:
+            return None     # (a window fused before any event: its expiry not scheduled yet)
+        w._expire_cb = expire
     w.child = FusedSink(ns["update"])
     fused = handle_type(handle.target, stmt, handle.stream_index)
+    # _self, _rt: on_event tests that the engine's routing hands its type's events to this
+    # handle alone (the router, one per filter index and type, kept with its index)
+    ns.update(_self=fused, _rt=[None, None])
     fused.on_event = ns["on_event"]
     fused.run = ns.get("run", _not_batched)
     fused.namespace = ns

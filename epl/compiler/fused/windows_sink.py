@@ -132,7 +132,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     G = repr(_ident(shape.group))
     exact = not shape.where and bool(classes) and all(c in _EXACT for c in classes)
     raw = holds_raw(shape)
-    L = ["groups = _groups", "get = groups.get", "refc = _refc", "count = refc.get"]
+    L = list(GROUPS)
 
     def rows(target: str) -> list[str]:
         # one row per group the update touched, in Java hash-map order, from the group's
@@ -152,45 +152,17 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
                 f"if not {target}:",
                 f"    {target} = None"]
 
-    def enter_one(ind: str) -> list[str]:
-        return [ind + "row = get(k)", ind + "if row is None:", ind + "    row = groups[k] = _new_row()",
-                *_steps(shape, classes, "u", True, ind, True),
-                ind + "refc[k] = count(k, 0) + 1"]
-
     # (a raw batch's first entry is a bean: see holds_raw)
     # one event in, none out (a sliding window's arrival): its group alone, no ordering
     L += ["if new and len(new) == 1 and not old:",
           "    u = new[0].underlying",
-          f"    k = u.get({G})",
-          "    ru = u"]
-    if want_old:
-        L += ["    row = get(k)", "    if row is None:", "        row = _new_row()",
-              *_row(shape, classes, names, "    ", True, "prior")]
-    L += enter_one("    ")
-    if want_new:
-        L += _row(shape, classes, names, "    ", False, "out")
-    L += _emit_one(want_new, want_old, "    ")
-    L.append("    return")
+          *_arrival(shape, classes, names, want_new, want_old, _emit_one(want_new, want_old, ""), "    "),
+          "    return"]
     # none in, one out (a sliding window's expiry): its group alone
     L += ["if not new and old and len(old) == 1:",
           "    u = old[0].underlying",
-          f"    k = u.get({G})",
-          "    ru = u",
-          "    row = get(k)"]
-    if want_old:
-        L += ["    prow = row if row is not None else _new_row()"]
-        L += _row(shape, classes, names, "    ", True, "prior", "prow")
-    L += ["    if row is not None:", *_steps(shape, classes, "u", False, "        ", True),
-          "        rc = count(k, 0) - 1"]
-    if reclaim:
-        L += ["        if rc <= 0:", "            del groups[k]", "            refc.pop(k, None)",
-              "            row = None", "        else:", "            refc[k] = rc"]
-    else:
-        L += ["        refc[k] = rc"]
-    if want_new:
-        L += ["    if row is None:", "        row = _new_row()", *_row(shape, classes, names, "    ", True, "out")]
-    L += _emit_one(want_new, want_old, "    ")
-    L.append("    return")
+          *_departure(shape, classes, names, reclaim, want_new, want_old, _emit_one(want_new, want_old, ""), "    "),
+          "    return"]
     # the events of each group in update order (a group's aggregators take its events in
     # that order: the same running sums), groups in order of first appearance
     def split(var: str, src: str, ind: str) -> list[str]:
@@ -322,6 +294,48 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     return L
 
 
+GROUPS = ["groups = _groups", "get = groups.get", "refc = _refc", "count = refc.get"]
+
+
+def _arrival(shape: Shape, classes: Sequence[str], names: Sequence[str], want_new: bool, want_old: bool,
+             emit: list[str], ind: str) -> list[str]:
+    """A grouped sliding window's one event in, none out (the underlying `u`): its group
+    alone, no ordering (the prior row first with the remove stream), then `emit` (the
+    rows `out`, `prior`); the locals of GROUPS bound."""
+    G = repr(_ident(shape.group))
+    # (the group column of its rows: the key just read, `ru.get(G)` again)
+    L = [f"k = u.get({G})", "ru = u"]
+    if want_old:
+        L += ["row = get(k)", "if row is None:", "    row = _new_row()",
+              *_row(shape, classes, names, "", True, "prior")]
+    L += ["row = get(k)", "if row is None:", "    row = groups[k] = _new_row()",
+          *_steps(shape, classes, "u", True, "", True),
+          "refc[k] = count(k, 0) + 1"]
+    if want_new:
+        L += _row(shape, classes, names, "", False, "out")
+    return [ind + line.replace(f"ru.get({G})", "k") for line in L + emit]
+
+
+def _departure(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool, want_new: bool,
+               want_old: bool, emit: list[str], ind: str) -> list[str]:
+    """A grouped sliding window's none in, one out (the underlying `u`): its group alone
+    (the prior row first with the remove stream; a group whose last event left goes),
+    then `emit`; the locals of GROUPS bound."""
+    G = repr(_ident(shape.group))
+    L = [f"k = u.get({G})", "ru = u", "row = get(k)"]
+    if want_old:
+        L += ["prow = row if row is not None else _new_row()", *_row(shape, classes, names, "", True, "prior", "prow")]
+    L += ["if row is not None:", *_steps(shape, classes, "u", False, "    ", True), "    rc = count(k, 0) - 1"]
+    if reclaim:
+        L += ["    if rc <= 0:", "        del groups[k]", "        refc.pop(k, None)", "        row = None", "    else:",
+              "        refc[k] = rc"]
+    else:
+        L += ["    refc[k] = rc"]
+    if want_new:
+        L += ["if row is None:", "    row = _new_row()", *_row(shape, classes, names, "", True, "out")]
+    return [ind + line.replace(f"ru.get({G})", "k") for line in L + emit]
+
+
 def _old_batch_lines(used: Sequence[int], fields: Sequence[tuple[int, str]], reclaim: bool) -> list[str]:
     """The one-pass batch end's step for the groups of the batch leaving (`od`): take back
     the changes they recorded when they entered, then the memo and the groups' order."""
@@ -407,10 +421,34 @@ def _values_end(shape: Shape, classes: Sequence[str], prop: str, reclaim: bool, 
     fields = [(i, f) for i, cls in enumerate(classes) for f in _FIELDS[cls]]
     used = sorted({i for i, _ in fields})
     L = ["acc = _acc",
-         "if new is not None and new is acc[0] and len(new) == acc[1] and acc[3] and _sumfast and _keyexact \\",
-         "        and (old is None or (old is _memo[0] and _memo[2] is not None)):",
-         "    gv = acc[2]",
-         "    acc[0] = acc[2] = None",
+         "gv = None",
+         "if new is not None and _sumfast and _keyexact and (old is None or (old is _memo[0] and _memo[2] is not None)):",
+         "    if new is acc[0] and len(new) == acc[1]:",
+         "        if acc[3]:",
+         "            gv = acc[2]"]
+    if all(a.prop in (None, prop) for a in shape.aggs):
+        # a batch the timed loop did not split (per-event sends): its keys and values
+        # read and grouped in C (dict.__getitem__, list.append over the groups' lists)
+        # when every event is a dict holding both, each of its usual type exactly
+        K, V = repr(_ident(shape.group)), repr(_ident(prop))
+        L += ["    else:",
+              "        u = new[0]",
+              "        if type(u) is not dict:",
+              "            u = u.underlying",
+              "        try:",
+              "            if type(u) is not dict:",
+              "                raise _KeyError",
+              f"            ks = [u[{K}]]",
+              f"            ks += _map(_dget, _islice(new, 1, None), _repeat({K}))",
+              f"            vs = [u[{V}]]",
+              f"            vs += _map(_dget, _islice(new, 1, None), _repeat({V}))",
+              "        except (_KeyError, _TypeError):     # (a missing property, an event kept as its bean:",
+              "            ks = None                       # dict.__getitem__ takes dicts alone)",
+              "        if ks is not None and _set(_map(type, ks)) <= _tk and _set(_map(type, vs)) <= _tv:",
+              "            gv = _split()",
+              "            _any(_map(_append, _map(gv.__getitem__, ks), vs))"]
+    L += ["if gv is not None:",
+          "    acc[0] = acc[2] = None",
          "    od = _memo[2] if old is not None else {}",
          "    _memo[0] = new",
          "    _memo[1] = None         # (no events by group: the general steps split them)",
@@ -508,10 +546,26 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
         # StatementContext: the scheduler's time less the statement's offset)
         src += ["    w = _w", "    c = w._ctx", "    now = c._scheduler.now - c.offset",
                 "    if w._handle is None:", "        w._handle = c.schedule(now + w._period, w._expire_cb)",
-                "    w._times.append(now)", "    w._events.append(bean)", "    update([bean], None)"]
+                "    w._times.append(now)", "    w._events.append(bean)"]
+        if shape.group is not None and not shape.where:
+            # the sink's arrival in place (update's first case), its row handed to the
+            # listeners at once when that is what the drain after this event would do
+            src += ["    u = bean.underlying", *["    " + x for x in GROUPS],
+                    *_arrival(shape, classes, names, want_new, want_old, _arrival_emit(want_new, want_old), "    ")]
+        else:
+            src += ["    " + x for x in _direct_update(want_new, want_old)]
+        one = None
+        if shape.group is not None and not shape.where:
+            one = ["u = gone[0].underlying", *GROUPS,
+                   *_departure(shape, classes, names, reclaim, want_new, want_old, _expiry_emit(want_new, want_old), "")]
+        src += ["", *_expire_source(one)]
     else:
         src += ["    _w.update([bean], None)"]
     src.append("")
+    if values is not None and all(a.prop in (None, values) for a in shape.aggs):
+        # (_values_end's split in C: the usual types of the key and the values)
+        src += [f"_tk = _frozenset((_t{list(checked).index(shape.group)},))",
+                f"_tv = _frozenset((_t{list(checked).index(values)},))", ""]
     if shape.window == "time_batch":
         raw = holds_raw(shape)
         src += _batch_loop(checked, raw)
@@ -520,6 +574,118 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
     elif shape.window == "time":
         src += _timed_window_loop(checked)
     return "\n".join(src)
+
+
+def _arrival_emit(want_new: bool, want_old: bool) -> list[str]:
+    """on_event's rows of an arriving event (`out`, `prior`). Its insert stream goes to the
+    listeners at once (Statement._deliver_now) when the drain that follows this event would
+    do just that: the statement delivers to listeners alone, nothing waits for dispatch, and
+    the event is one of the statement's own type that the engine's routing hands to this
+    handle alone (so no other statement takes it after this one; each caller of a lone
+    handle's on_event drains next: send, send_many, a routed event in the drain)."""
+    emit = "_stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")"
+    if not want_new or want_old:
+        return [emit]
+    return ["stmt = _stmt",
+            "e = stmt.engine",
+            "if stmt._listeners_only and not e._dispatch_queue and bean.event_type is _et:",
+            "    f = e.filters",
+            "    rt = _rt",
+            "    if rt[0] is not f:",
+            "        rt[1] = f.router(_et)     # (one object per type for the index's life)",
+            "        rt[0] = f",
+            "    roots = rt[1].roots",
+            "    if len(roots) == 1 and roots[0].one is _self:",
+            "        stmt._deliver_now(out)",
+            "        return",
+            emit.replace("_stmt.", "stmt.")]
+
+
+def _direct_update(want_new: bool, want_old: bool) -> list[str]:
+    """on_event's post of an arriving event through update (a where clause, no group):
+    `_direct` set for it on _arrival_emit's conditions (update's one-in case then hands
+    its row to the listeners at once; with no row, the flag is cleared after it)."""
+    if not want_new or want_old:
+        return ["update([bean], None)"]
+    return ["stmt = _stmt",
+            "e = stmt.engine",
+            "if stmt._listeners_only and not e._dispatch_queue and bean.event_type is _et:",
+            "    f = e.filters",
+            "    rt = _rt",
+            "    if rt[0] is not f:",
+            "        rt[1] = f.router(_et)",
+            "        rt[0] = f",
+            "    roots = rt[1].roots",
+            "    if len(roots) == 1 and roots[0].one is _self:",
+            "        _direct[0] = True",
+            "        try:",
+            "            update([bean], None)",
+            "        finally:",
+            "            _direct[0] = False",
+            "        return",
+            "update([bean], None)"]
+
+
+def _expiry_emit(want_new: bool, want_old: bool) -> list[str]:
+    """expire's rows of one event leaving (`out`, `prior`): at once when `direct`."""
+    emit = "stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")"
+    if not want_new:
+        return [emit]
+    return ["if direct:", "    stmt._deliver_now(out)", "else:", "    " + emit]
+
+
+def _expire_source(one: "list[str] | None") -> list[str]:
+    """`expire()`, the fused time window's expiry callback (its `_expire_cb`): TimeWindow's
+    _expire with the next expiry scheduled before the post, on the handle that just fired
+    (off the heap, held by nothing else), as send_many's timed loop does; the post's rows
+    go to the listeners at once (`_direct`) when the drain after this time step would do
+    just that: no other callback is live (none left to fire in this step), the statement
+    delivers to listeners alone and nothing waits for dispatch. `one`: the post of a lone
+    event leaving (`gone[0]`) in place (update's second case), else update is called."""
+    post = ["_direct[0] = direct", "update(None, gone)"]
+    if one is not None:
+        post = ["if len(gone) == 1:", *["    " + x for x in one], "else:", *["    " + x for x in post]]
+    return ["def expire():",
+            "    w = _w",
+            "    c = w._ctx",
+            "    sched = c._scheduler",
+            "    h = w._handle",
+            "    w._handle = None",
+            "    wt = w._times",
+            "    horizon = sched.now - c.offset - w._period",
+            "    if wt and wt[0] <= horizon:",
+            "        we = w._events",
+            "        gone = []",
+            "        while wt and wt[0] <= horizon:",
+            "            wt.popleft()",
+            "            gone.append(we.popleft())",
+            "        stmt = _stmt",
+            "        direct = not sched._active and stmt._listeners_only and not stmt.engine._dispatch_queue",
+            "        if wt:",
+            "            if h is not None and not h.active and h.callback is w._expire_cb:",
+            "                # c.schedule(wt[0] + w._period, w._expire_cb) with the handle just fired",
+            "                h.time = wt[0] + w._period + c.offset",
+            "                h.slot = c.slot",
+            "                h.seq = _next(sched._seq)",
+            "                h.active = True",
+            "                sched._active += 1",
+            "                _heappush(sched._heap, h)",
+            "                w._handle = h",
+            "            else:",
+            "                w._handle = c.schedule(wt[0] + w._period, w._expire_cb)",
+            "        posted = False",
+            "        try:",
+            *["            " + x for x in post],
+            "            posted = True",
+            "        finally:",
+            "            _direct[0] = False",
+            "            if not posted and w._handle is not None:",
+            "                # a failed post: the general order had not scheduled the next expiry yet",
+            "                c.cancel(w._handle)",
+            "                w._handle = None",
+            "    elif wt:",
+            "        w._handle = c.schedule(wt[0] + w._period, w._expire_cb)",
+            ""]
 
 
 def _batch_loop(checked: Sequence[str], raw: bool = False) -> list[str]:
