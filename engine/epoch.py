@@ -1,28 +1,7 @@
-"""The change counter the fused batch loops snapshot (engine/fused.py,
-engine/contexts/keyed_fused.py): bumped whenever a statement's listeners or subscriber change
-or an event type leaves its registry, so a loop tests one integer per event instead of
-re-reading each thing it depends on. Process-wide: a change in another engine only makes a
-loop look again, which is always correct."""
+"""The fused loops' change counter, engine/contracts/epoch.py (where the filter index can
+bump it too); kept under this name for checkpoints pickled before it moved."""
 from __future__ import annotations
 
+from engine.contracts.epoch import EPOCH, Epoch, bump
 
-class Epoch:
-    """The counter (a slot: one attribute read per test)."""
-
-    __slots__ = ("n",)
-
-    def __init__(self) -> None:
-        self.n = 0
-
-    def __reduce__(self) -> str:
-        # pickled (a checkpoint carrying a generated loop's globals) as the one counter
-        return "EPOCH"
-
-
-EPOCH = Epoch()
-
-
-def bump(*_: object) -> None:
-    """Something a batch loop may have snapshotted changed (any arguments are ignored: it
-    also serves as a registry callback)."""
-    EPOCH.n += 1
+__all__ = ["EPOCH", "Epoch", "bump"]

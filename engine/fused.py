@@ -19,7 +19,7 @@ from views.length import LengthWindow, LengthWindowFactory
 
 from engine.contracts.bean import EventBean
 from engine.contracts.event_types import Representation
-from .epoch import EPOCH, bump
+from .contracts.epoch import EPOCH, bump
 from .faults import statement_failed
 from .fused_windows import SINK_VIEWS, fuse_window
 from .instance import SingleStreamSink, StatementContext, StreamHandle
@@ -55,6 +55,14 @@ class LoopBean(EventBean):
     read it). One handed out anywhere (a fault report) becomes a SpentBean."""
 
     __slots__ = ("k", "v")
+
+
+class TypedLoopBean(LoopBean):
+    """A LoopBean whose `v` is of the type the loop's fast path takes (float or int, per
+    statement: a bean is only ever in one statement's window), so the fast path tests one
+    class instead of the bean's class and its value's type (codegen.py `_fast_block`)."""
+
+    __slots__ = ()
 
 
 class SpentBean(LoopBean):
@@ -137,16 +145,23 @@ def bind_checks(ns: dict, checked: list[tuple[str, tuple]]) -> None:
     `_ok<i>` (the types send's check passes as they are) and `_t<i>` (the one of them its
     values mostly have, tested first: float for a double, Decimal for a decimal, else the
     first; None, which no value's type is, when it is abstract, a Mapping say)."""
-    from decimal import Decimal
     for i, (_, allowed) in enumerate(checked):
         ns[f"_ok{i}"] = frozenset(allowed)
-        if tuple(allowed) == (int, float):
-            t: Any = float
-        elif Decimal in allowed:
-            t = Decimal
-        else:
-            t = allowed[0] if allowed else None
-        ns[f"_t{i}"] = t if isinstance(t, type) and not getattr(t, "__abstractmethods__", None) else None
+        ns[f"_t{i}"] = exact_type(allowed)
+
+
+def exact_type(allowed: tuple) -> Any:
+    """The one type of `allowed` (the types send's check passes as they are) that a
+    property's values mostly have: float for a double, Decimal for a decimal, else the
+    first; None, which no value's type is, when it is abstract (a Mapping, say)."""
+    from decimal import Decimal
+    if tuple(allowed) == (int, float):
+        t: Any = float
+    elif Decimal in allowed:
+        t = Decimal
+    else:
+        t = allowed[0] if allowed else None
+    return t if isinstance(t, type) and not getattr(t, "__abstractmethods__", None) else None
 
 
 def fuse(inst: Any) -> None:
@@ -223,7 +238,8 @@ def fuse(inst: Any) -> None:
         gw = chain[0] if len(chain) == 1 else None
         if type(gw) is not GroupWinView or gw._columns or gw._factories != (LengthWindowFactory(shape.length),):
             return
-        ns["_gw"], ns["_gwgroups"], ns["_wins"] = gw, gw._groups, {}
+        # _full: the groups whose window is full (once full, a length window stays full)
+        ns["_gw"], ns["_gwgroups"], ns["_wins"], ns["_full"] = gw, gw._groups, {}, {}
     if handle.target is not (chain[0] if chain else handle.target):
         return
     generate = _GENERATE
@@ -233,7 +249,8 @@ def fuse(inst: Any) -> None:
     checked = _type_checks(et)
     if not all(name.isidentifier() for name, _ in checked):
         checked = []        # (`count(*)` of an insert-into type): the loop calls the check
-    src = generate(shape, classes, names, aggs.reclaim, stmt._listeners_only, [c[0] for c in checked])
+    src = generate(shape, classes, names, aggs.reclaim, stmt._listeners_only, [c[0] for c in checked],
+                   exact=[exact_type(c[1]) for c in checked])
     bind_checks(ns, checked)
     code = _code_for(src)
     _bind(ns, plan, aggs, stmt, et)
@@ -263,7 +280,7 @@ def _bind(ns: dict, plan: Any, aggs: Any, stmt: Any, et: Any) -> None:
               _refc=aggs.refcounts, _new_row=aggs.new_row, _single=aggs.ungrouped(), _stmt=stmt,
               _failed=statement_failed, _et=et, _route=None, _roots=None, _root=None, _h=None,
               _epoch=EPOCH, _late_sub=late_subscriber,
-              _Loop=LoopBean, _Spent=SpentBean, _rc=sys.getrefcount)
+              _Loop=LoopBean, _LoopT=TypedLoopBean, _Spent=SpentBean, _rc=sys.getrefcount)
 
 
 # send_many's other batch loops, tried when no fused statement is alone on the type:

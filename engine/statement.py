@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Union
 
 from engine.contracts.bean import EventBean
 from engine.contracts.errors import StatementStateError
-from .epoch import bump as _receivers_epoch
+from .contracts.epoch import bump as _receivers_epoch
 from .listeners import Listener, ListenerSignature, SubscriberAdapter, listener_arity
 
 if TYPE_CHECKING:
@@ -127,7 +127,7 @@ class Statement:
     def _receivers_changed(self) -> None:
         """Choose the direct delivery for the current receivers: the common single
         two-argument listener is called without the dispatch loop."""
-        _receivers_epoch()      # fused batch loops snapshot the receivers (engine/epoch.py)
+        _receivers_epoch()      # fused batch loops snapshot the receivers (engine/contracts/epoch.py)
         self.has_receivers = bool(self._listeners) or self._subscriber is not None
         self.__dict__.pop("_deliver_now", None)
         if len(self._listeners) == 1 and self._listeners[0][1] == 2 and self._subscriber is None \

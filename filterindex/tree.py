@@ -18,6 +18,8 @@ import itertools
 import re
 from typing import Any, Callable, Iterator, Optional, Sequence
 
+from engine.contracts.epoch import EPOCH
+
 from .codegen import STALE, NOT_ONE, build_match_fn, build_node_fn, build_route_fn, build_scan_fn, retire
 from .indexes import INDEX_KINDS, Index
 from ._preprocess import Preprocessor, preprocessed_route, preprocessed_scan
@@ -127,6 +129,9 @@ class _Route:
         self.invalidate()
 
     def invalidate(self) -> None:
+        # (the roots or a root's handles changed: batch loops that trust a snapshot of
+        # the routing look again, see engine/contracts/epoch.py)
+        EPOCH.n += 1
         retire(self.fn)
         if getattr(self.fn, "stale", None) is False:     # a preprocessed route
             self.fn.stale = True                          # type: ignore[attr-defined]

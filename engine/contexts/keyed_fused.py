@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from engine.contracts.bean import EventBean
 from engine.contracts.event_types import Representation
-from engine.epoch import EPOCH
+from engine.contracts.epoch import EPOCH
 from engine.faults import statement_failed
 from engine.instance import SelectInstance, StreamHandle
 from filterindex.spec import FilterOp

@@ -12,8 +12,11 @@ from engine import Engine
 from tests.perf_fused.script_runner import rows_of
 from tests.perf_fused.test_fused_equivalence import SCHEMA, events, fused_statement
 
-ACTIONS = ("listen", "esper", "unlisten", "sub", "unsub", "other", "drop_other", "stop",
+ACTIONS = ("listen", "esper", "unlisten", "sub", "unsub", "other", "filtered", "drop_other", "stop",
            "retype", "route", "nothing")
+# (a filtered statement on the type: an index under the type's root, a change the loop sees
+# only through the change counter that route changes bump, filterindex/tree.py)
+FILTERED = "select sym, v from T(sym = 'b')"
 
 
 class _Sub:
@@ -61,8 +64,8 @@ def run(statement: str, batches: list, actions: dict, fusion: bool,
             stmt.subscriber = _Sub(log)
         elif act == "unsub":
             stmt.subscriber = None
-        elif act == "other":
-            s = engine.epl("select sym, v from T")
+        elif act in ("other", "filtered"):
+            s = engine.epl("select sym, v from T" if act == "other" else FILTERED)
             s.add_listener(lambda n, o: log.append(("other", rows_of(n))))
             others.append(s)
         elif act == "drop_other" and others:
@@ -86,7 +89,7 @@ def run(statement: str, batches: list, actions: dict, fusion: bool,
             engine = Engine.restore(cur["engine"].checkpoint(), listeners={"s": main})
             cur["engine"], cur["stmt"] = engine, engine.statement("s")
             schema[:] = [s for s in engine.statements if s.text == SCHEMA]
-            others[:] = [s for s in engine.statements if s.text == "select sym, v from T"]
+            others[:] = [s for s in engine.statements if s.text in ("select sym, v from T", FILTERED)]
             continue
         try:
             cur["engine"].send_many(batch, "T")
@@ -117,6 +120,29 @@ def test_changes_made_by_listeners_mid_batch_in_a_keyed_context(statement: str, 
     fused_log, _ = run(statement, batches, actions, True, context=True)
     chain_log, _ = run(statement, batches, actions, False, context=True)
     assert repr(fused_log) == repr(chain_log)
+
+
+def test_a_statement_created_mid_batch_without_a_listener_gets_the_next_events() -> None:
+    """The loop returns once its listener created a statement on its type, with no
+    listener of its own (no listener change): unfiltered (a second handle at the type's
+    root) or filtered (an index under the root). The route's change moves the change
+    counter (filterindex/tree.py), so the new statement counts the events after the one
+    whose listener made it."""
+    for filt in ("", "(sym = 'b')"):
+        got = []
+        for fusion in (True, False):
+            engine = Engine(time="simulated")
+            engine.fusion = fusion
+            engine.epl(SCHEMA)
+            made: list = []
+
+            def main(new: Any, old: Any, engine: Engine = engine, made: list = made) -> None:
+                if not made:
+                    made.append(engine.epl(f"select count(*) as n from T{filt}"))
+            engine.epl("select sym, count(*) as n from T#groupwin(sym)#length(3) group by sym").add_listener(main)
+            engine.send_many([{"sym": "b", "v": 1.0, "i": 1}] * 4, "T")
+            got.append(list(made[0].rows()))
+        assert got == [[{"n": 3}], [{"n": 3}]], filt
 
 
 def test_a_listener_added_mid_batch_gets_the_next_event() -> None:

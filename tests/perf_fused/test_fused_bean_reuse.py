@@ -104,7 +104,7 @@ def test_reused_beans_deliver_as_the_general_chain(text: str, n: int, script: li
 
 
 def test_the_loop_reuses_the_expelled_bean() -> None:
-    from engine.fused import LoopBean
+    from engine.fused import TypedLoopBean
     engine = Engine(time="simulated")
     engine.epl(SCHEMA)
     stmt = engine.epl("select sym, sum(v) from T#groupwin(sym)#length(2) group by sym")
@@ -112,7 +112,7 @@ def test_the_loop_reuses_the_expelled_bean() -> None:
     engine.send_many([{"sym": "a", "v": 1.0, "i": 1}] * 2, "T")
     win = stmt._instances[0].handles[0].namespace["_wins"]["a"][0]
     first = list(win)
-    assert all(type(b) is LoopBean for b in first)
+    assert all(type(b) is TypedLoopBean for b in first)     # (a LoopBean whose v is a float)
     engine.send_many([{"sym": "a", "v": float(x), "i": 1} for x in (5, 6)], "T")
     assert [id(b) for b in win] == [id(b) for b in first]
     assert [b.underlying["v"] for b in win] == [5.0, 6.0]
@@ -122,7 +122,7 @@ def test_the_loop_keeps_what_a_leaving_event_gives() -> None:
     """A bean the loop makes carries the aggregated property's value and the group-by
     value, which the statement reads again when the event leaves; a bean a fault report got
     is a SpentBean: never reused."""
-    from engine.fused import LoopBean, SpentBean
+    from engine.fused import LoopBean, SpentBean, TypedLoopBean
     engine = Engine(time="simulated", check_events=False)
     engine.epl(SCHEMA)
     stmt = engine.epl("select sym, avg(v) as a from T#groupwin(sym)#length(2) group by sym")
@@ -132,11 +132,20 @@ def test_the_loop_keeps_what_a_leaving_event_gives() -> None:
     engine.signals.statement_error.connect(lambda *_, **kw: reported.append(kw["event"]), weak=False)
     engine.send_many([{"sym": "a", "v": x, "i": 1} for x in (1.0, 2.0, 4.0)], "T")
     win = stmt._instances[0].handles[0].namespace["_wins"]["a"][0]
-    assert [(type(b), b.k, b.v) for b in win] == [(LoopBean, "a", 2.0), (LoopBean, "a", 4.0)]
+    assert [(type(b), b.k, b.v) for b in win] == [(TypedLoopBean, "a", 2.0), (TypedLoopBean, "a", 4.0)]
     assert got == [1.0, 1.5, 3.0]
     engine.send_many([{"sym": "a", "v": "x", "i": 1}], "T")
     assert [type(b) for b in reported] == [SpentBean] and reported[0].underlying["v"] == "x"
-    assert [type(b) for b in win] == [LoopBean, SpentBean]
+    assert [type(b) for b in win] == [TypedLoopBean, SpentBean]
+    # a bean whose value is not of the fast path's type (an int for a double) is a plain
+    # LoopBean; when it leaves, the fast path gives the event to the slow steps
+    got.clear()
+    engine.send_many([{"sym": "b", "v": x, "i": 1} for x in (1.0, 2.0, 7, 8.0)], "T")
+    win = stmt._instances[0].handles[0].namespace["_wins"]["b"][0]
+    assert [(type(b), b.v) for b in win] == [(LoopBean, 7), (TypedLoopBean, 8.0)]
+    engine.send_many([{"sym": "b", "v": 9.0, "i": 1}], "T")
+    assert [(type(b), b.v) for b in win] == [(TypedLoopBean, 8.0), (TypedLoopBean, 9.0)]
+    assert got == [1.0, 1.5, 4.5, 7.5, 8.5]
 
 
 def _kept_rows(text: str, batches: list, keep: list, fusion: bool, context: bool) -> list:

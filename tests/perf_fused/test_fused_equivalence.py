@@ -101,6 +101,45 @@ def test_send_many_batches_equal_single_sends(statement: str, batches: list) -> 
     assert repr(fused_log) == repr(chain_log)
 
 
+# the batch loop's fast path (codegen._fast_block) by the types of the #groupwin key and of
+# the aggregated property: keys of int, double and boolean columns (-0.0 and 0.0 one group
+# whose rows show the leaving event's key, NaN, an int for a double), sums of longs (exact
+# int, wrapped), values of other types and nulls falling back to the other steps
+KEYED_SCHEMA = "create schema T(k int, f double, b boolean, v double, i long)"
+KEYED_EVENTS = st.fixed_dictionaries({
+    "k": st.sampled_from((1, 2, None, 2**40)), "f": st.sampled_from((0.0, -0.0, 1.5, 2, float("nan"), None)),
+    "b": st.sampled_from((True, False, None)), "v": st.sampled_from(VALUES),
+    "i": st.sampled_from((1, -3, 2**62, None, 0))})
+
+
+@st.composite
+def keyed_statement(draw: Any) -> str:
+    key = draw(st.sampled_from(("k", "f", "b", None)))
+    aggs = draw(st.lists(st.sampled_from(("sum(v)", "avg(v)", "count(*)", "count(v)", "sum(i)", "count(i)",
+                                          "avg(i)")), min_size=1, max_size=3, unique=True))
+    n = draw(st.integers(1, 3))
+    if key is None:
+        return f"select {', '.join(aggs)} from T#length({n})"
+    grouped = draw(st.booleans())
+    items = ([key] if grouped else []) + aggs
+    text = f"select {', '.join(items)} from T#groupwin({key})#length({n})"
+    return text + (f" group by {key}" if grouped else "")
+
+
+@settings(max_examples=100, deadline=None)
+@given(keyed_statement(), st.lists(st.one_of(
+    st.tuples(st.just("many"), st.lists(KEYED_EVENTS, max_size=16)),
+    st.tuples(st.just("send"), KEYED_EVENTS),
+    st.tuples(st.sampled_from(("stop", "start", "iter", "checkpoint")), st.integers(0, 3))),
+    min_size=1, max_size=8))
+def test_fast_path_keys_and_values_of_other_types(statement: str, steps: list) -> None:
+    logs = [run_script(KEYED_SCHEMA, [statement], steps, fusion, False,
+                       lambda s: type(s._instances[0].handles[0]).__name__ == "FusedHandle")
+            for fusion in (True, False)]
+    assert logs[0][1] == [True] and logs[1][1] == [False]
+    assert repr(logs[0][0]) == repr(logs[1][0])
+
+
 def test_a_sum_restarts_when_its_window_empties() -> None:
     """Esper's AggregatorSum: the leave that takes the count to 0 resets the running sum, so
     the rounding residue of earlier additions does not survive (fused code does the same)."""

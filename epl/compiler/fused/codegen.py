@@ -136,10 +136,11 @@ def _slide(shape: Shape, classes: Sequence[str], ou: str, ind: str, pre: dict[st
 
 
 def _row_source(shape: Shape, classes: Sequence[str], names: Sequence[str], rep: Optional[str] = None,
-                locals_of: Optional[dict[int, str]] = None) -> str:
+                locals_of: Optional[dict[int, str]] = None, positive: bool = False) -> str:
     """The output row's dict display: the group-by property of the representative event
     (`ru`'s, or the local `rep`) and the aggregations' values (of those in `locals_of`,
-    from the locals t<i>/c<i> the batch loop's update left, see LOCAL_VALUE)."""
+    from the locals t<i>/c<i> the batch loop's update left, see LOCAL_VALUE; with
+    `positive`, their counts known to be positive: LOCAL_POSITIVE)."""
     parts = []
     for name, (kind, what) in zip(names, shape.columns):
         if kind == "prop":
@@ -149,7 +150,7 @@ def _row_source(shape: Shape, classes: Sequence[str], names: Sequence[str], rep:
             cls = classes[what]
             tmpl = INLINE_VALUE.get(cls)
             if locals_of and what in locals_of and cls in LOCAL_VALUE:
-                val = LOCAL_VALUE[cls].format(i=int(what))
+                val = (LOCAL_POSITIVE if positive else LOCAL_VALUE)[cls].format(i=int(what))
             else:
                 val = f"{a}.value()" if tmpl is None else tmpl.format(a=a)
         parts.append(f"{str(name)!r}: {val}")
@@ -169,12 +170,13 @@ def _new_bean(cls: str) -> list[str]:
     return [f"bean = _new_bean({cls})", "bean.event_type = _et", "bean.underlying = u"]
 
 
-def fault_lines(ind: str) -> list[str]:
+def fault_lines(ind: str, typed: bool = False) -> list[str]:
     """The fault report of a batch loop whose body made the bean (_stable_body with
-    `recycle`): a bean for the report when there is none yet, and the report's bean never
-    reused (a SpentBean: reports keep it)."""
+    `recycle`; `typed`: _recycling_body's): a bean for the report when there is none yet,
+    and the report's bean never reused (a SpentBean: reports keep it)."""
+    loops = "type(bean) is _Loop or type(bean) is _LoopT" if typed else "type(bean) is _Loop"
     return [ind + x for x in ["if bean is None:"] + ["    " + y for y in _new_bean("_Bean")] + [
-        "elif type(bean) is _Loop:", "    bean.__class__ = _Spent", "_failed(engine, stmt, bean, exc)"]]
+        f"elif {loops}:", "    bean.__class__ = _Spent", "_failed(engine, stmt, bean, exc)"]]
 
 
 # the aggregators whose value the batch loop reads from locals: after each update,
@@ -184,6 +186,7 @@ LOCAL_VALUE = {
     "FloatSum": "(t{i} if c{i} else None)",
     "FloatAvg": "(t{i} / c{i} if c{i} else None)",
 }
+LOCAL_POSITIVE = {"FloatSum": "t{i}", "FloatAvg": "t{i} / c{i}"}
 _SLIDE_TYPE = {"FloatSum": "float", "FloatAvg": "float", "IntSum32": "int", "IntSum64": "int"}
 
 
@@ -291,7 +294,7 @@ def cached_property(shape: Shape) -> Optional[str]:
 
 
 def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
-                    pre: dict[str, str]) -> list[str]:
+                    pre: dict[str, str], typed: Optional[str] = None, key_t: Optional[str] = None) -> list[str]:
     """_stable_body of the batch loops (a length window, no where clause). The bean of the
     new event is made here (`bean` is None before): when the window is full, the bean it
     expels becomes the new event's if a loop made it (of class _Loop: nothing but the
@@ -302,7 +305,14 @@ def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
     dict, long out of the caches, is not read again (events are immutable once sent, as in
     Esper). Sums and averages leave their value in locals (t<i>, c<i>: LOCAL_VALUE); with
     a group by, the group's window and aggregators are one record (`_wins`). Leaves the
-    group-by value of the row's representative in `rk`."""
+    group-by value of the row's representative in `rk`.
+
+    `typed` (the name of the exact type, float or int, of the aggregated property's values
+    on the loop's fast path: see _fast_block): the body of the loop's other events, which
+    also keeps what the fast path relies on: a bean whose `v` is of that type (and with
+    `key_t`, fast_key, whose `k` is of that type) is of class _LoopT (else _Loop), a full
+    window is noted (`_full`, or the local `full` without a
+    groupwin), and the row's bean is the loop's `out` when it has one to reuse."""
     L: list[str] = []
     n_aggs = len(shape.aggs)
     grouped = shape.group is not None
@@ -320,10 +330,20 @@ def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
         stores.append(f"bean.k = {_read('u', gprop, pre)}")
     if vprop is not None:
         stores.append(f"bean.v = {_read('u', vprop, pre)}")
+    if typed is not None:
+        vt = _read("u", vprop, pre)
+        # (the class of the new event's bean: whether its v is of the fast path's type)
+        kt = f" and type({_read('u', gprop, pre)}) is {key_t}" if key_t is not None and gprop is not None else ""
+        cls = f"(_LoopT if type({vt}) is {typed}{kt} else _Loop)"
+        loops = "type(ob) is _Loop or type(ob) is _LoopT"
+        noted = ["full = True"] if shape.groupwin is None else \
+            ["_full[k] = rec" if grouped else "_full[k] = w"]
+    else:
+        cls, loops, noted = "_Loop", "type(ob) is _Loop", []
     locals_of = local_values(classes)
     # one in and one out of the full window (the window keeps the same events as
     # appending first and then expelling the oldest)
-    L += [f"if len(w) >= {length}:", "    ob = w.popleft()", "    if type(ob) is _Loop:"]
+    L += [f"if len(w) >= {length}:"] + ["    " + x for x in noted] + ["    ob = w.popleft()", f"    if {loops}:"]
     # the leaving values: from the bean, or from the event for a bean made elsewhere
     reads_loop, reads_dict = [], ["ou = ob.underlying"]
     for i, agg in enumerate(shape.aggs):
@@ -337,20 +357,23 @@ def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
     L += ["        " + x for x in reads_loop] + ["        bean = ob", "    else:"]
     L += ["        " + x for x in reads_dict]
     L += ["        bean = _new_bean(_Loop)", "        bean.event_type = _et"]
-    L += ["    bean.underlying = u"] + ["    " + x for x in stores] + ["    w.append(bean)"]
-    for i, (agg, cls) in enumerate(zip(shape.aggs, classes)):
+    L += ["    bean.underlying = u"] + ["    " + x for x in stores]
+    if typed is not None:
+        L += [f"    bean.__class__ = {cls}"]
+    L += ["    w.append(bean)"]
+    for i, (agg, cls_name) in enumerate(zip(shape.aggs, classes)):
         a, w = f"a{i}", f"w{i}"
         v = _read("u", agg.prop, pre) if agg.prop is not None else "None"
         if i in locals_of:
-            lines = _slide_local(cls, i, v, w)
+            lines = _slide_local(cls_name, i, v, w)
         else:
-            tmpl = INLINE_SLIDE.get(cls)
+            tmpl = INLINE_SLIDE.get(cls_name)
             if tmpl is None:
                 lines = [f"{a}.enter({v})", f"{a}.leave({w if agg.prop is not None else 'None'})"]
             else:
                 lines = [t.format(a=a, v=v, w=w) for t in tmpl]
         L += ["    " + x for x in lines]
-    L += ["else:", "    bean = _new_bean(_Loop)", "    bean.event_type = _et", "    bean.underlying = u"]
+    L += ["else:", f"    bean = _new_bean({cls})", "    bean.event_type = _et", "    bean.underlying = u"]
     L += ["    " + x for x in stores] + ["    w.append(bean)"]
     if gprop is not None:
         L.append(f"    rk = {_read('u', gprop, pre)}")
@@ -359,12 +382,142 @@ def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
         L += [f"    t{i} = a{i}.total", f"    c{i} = a{i}.n"]
     if grouped:
         L.append("    _refc[k] = _refc.get(k, 0) + 1")
+    if typed is not None:
+        return L + _row_lines(shape, classes, names, locals_of)
     # the row's bean: the last one, when the listener kept neither it nor its list (`spare`,
     # see direct_delivery)
     L += ["if spare is None:", "    out = _new_bean(_Bean)", "else:", "    out = spare", "    spare = None",
           "out.event_type = _out_type",
           f"out.underlying = {_row_source(shape, classes, names, 'rk', locals_of)}"]
     return L
+
+
+def _row_lines(shape: Shape, classes: Sequence[str], names: Sequence[str], locals_of: dict[int, str],
+               rep: str = "rk") -> list[str]:
+    """The typed batch loop's row (the representative's group-by value in `rep`, the
+    aggregations' values from the locals the update left) into its bean `out`: the one the
+    last row was delivered in when nothing kept it (see _typed_delivery), else a new one."""
+    return ["if out is None:", "    out = _new_bean(_Bean)",
+            "out.event_type = _out_type",
+            f"out.underlying = {_row_source(shape, classes, names, rep, locals_of)}"]
+
+
+# the exact types a fast path takes as a #groupwin key (hashing them cannot raise)
+_KEY_TYPES = (str, int, float, bool)
+
+
+def fast_type(shape: Shape, classes: Sequence[str], checked: Sequence[str],
+              exact: Sequence[Any]) -> Optional[str]:
+    """The name of the type (float or int) of the aggregated property's values that the
+    batch loop's fast path (_fast_block) takes, or None when the statement has none: a
+    length window, no where clause, one aggregated property, aggregations whose slide is
+    inlined with that type (sum, avg) or that only count, and the type check's exact types
+    (`exact`, parallel to `checked`: bind_checks' _t<i>) known for every checked property:
+    for the aggregated one that type, for a #groupwin key one whose hash cannot raise."""
+    vprop = cached_property(shape)
+    if shape.where or shape.length is None or vprop is None or len(exact) != len(checked) \
+            or any(t is None for t in exact):
+        return None
+    types = dict(zip(checked, exact))
+    vt = types.get(vprop)
+    name = {float: "float", int: "int"}.get(vt)  # type: ignore[call-overload]
+    if name is None:
+        return None
+    for agg, cls in zip(shape.aggs, classes):
+        if agg.prop is None:
+            if cls != "CountAll":
+                return None
+        elif cls != "CountValues" and _SLIDE_TYPE.get(cls) != name:
+            return None
+    if shape.groupwin is not None and types.get(shape.groupwin) not in _KEY_TYPES:
+        return None         # (with a group by, the group-by property is the #groupwin one)
+    return name
+
+
+# group-by keys whose equal values of the same exact type cannot be told apart (a double's
+# can: -0.0 and 0.0 are one group)
+_PLAIN_KEYS = (str, int, bool)
+
+
+def fast_key(shape: Shape, checked: Sequence[str], exact: Sequence[Any]) -> Optional[str]:
+    """With a group by and a fast path: the global `_t<i>` of the group-by property when its
+    exact type is one whose equal values cannot be told apart, else None. Then a _LoopT bean
+    also has a group-by value of that type (a group's beans all have keys equal to the
+    group's), so the fast path shows the new event's value for the leaving one's (the same
+    value) and leaves the bean's as it is."""
+    if shape.group is None or shape.group not in checked:
+        return None
+    i = list(checked).index(shape.group)
+    return f"_t{i}" if i < len(exact) and exact[i] in _PLAIN_KEYS else None
+
+
+def _fast_block(shape: Shape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str],
+                typed: str, slow: list[str], key_t: Optional[str] = None) -> list[str]:
+    """The batch loop's steps for an event when the fast test passed (every checked
+    property of its exact type, the window full: see fast_test): when the bean the window
+    expels is one the loop made with a value of the fast type (_LoopT), it carries the new
+    event and the sums slide with no type test and no conversion (INLINE_SLIDE's first
+    branch, the same operations); nothing here can raise. Otherwise the expelled bean goes
+    back and the event takes the `slow` steps."""
+    gprop = shape.group
+    vt = _read("u", cached_property(shape) or "", pre)
+    L: list[str] = []
+    if gprop is not None:
+        L.append("w, " + ", ".join(f"a{i}" for i in range(len(shape.aggs))) + ", = rec")
+    # (ungrouped: the window of a plain #length and the aggregators are the loop's, see
+    # fast_locals)
+    inner = ["wv = ob.v"]
+    rk = "rk"
+    if gprop is not None:
+        if key_t is not None:
+            rk = _read("u", gprop, pre)      # (fast_key: the bean's stays, an equal value)
+        else:
+            inner.append("rk = ob.k")
+    inner.append("ob.underlying = u")
+    if gprop is not None and key_t is None:
+        inner.append(f"ob.k = {_read('u', gprop, pre)}")
+    inner += [f"ob.v = {vt}", "w.append(ob)"]
+    locals_of = local_values(classes)
+    zero = "0.0" if typed == "float" else "0"
+    # (counts: one in and one out, both counted, stay as they were)
+    slides = [(f"a{i}", f"t{i}", f"c{i}") for i in range(len(shape.aggs)) if i in locals_of]
+    if len(slides) == 1 and any(locals_of[i] in LOCAL_POSITIVE for i in locals_of):
+        # one sum: the row in each branch, with the value of a positive count plain
+        (a, t, c), = slides
+        row = _row_lines(shape, classes, names, locals_of, rk)
+        pos = row[:-1] + [f"out.underlying = {_row_source(shape, classes, names, rk, locals_of, True)}"]
+        inner += [f"{c} = {a}.n", f"if {c} <= 0:", f"    {t} = {a}.total = {zero}"]
+        inner += ["    " + x for x in row] + ["else:", f"    {t} = {a}.total = ({a}.total + {vt}) - wv"]
+        inner += ["    " + x for x in pos]
+    else:
+        for a, t, c in slides:
+            inner += [f"{c} = {a}.n", f"if {c} > 0:", f"    {t} = {a}.total = ({a}.total + {vt}) - wv",
+                      "else:", f"    {t} = {a}.total = {zero}"]
+        inner += _row_lines(shape, classes, names, locals_of, rk)
+    return L + ["ob = w.popleft()", "if type(ob) is _LoopT:"] + ["    " + x for x in inner] \
+        + ["else:", "    w.appendleft(ob)"] + ["    " + x for x in slow]
+
+
+def fast_locals(shape: Shape) -> list[str]:
+    """Before the loop with a fast path, ungrouped: the aggregators (the row's, never
+    replaced) and a plain #length window, in the locals the steps read (the other steps
+    assign the same objects to them)."""
+    if shape.group is not None:
+        return []
+    L = [f"a{i} = _single[{i}]" for i in range(len(shape.aggs))]
+    return L + (["w = _events"] if shape.groupwin is None else [])
+
+
+def fast_test(shape: Shape, checked: Sequence[str], pre: dict[str, str]) -> str:
+    """The condition of the batch loop's fast path: every checked property of its exact type
+    (so send's check passes it as it is) and the event's window full."""
+    tests = [f"type({pre[p]}) is _t{i}" for i, p in enumerate(checked)]
+    if shape.groupwin is None:
+        tests.append("full")
+    else:
+        key = pre[shape.groupwin]
+        tests.append(f"({'rec' if shape.group is not None else 'w'} := _full.get({key})) is not None")
+    return " and ".join(tests)
 
 
 def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
@@ -492,9 +645,10 @@ def check_lines(checked: Sequence[str], pre: dict[str, str], ind: str) -> list[s
 # builtins the generated modules bind as globals (engine/fused.py's namespace)
 BUILTINS = ("type", "float", "int", "len", "dict", "range", "Exception", "KeyError")
 # the globals engine/fused.py binds before it runs a generated statement module, besides
-# `_ok<i>`/`_t<i>` and the window's (`_route`, `_roots`, `_root`, `_h` are rebound per call)
+# `_ok<i>`/`_t<i>` and the window's (send_many's hook also rebinds `_route`, `_roots`, `_root`
+# and `_h` per call, for the window sinks' loops: these loops trust the change counter)
 BOUND = ("_Bean", "_new_bean", "_out_type", "_where", "_groups", "_refc", "_new_row", "_single",
-         "_stmt", "_failed", "_et", "_epoch", "_late_sub", "_Loop", "_Spent", "_rc")
+         "_stmt", "_failed", "_et", "_epoch", "_late_sub", "_Loop", "_LoopT", "_Spent", "_rc")
 
 
 def hoisted(lines: Sequence[str], names: Iterable[str]) -> str:
@@ -514,11 +668,13 @@ def hoisted(lines: Sequence[str], names: Iterable[str]) -> str:
 
 def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
              listeners_only: bool, checked: Sequence[str] = (),
-             streams: tuple[bool, bool] = (True, False)) -> str:
+             streams: tuple[bool, bool] = (True, False), exact: Sequence[Any] = ()) -> str:
     """The module source defining `on_event(bean)` and `run(engine, events, i, n, check, find,
     type_name)`. `checked`: the properties send's type check tests, each against the global
     `_ok<i>` (the exact types it passes without a closer look): `run` tests them inline and
     calls `check(u)` (which raises, or passes a subclass) only for a value of another type.
+    `exact` (parallel to `checked`): the type each one's values mostly have (the global
+    `_t<i>`), which decides whether `run` has a fast path (fast_type).
     A shape with a `window` gets a fused sink instead (windows_sink.py; `streams`: whether
     the statement posts its insert and its remove stream)."""
     if shape.window is not None:
@@ -535,14 +691,15 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         src += ["    if out is not None:", "        _stmt._emit([out], None)", ""]
     else:
         src += ["    _stmt._emit([out], None)", ""]
+    typed = fast_type(shape, classes, checked, exact)
+    key_t = fast_key(shape, checked, exact) if typed is not None else None
     # the batch loop: events i..n-1 of one map type no other statement wants; it returns
     # where it stopped: after an event whose delivery queued work or changed the routing
     # (the caller drains and looks again), or at an event that is not a dict
     loop = ["    stmt = _stmt",
-            # (send_many's hook binds these before each call)
-            "    route, roots, root, h = _route, _roots, _root, _h",
-            # the receivers as they are now: valid while the change counter (_epoch, bumped
-            # by every listener or subscriber change and type removal) stays at e0
+            # the receivers and the routing as they are now: valid while the change counter
+            # (_epoch, bumped by every listener or subscriber change, type removal and
+            # change of a route: see engine/contracts/epoch.py) stays at e0
             "    e0 = _epoch.n",
             "    ls1 = stmt._listeners",
             "    if len(ls1) == 1 and ls1[0][1] == 2 and stmt._subscriber is None:",
@@ -553,12 +710,43 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             # evaluation faults name the current statement: only a where clause evaluates
             # compiled expressions here (per event, since listeners may send events)
             "    engine.current_statement = stmt",
-            "    spare = None",
-            "    for j in range(i, n):",
-            "        u = events[j]",
-            "        if type(u) is not dict:",
-            "            return j",
-] + read_lines([(pre[p], p) for p in props], "        ")
+            # the row's bean to reuse: the last one when nothing kept it
+            "    out = None" if typed is not None else "    spare = None"]
+    if typed is not None:
+        loop += ["    " + x for x in fast_locals(shape)]
+        if shape.groupwin is None:
+            loop.append(f"    full = len(_events) >= {int(shape.length)}")
+    loop += ["    for j in range(i, n):",
+             "        u = events[j]",
+             "        if type(u) is not dict:",
+             "            return j"]
+    if typed is not None:
+        loop += _typed_steps(shape, classes, names, pre, checked, typed, key_t)
+        loop += _typed_delivery(listeners_only)
+    else:
+        loop += _steps(shape, classes, names, reclaim, pre, checked, b)
+        loop += _delivery(listeners_only)
+    loop += ["        if engine.pending:",
+             "            engine.drain()",
+             "            return j + 1",
+             # the receivers, the routing or the type changed: the caller looks again
+             "        if _epoch.n != e0:",
+             "            return j + 1",
+             "    return n", ""]
+    windows = ("_events",) if shape.groupwin is None else ("_gw", "_gwgroups", "_wins", "_full")
+    bound = [*BOUND, *BUILTINS, *windows, *(f"_ok{i}" for i in range(len(checked))),
+             *(f"_t{i}" for i in range(len(checked)))]
+    src.append(f"def run(engine, events, i, n, check, find, type_name{hoisted(loop, bound)}):")
+    src += loop
+    return "\n".join(src)
+
+
+def _steps(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
+           pre: dict[str, str], checked: Sequence[str], b: list[str]) -> list[str]:
+    """The batch loop's steps for event `u` without a fast path: read, check, the body
+    (`b`, or the recycling body without a where clause); `out` is the row or None."""
+    props = used_properties(shape)
+    loop = read_lines([(pre[p], p) for p in props], "        ")
     loop += check_lines(checked, pre, "        ")
     if shape.where:
         loop += ["        " + x for x in _new_bean("_Bean")]
@@ -573,42 +761,81 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
         fault = fault_lines("            ")
     loop += ["        except Exception as exc:   # the statement skips the event (engine/faults.py)"]
     loop += fault
-    loop += ["            out = None",
-            "        if out is not None:"]
-    if listeners_only:
-        # one two-argument listener and no subscriber, unchanged since the loop began (the
-        # loop returns after any event whose user code changed the counter): called here
-        # as Statement._dispatch would, and then the one test of everything user code may
-        # have changed; otherwise Statement._dispatch
-        loop += ["            if fn1 is not None:",
-                 "                rows = [out]",
-                 "                try:",
-                 "                    fn1(rows, empty)",
-                 "                except Exception as exc:",
-                 "                    stmt._failed('Listener', fn1, exc)",
-                 "                if _epoch.n == e0 and not engine.pending and route.roots is roots and root.one is h:",
-                 # nothing else holds the row: its bean carries the next row (the body)
-                 "                    rows = None",
-                 f"                    if {SPARE_TEST}:",
-                 "                        spare = out",
-                 "                    continue",
-                 # a subscriber the listener set gets the row too, as in _dispatch
-                 "                if _epoch.n != e0 and stmt._subscriber is not None:",
-                 "                    _late_sub(stmt, rows, empty)",
-                 "            elif stmt.has_receivers:",
-                 "                stmt._dispatch([out], None)"]
-    else:
-        loop += ["            stmt._emit([out], None)"]
-    loop += ["        if engine.pending:",
-            "            engine.drain()",
-            "            return j + 1",
-            # the routing or the type changed: the caller looks again
-            "        if _epoch.n != e0 or route.roots is not roots or root.one is not h:",
-            "            return j + 1",
-            "    return n", ""]
-    windows = ("_events",) if shape.groupwin is None else ("_gw", "_gwgroups", "_wins")
-    bound = [*BOUND, *BUILTINS, *windows, *(f"_ok{i}" for i in range(len(checked))),
-             *(f"_t{i}" for i in range(len(checked)))]
-    src.append(f"def run(engine, events, i, n, check, find, type_name{hoisted(loop, bound)}):")
-    src += loop
-    return "\n".join(src)
+    return loop + ["            out = None"]
+
+
+def _delivery(listeners_only: bool) -> list[str]:
+    """The batch loop's delivery of row `out` (None: no row) without a fast path."""
+    loop = ["        if out is not None:"]
+    if not listeners_only:
+        return loop + ["            stmt._emit([out], None)"]
+    # one two-argument listener and no subscriber, unchanged since the loop began (the
+    # loop returns after any event whose user code changed the counter): called here
+    # as Statement._dispatch would, and then the one test of everything user code may
+    # have changed; otherwise Statement._dispatch
+    return loop + [
+        "            if fn1 is not None:",
+        "                rows = [out]",
+        "                try:",
+        "                    fn1(rows, empty)",
+        "                except Exception as exc:",
+        "                    stmt._failed('Listener', fn1, exc)",
+        "                if _epoch.n == e0 and not engine.pending:",
+        # nothing else holds the row: its bean carries the next row (the body)
+        "                    rows = None",
+        f"                    if {SPARE_TEST}:",
+        "                        spare = out",
+        "                    continue",
+        # a subscriber the listener set gets the row too, as in _dispatch
+        "                if _epoch.n != e0 and stmt._subscriber is not None:",
+        "                    _late_sub(stmt, rows, empty)",
+        "            elif stmt.has_receivers:",
+        "                stmt._dispatch([out], None)"]
+
+
+def _typed_steps(shape: Shape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str],
+                 checked: Sequence[str], typed: str, key_t: Optional[str] = None) -> list[str]:
+    """The batch loop's steps for event `u` with a fast path (fast_type): the used and the
+    checked properties read once; when all have their exact types and the window is full,
+    _fast_block; otherwise the check, then the recycling body that keeps what the fast path
+    relies on, and after a fault the loop returns. Leaves the row in `out`."""
+    seen = dict(pre)
+    for i, p in enumerate(checked):
+        seen.setdefault(p, f"q{i}")
+    loop = read_lines([(v, p) for p, v in seen.items()], "        ")
+    slow = check_lines(checked, seen, "")
+    slow += ["bean = None", "try:"]
+    slow += ["    " + x for x in _recycling_body(shape, classes, names, pre, typed, key_t)]
+    slow += ["except Exception as exc:   # the statement skips the event (engine/faults.py)"]
+    slow += fault_lines("    ", typed=True)
+    slow += ["    out = None", "    if engine.pending:", "        engine.drain()", "    return j + 1"]
+    fast = _fast_block(shape, classes, names, pre, typed, slow, key_t)
+    loop += [f"        if {fast_test(shape, checked, seen)}:"] + ["            " + x for x in fast]
+    loop += ["        else:"] + ["            " + x for x in slow]
+    return loop
+
+
+def _typed_delivery(listeners_only: bool) -> list[str]:
+    """The fast-path batch loop's delivery of row `out`: as _delivery, and the row's bean
+    stays in `out` for the next row when nothing kept it (the listener kept neither it nor
+    the list it came in, by reference counts: a row a listener keeps never changes)."""
+    if not listeners_only:
+        return ["        stmt._emit([out], None)", "        out = None"]
+    return ["        if fn1 is not None:",
+            "            rows = [out]",
+            "            try:",
+            "                fn1(rows, empty)",
+            "            except Exception as exc:",
+            "                stmt._failed('Listener', fn1, exc)",
+            "            if _epoch.n == e0 and not engine.pending:",
+            "                rows = None",
+            # (getrefcount's argument and the local `out`: nothing else)
+            "                if _rc(out) != 2:",
+            "                    out = None",
+            "                continue",
+            "            if _epoch.n != e0 and stmt._subscriber is not None:",
+            "                _late_sub(stmt, rows, empty)",
+            "            out = None",
+            "        elif stmt.has_receivers:",
+            "            stmt._dispatch([out], None)",
+            "            out = None"]

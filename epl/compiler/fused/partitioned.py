@@ -163,15 +163,15 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
     ind = " " * 16
     head = len(src)
     src += ["    stmt = _stmt",
-            # the receivers as they are now: valid while the change counter (_epoch, bumped
-            # by every listener or subscriber change and type removal) stays at e0
+            # the receivers and the type's route as they are now: valid while the change
+            # counter (_epoch, bumped by every listener or subscriber change, type removal
+            # and route change) stays at e0
             "    e0 = _epoch.n",
             "    ls0 = stmt._listeners",
             "    fn1 = ls0[0][0] if stmt._listeners_only and len(ls0) == 1 and ls0[0][1] == 2 \\",
             "        and stmt._subscriber is None else None",
             "    empty = None if engine.none_for_empty else ()",
             "    feed = engine.feed",
-            "    roots = route.roots",
             "    expected = filters._filters",
             # evaluation faults name the current statement (a where clause evaluates)
             "    engine.current_statement = stmt",
@@ -211,7 +211,8 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
             "            if _epoch.n != e0:",
             "                return j + 1",
             "            engine.current_statement = stmt",
-            "        if _epoch.n != e0 or filters._filters != expected or route.roots is not roots:",
+            # (a change of the type's route moves the counter too: filterindex/tree.py)
+            "        if _epoch.n != e0 or filters._filters != expected:",
             "            return j + 1",
             "    return n", ""]
     # the globals the loop reads, as locals (codegen.hoisted; keyed_fused.py binds them)
