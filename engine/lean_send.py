@@ -170,13 +170,18 @@ class LeanSend:
             free = None
             if _discards_unlocked(lines, fn.__globals__):
                 free = _unlocked_body(lines, fn.__globals__, p, literals)
+            lines, one = _one_handle(lines, fn.__globals__)
+            keys = _keys_read(lines)
             lines = [_CONST.sub(lambda m: p + "c" + m.group(1), ln) for ln in lines]
-            values.update((p + k, v) for k, v in fn.__globals__.items() if _CONST.fullmatch(k))
+            values.update((p + k, _interned(v) if k in keys else v)
+                          for k, v in fn.__globals__.items() if _CONST.fullmatch(k))
             values.update(((p + "r", entry.router), (p + "f", fn), (p + "p", entry.probe),
                            (p + "k", entry.check), (p + "t", entry.event_type)))
             literals[f"\x00{p}n"] = type_name
             inlined.append((entry, fn))
-            blocks.append(_Block(p, lines, uses_bean, free, _checker_body(entry.check, p, values)))
+            check = _checker_body(entry.check, p, values)
+            blocks.append(_Block(p, lines, uses_bean, free, check,
+                                 _fast_check(entry.check, p, values) if check is not None else None, one))
         try:
             code = _compile(_source(blocks, gen, self.locked), literals)
         except (SyntaxError, RecursionError, MemoryError):   # a body too deep: keep the front
@@ -231,12 +236,16 @@ class _Block(NamedTuple):
     """One inlined type in the front: the prefix of its names (its type name is the
     constant `'\\x00{prefix}n'` stands for), its route body (with the names), whether that
     reads the probe bean, the body for discards without the lock (None: none) and the
-    type's checker's body (`_checker_body`)."""
+    type's checker's body (`_checker_body`) with its test that every value has exactly its
+    type's first Python type (`_fast_check`), and the handle when the body collects at most
+    one, always the same (`_one_handle`: `out` is then that handle or None)."""
     prefix: str
     body: list[str]
     uses_bean: bool
     free: Optional[list[str]]
     check: Optional[list[str]]     # the type's checker inlined (None: called)
+    fast: Optional[str]            # the checker's all-exact-types test (`_fast_check`)
+    one: Optional[Any]             # the one handle the body may collect (`_one_handle`)
 
 
 def _discards_unlocked(body: list[str], consts: dict[str, Any]) -> bool:
@@ -266,12 +275,14 @@ def _unlocked_body(body: list[str], consts: dict[str, Any], p: str,
     handles it collects keep their names. Only scalars and sets or tuples of them go into
     the constants: the cycle collector does not look into code objects, and a constant
     leading back to the engine (a router, a handle) would keep the engine alive forever."""
+    keys = _keys_read(body)
+
     def name(m: re.Match) -> str:
         value = consts["c" + m.group(1)]
         if not _immutable(value):
             return p + "c" + m.group(1)
         key = f"\x00{p}c{m.group(1)}"
-        literals[key] = value
+        literals[key] = _interned(value) if "c" + m.group(1) in keys else value
         return repr(key)
     lines = []
     for ln in body:
@@ -282,6 +293,17 @@ def _unlocked_body(body: list[str], consts: dict[str, Any], p: str,
         else:
             lines.append(ln)
     return [_CONST.sub(name, ln) for ln in lines]
+
+
+def _keys_read(body: list[str]) -> set[str]:
+    """The constants a route body reads the event's values by (`v = u.get(c)`)."""
+    return {m.group(3) for m in map(_GET.fullmatch, body) if m is not None}
+
+
+def _interned(value: Any) -> Any:
+    """A property name as the interned string (an event dict's keys written as literals are
+    interned: a lookup then matches by identity, without comparing the characters)."""
+    return sys.intern(value) if type(value) is str else value
 
 
 def _immutable(value: Any) -> bool:
@@ -298,7 +320,7 @@ def _checker_body(check: Callable[[Any], None], p: str, values: dict[str, Any]) 
     got = checker_source(check)
     if got is None:
         return None
-    body, ns = got
+    body, ns, _ = got
     lines = []
     for ln in body:
         if not any(shape.fullmatch(ln) for shape in _CHECK_SHAPES):
@@ -315,6 +337,62 @@ def _checker_body(check: Callable[[Any], None], p: str, values: dict[str, Any]) 
     return lines
 
 
+_COLLECT = re.compile(r"( *)if out is None:")
+_OUT = re.compile(r"\bout\b")
+
+
+def _one_handle(body: list[str], consts: dict[str, Any]) -> tuple[list[str], Any]:
+    """A body that collects at most one handle, always the same (one `out = [c]` /
+    `out.append(c)` site, no other use of `out`; route bodies have no loops): the body with
+    that site as `out = c`, and the handle; else the body unchanged and None. The front then
+    needs no list, no dedup and no test of its length, and knows the handle's type."""
+    sites = []
+    for i, ln in enumerate(body):
+        m = _COLLECT.fullmatch(ln)
+        if m is None:
+            continue
+        ind = m.group(1)
+        got = re.fullmatch(ind + r"    out = \[(c\d+)\]", body[i + 1]) if i + 3 < len(body) else None
+        if got is None or body[i + 2] != ind + "else:" \
+                or body[i + 3] != f"{ind}    out.append({got.group(1)})":
+            return body, None
+        sites.append((i, ind, got.group(1)))
+    if len(sites) != 1:
+        return body, None
+    i, ind, c = sites[0]
+    rest = body[:i] + body[i + 4:]
+    if any(_OUT.search(ln) for ln in rest) or c not in consts:
+        return body, None
+    return body[:i] + [f"{ind}out = {c}"] + body[i + 4:], consts[c]
+
+
+def _fast_check(check: Callable[[Any], None], p: str, values: dict[str, Any]) -> Optional[str]:
+    """The checker's test of its common case (engine.contracts.event_types._fast_test) as a
+    condition on `event`, its names under the prefix `p` (added to `values`); None when the
+    checker has none or it is not of that shape. Where it holds, the checker's lines would
+    pass the event without looking further; where not, they decide."""
+    got = checker_source(check)
+    if got is None or got[2] is None:
+        return None
+    _, ns, fast = got
+    tests = _STR.split(fast)                # code, literal, code, ...
+    code = "".join("@" if i % 2 else x for i, x in enumerate(tests))
+    if not re.fullmatch(r"type\(u\[@\]\) (?:is _t\d+_0|in _f\d+)(?: and type\(u\[@\]\) (?:is _t\d+_0|in _f\d+))*", code):
+        return None
+    out = []
+    for i, x in enumerate(tests):
+        if i % 2:
+            out.append(x)               # a property name's repr()
+            continue
+        x = x.replace("u[", "event[")
+        for name in re.findall(r"\b_[tf]\d+(?:_0)?\b", x):
+            if name not in ns:
+                return None
+            values[p + "k" + name] = ns[name]
+        out.append(re.sub(r"\b(_[tf]\d+(?:_0)?)\b", lambda m: p + "k" + m.group(1), x))
+    return "".join(out)
+
+
 def _name(prefix: str) -> str:
     """The placeholder of a block's type name in the front's source (never the name itself)."""
     return repr(f"\x00{prefix}n")
@@ -327,76 +405,101 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
     returns there. Everything else, and a wanted event, takes the type's locked block,
     which routes the event again holding the lock."""
     out = ["def send(event, type_name=None):", "    if type(event) is dict:"]
-    # the unlocked discards first, each block short (its name test stays specialized)
-    if any(b.free is not None for b in blocks):
-        for i, b in enumerate(blocks):
-            out.append(f"        {'if' if i == 0 else 'elif'} type_name == {_name(b.prefix)}:")
-            if b.free is None:
-                out.append("            pass")
-                continue
+    # CPython 3.11 specializes a comparison only when a short jump follows it (no
+    # EXTENDED_ARG): each test is `if x != y: <short> else: <block>`, never `if x == y:
+    # <block>` over a long block (a generic comparison costs as much as the rest of a test)
+    for i, (p, body, uses_bean, free_body, check, fast, one) in enumerate(blocks):
+        out += [f"        if type_name != {_name(p)}:", "            pass", "        else:"]
+        if free_body is not None:
+            # the unlocked discard first
             free = "not _L.held" if locked else "not _E._depth"
             out += ["            try:",
                     # a discard from the state the engine was in when the lock was last
                     # free; a NameError: the code of an older front whose names went
-                    f"                if {free} and {b.prefix}r.fn is {b.prefix}f:",
+                    f"                if {free} and {p}r.fn is {p}f:",
                     "                    u = event",
                     "                    out = None"]
-            out += [" " * 16 + ln for ln in b.free]
+            out += [" " * 16 + ln for ln in free_body]
             out += ["                    if out is None:",
                     "                        return",
                     "            except NameError:",
                     "                pass"]
-        out += ["        else:", "            _slow(event, type_name)", "            return"]
-    for i, (p, body, uses_bean, _, check) in enumerate(blocks):
-        out.append(f"        {'if' if i == 0 else 'elif'} type_name == {_name(p)}:")
         ind = " " * 12
         if locked:
             out += [ind + "_acquire()", ind + "_L.held += 1"]
-        out += [ind + f"if _gen == {gen} and not _E._depth and {p}r.fn is {p}f:",
+        out += [ind + f"if _gen != {gen} or _E._depth or {p}r.fn is not {p}f:"]
+        out += [ind + "    _L.held -= 1", ind + "    _release()"] if locked else [ind + "    pass"]
+        out += [ind + "else:",
                 ind + "    _E._depth = 1",
-                ind + "    try:",
-                ind + "        _E.current_statement = None"]
+                ind + "    try:"]
+        # a body that only collects its one handle evaluates nothing: no statement to name
+        always = one is not None and len(body) == 1 and body[0].startswith("    out = ")
+        if not always:
+            out.append(ind + "        _E.current_statement = None")
         if uses_bean:
             out += [ind + f"        bean = {p}p", ind + "        bean.underlying = event"]
-        out += [ind + "        u = event", ind + "        out = None"]
-        out += [ind + "    " + ln for ln in body]
+        if always:
+            out += [ind + "        out = " + body[0][len("    out = "):]]
+        else:
+            out += [ind + "        u = event", ind + "        out = None"]
+            out += [ind + "    " + ln for ln in body]
         if uses_bean:
             out.append(ind + "        bean.underlying = None")
-        out += [ind + "        if out is not None:",
-                ind + f"            if {p}c1._multi and len(out) > 1:",
-                ind + f"                out = {p}c3(out)",
-                ind + "            if _E.check_events:"]
+        tail = []                       # what a wanted event runs, one indent level
+        if one is None:
+            tail += [f"if {p}c1._multi and len(out) > 1:", f"    out = {p}c3(out)"]
+        tail.append("if _E.check_events:")
         if check is None:
-            out.append(ind + f"                {p}k(event)")
+            tail.append(f"    {p}k(event)")
         else:
-            out.append(ind + "                get = event.get")
-            out += [ind + " " * 12 + ln for ln in check]
-        out += [
-                ind + "            bean = _new_bean(_EventBean)",
-                ind + f"            bean.event_type = {p}t",
-                ind + "            bean.underlying = event",
-                ind + "            if len(out) == 1:",
-                # Engine.feed's one-handle case without its frame
-                ind + "                _h = out[0]",
-                ind + "                if type(_h) is _RowHandle and not _E._dispatch_queue:",
-                ind + "                    _h.statement._deliver_now(bean)",
-                ind + "                else:",
-                ind + "                    _E.current_statement = _h.statement",
-                ind + "                    try:",
-                ind + "                        _h.on_event(bean)",
-                ind + "                    except Exception as _exc:",
-                ind + "                        _failed(_E, _h.statement, bean, _exc)",
-                ind + "            else:",
-                ind + "                _E.feed(bean, out)",
-                ind + "        if _E.pending:",
+            k = "    "
+            if fast is not None:
+                # the common case in one condition; else (or a key missing) the checker
+                tail += ["    try:", f"        _ok = {fast}", "    except KeyError:",
+                         "        _ok = False", "    if not _ok:"]
+                k = "        "
+            tail.append(k + "get = event.get")
+            tail += [k[4:] + ln for ln in check]
+        tail += ["bean = _new_bean(_EventBean)", f"bean.event_type = {p}t", "bean.underlying = event"]
+        # Engine.feed's one-handle case without its frame
+        # (`_h.on_event(bean)` would be a LOAD_METHOD of a slot, which 3.11 does not
+        # specialize: the attribute read and the call apart, both specialize)
+        generic = ["_E.current_statement = _h.statement",
+                   "_on = _h.on_event",
+                   "try:",
+                   "    _on(bean)",
+                   "except Exception as _exc:",
+                   "    _failed(_E, _h.statement, bean, _exc)"]
+        if one is None:
+            tail += ["if len(out) != 1:",
+                     "    _E.feed(bean, out)",
+                     "else:",
+                     "    _h = out[0]",
+                     "    if type(_h) is _RowHandle and not _E._dispatch_queue:",
+                     "        _h.statement._deliver_now(bean)",
+                     "    else:"]
+            tail += ["        " + ln for ln in generic]
+        else:
+            tail.append("_h = out")
+            if type(one) is RowHandle:          # a handle's type never changes
+                tail += ["if not _E._dispatch_queue:", "    _h.statement._deliver_now(bean)", "else:"]
+                tail += ["    " + ln for ln in generic]
+            else:
+                tail += generic
+        if always:
+            out += [ind + "        " + ln for ln in tail]
+        else:
+            out.append(ind + "        if out is not None:")
+            out += [ind + "            " + ln for ln in tail]
+        out += [ind + "        if _E.pending:",
                 ind + "            _E.drain()",
                 ind + "    finally:",
                 ind + "        _E._depth = 0"]
         if locked:
             out += [ind + "        _L.held -= 1", ind + "        _release()"]
-        out.append(ind + "    return")
-        if locked:
-            out += [ind + "_L.held -= 1", ind + "_release()"]
+        out += [ind + "    return",
+                # its route changed, or a send in progress: Engine.send
+                ind + "_slow(event, type_name)", ind + "return"]
     # a dict of another type (or whose route changed): Engine.send; anything else: its
     # general path (Engine.send would only call it)
     out += ["        _slow(event, type_name)", "        return", "    _general(event, type_name)", ""]

@@ -397,6 +397,15 @@ def _compile_checker(event_type: "EventType") -> Callable[[Any], None]:
         lines.append(f"        if {fast} and ({slow}):")
         lines.append(f"            _fail({name!r}, {label!r}, v)")
     lines.append("    return None")
+    body = lines[2:-1]
+    fast = _fast_test(checks, ns) if event_type.is_map else None
+    if fast is not None:
+        # the common case first: a dict whose every checked value is present with exactly
+        # one of its allowed Python types passes without the per-property tests (a value
+        # missing, null, of a subclass or wrong: they decide)
+        ns["_dict"] = dict
+        lines[1:1] = ["    if type(u) is _dict:", "        try:", f"            if {fast}:",
+                      "                return None", "        except KeyError:", "            pass"]
 
     def fail(name: str, label: str, v: Any) -> None:
         raise EventTypeError(f"Event of type '{event_type.name}': property '{name}' expects "
@@ -409,16 +418,38 @@ def _compile_checker(event_type: "EventType") -> Callable[[Any], None]:
         # for engine/lean_send.py, which inlines it: plain strings on the function itself
         # (they travel with it in a checkpoint; a table keyed by the function would keep
         # it, its namespace, the type and through it the engine alive)
-        check._check_lines = tuple(lines[2:-1])       # type: ignore[attr-defined]
+        check._check_lines = tuple(body)       # type: ignore[attr-defined]
+        check._check_fast = fast                # type: ignore[attr-defined]
     return check
 
 
-def checker_source(check: Callable[[Any], None]) -> Optional[tuple[list[str], dict[str, Any]]]:
-    """The body of a map type's checker (`EventType.checker()`), after its `get = u.get`
-    and before its `return`, one indent level, and its namespace; None for any other
-    function."""
+def _fast_test(checks: tuple, ns: dict[str, Any]) -> Optional[str]:
+    """The checker's common case as one condition on a dict `u` (None when there is none):
+    each checked property present with a value whose type is exactly one of its allowed
+    types, which the per-property tests would pass without looking further. Only when every
+    allowed type is a plain class (an abstract one such as Mapping is never a value's exact
+    type: the condition would never hold); several types as a frozenset (`_f{i}`)."""
+    if not checks or any(type(t) is not type for _, allowed, _ in checks for t in allowed):
+        return None
+    tests = []
+    for i, (name, allowed, _) in enumerate(checks):
+        if len(allowed) == 1:
+            tests.append(f"type(u[{name!r}]) is _t{i}_0")
+        else:
+            ns[f"_f{i}"] = frozenset(allowed)
+            tests.append(f"type(u[{name!r}]) in _f{i}")
+    return " and ".join(tests)
+
+
+def checker_source(check: Callable[[Any], None]) -> Optional[tuple[list[str], dict[str, Any], Optional[str]]]:
+    """The per-property tests of a map type's checker (`EventType.checker()`: after its
+    test of the common case and its `get = u.get`, before its `return`), one indent level,
+    its namespace and that test's condition on the dict `u` (None: no such test); None for
+    any other function."""
     lines = getattr(check, "_check_lines", None)
-    return None if lines is None else (list(lines), check.__globals__)
+    if lines is None:
+        return None
+    return list(lines), check.__globals__, getattr(check, "_check_fast", None)
 
 
 def _apply_index_key(pt: PropertyType, index: Optional[int], key: Optional[str]) -> Optional[PropertyType]:

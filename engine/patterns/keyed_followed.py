@@ -41,6 +41,7 @@ otherwise they take the statement's output queue (`_emit`) or its stream handle.
 from __future__ import annotations
 
 import heapq
+import sys
 import uuid
 from collections import deque
 from functools import partial
@@ -208,9 +209,10 @@ def _build(run: KeyedFollowedRun) -> _Fns:
     b_key = _key_reader(b_type, fast.b_props, _NULL_B)
     c_key = _key_reader(fast.c_type, fast.c_props, _NULL_B) if fast.c_type is not None else None
     # one property of a map type: the key read inline (else through the reader)
-    a_prop = fast.a_props[0] if len(fast.a_props) == 1 and a_type.representation.name == "MAP" else None
-    b_prop = fast.b_props[0] if len(fast.b_props) == 1 and b_type.representation.name == "MAP" else None
-    c_prop = fast.c_props[0] if fast.c_type is not None and len(fast.c_props) == 1 \
+    # (interned: event dicts' keys written as literals are, and a lookup then matches by identity)
+    a_prop = sys.intern(fast.a_props[0]) if len(fast.a_props) == 1 and a_type.representation.name == "MAP" else None
+    b_prop = sys.intern(fast.b_props[0]) if len(fast.b_props) == 1 and b_type.representation.name == "MAP" else None
+    c_prop = sys.intern(fast.c_props[0]) if fast.c_type is not None and len(fast.c_props) == 1 \
         and fast.c_type.representation.name == "MAP" else None
     within, within_ms = fast.within, fast.within_ms
     # a constant positive period: deadlines come in creation order, so the entries of one
@@ -247,7 +249,12 @@ def _build(run: KeyedFollowedRun) -> _Fns:
     # matches are delivered, against the route function of that moment (the one that routed
     # the event, unless code run while routing it changed the filters: then read again).
     direct = emit is not None and statement._listeners_only
-    split = "_dispatch" in vars(statement)      # a for-clause splits each delivery
+    # the statement's attributes read per B event through its __dict__ (the same dict for
+    # its lifetime): CPython 3.11 does not specialize attribute reads of an object whose
+    # dict was materialized from its inline values (a Statement's is: statement.py pops
+    # from it), so each `statement._listeners` would be a generic lookup
+    sd = vars(statement)
+    split = "_dispatch" in sd                   # a for-clause splits each delivery
     route = run.index.router(b_type)
     checked_fn: Any = None              # the route function `alone` was read for
     alone = False
@@ -510,12 +517,12 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                     return
         if direct and not eng._dispatch_queue and bean.event_type is b_type \
                 and (alone if route.fn is checked_fn else recheck(route.fn)):
-            if statement._listeners is ls1 and statement._subscriber is None:
+            if sd["_listeners"] is ls1 and sd["_subscriber"] is None:
                 try:
                     fn1(rows, empty)
                 except Exception as exc:  # isolate listeners: log, signal, go on
                     statement._failed("Listener", fn1, exc)
-                if statement._subscriber is not None:
+                if sd["_subscriber"] is not None:
                     late_subscriber(statement, rows, empty)   # set by that listener
             else:
                 receivers(rows)
@@ -588,12 +595,12 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                 rows.append(row)
         if direct and not eng._dispatch_queue and bean.event_type is b_type \
                 and (alone if route.fn is checked_fn else recheck(route.fn)):
-            if statement._listeners is ls1 and statement._subscriber is None:
+            if sd["_listeners"] is ls1 and sd["_subscriber"] is None:
                 try:
                     fn1(rows, empty)
                 except Exception as exc:  # isolate listeners: log, signal, go on
                     statement._failed("Listener", fn1, exc)
-                if statement._subscriber is not None:
+                if sd["_subscriber"] is not None:
                     late_subscriber(statement, rows, empty)   # set by that listener
             else:
                 receivers(rows)
