@@ -593,16 +593,19 @@ def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bo
 SPARE_TEST = "_rc(out) == 2"
 
 
+def listener_call(ind: str) -> list[str]:
+    """Row `out` in a list of its own (`rows`) to the one two-argument listener `fn1`; one
+    that raises is reported as Statement._dispatch reports it."""
+    return [ind + "rows = [out]", ind + "try:", ind + "    fn1(rows, empty)",
+            ind + "except Exception as exc:", ind + "    stmt._failed('Listener', fn1, exc)"]
+
+
 def direct_delivery(ind: str) -> list[str]:
     """The batch loops' delivery of row `out` to the one two-argument listener `fn1` read
     when the loop began, while the change counter says no receiver changed since (`e0`):
     called as Statement._dispatch would; the caller adds the `else` branch."""
     return [ind + "if fn1 is not None and _epoch.n == e0:",
-            ind + "    rows = [out]",
-            ind + "    try:",
-            ind + "        fn1(rows, empty)",
-            ind + "    except Exception as exc:",
-            ind + "        stmt._failed('Listener', fn1, exc)",
+            *listener_call(ind + "    "),
             # a subscriber the listener set gets the row too, as in _dispatch
             ind + "    if _epoch.n != e0 and stmt._subscriber is not None:",
             ind + "        _late_sub(stmt, rows, empty)",
@@ -775,11 +778,7 @@ def _delivery(listeners_only: bool) -> list[str]:
     # have changed; otherwise Statement._dispatch
     return loop + [
         "            if fn1 is not None:",
-        "                rows = [out]",
-        "                try:",
-        "                    fn1(rows, empty)",
-        "                except Exception as exc:",
-        "                    stmt._failed('Listener', fn1, exc)",
+        *listener_call(" " * 16),
         "                if _epoch.n == e0 and not engine.pending:",
         # nothing else holds the row: its bean carries the next row (the body)
         "                    rows = None",
@@ -822,11 +821,7 @@ def _typed_delivery(listeners_only: bool) -> list[str]:
     if not listeners_only:
         return ["        stmt._emit([out], None)", "        out = None"]
     return ["        if fn1 is not None:",
-            "            rows = [out]",
-            "            try:",
-            "                fn1(rows, empty)",
-            "            except Exception as exc:",
-            "                stmt._failed('Listener', fn1, exc)",
+            *listener_call(" " * 12),
             "            if _epoch.n == e0 and not engine.pending:",
             "                rows = None",
             # (getrefcount's argument and the local `out`: nothing else)

@@ -576,6 +576,23 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
     return "\n".join(src)
 
 
+def _lone_handle_test() -> list[str]:
+    """`if ...:` and its nested `if ...:` (the caller adds their body, two levels in): the
+    statement delivers to listeners alone, nothing waits for dispatch, the event is of its
+    own type and the engine's routing hands that type to this handle alone. The router is
+    one object per type for the filter index's life: cached in `_rt` with its index."""
+    return ["stmt = _stmt",
+            "e = stmt.engine",
+            "if stmt._listeners_only and not e._dispatch_queue and bean.event_type is _et:",
+            "    f = e.filters",
+            "    rt = _rt",
+            "    if rt[0] is not f:",
+            "        rt[1] = f.router(_et)",
+            "        rt[0] = f",
+            "    roots = rt[1].roots",
+            "    if len(roots) == 1 and roots[0].one is _self:"]
+
+
 def _arrival_emit(want_new: bool, want_old: bool) -> list[str]:
     """on_event's rows of an arriving event (`out`, `prior`). Its insert stream goes to the
     listeners at once (Statement._deliver_now) when the drain that follows this event would
@@ -586,16 +603,7 @@ def _arrival_emit(want_new: bool, want_old: bool) -> list[str]:
     emit = "_stmt._emit(" + ("[out]" if want_new else "None") + ", " + ("[prior]" if want_old else "None") + ")"
     if not want_new or want_old:
         return [emit]
-    return ["stmt = _stmt",
-            "e = stmt.engine",
-            "if stmt._listeners_only and not e._dispatch_queue and bean.event_type is _et:",
-            "    f = e.filters",
-            "    rt = _rt",
-            "    if rt[0] is not f:",
-            "        rt[1] = f.router(_et)     # (one object per type for the index's life)",
-            "        rt[0] = f",
-            "    roots = rt[1].roots",
-            "    if len(roots) == 1 and roots[0].one is _self:",
+    return [*_lone_handle_test(),
             "        stmt._deliver_now(out)",
             "        return",
             emit.replace("_stmt.", "stmt.")]
@@ -607,16 +615,7 @@ def _direct_update(want_new: bool, want_old: bool) -> list[str]:
     its row to the listeners at once; with no row, the flag is cleared after it)."""
     if not want_new or want_old:
         return ["update([bean], None)"]
-    return ["stmt = _stmt",
-            "e = stmt.engine",
-            "if stmt._listeners_only and not e._dispatch_queue and bean.event_type is _et:",
-            "    f = e.filters",
-            "    rt = _rt",
-            "    if rt[0] is not f:",
-            "        rt[1] = f.router(_et)",
-            "        rt[0] = f",
-            "    roots = rt[1].roots",
-            "    if len(roots) == 1 and roots[0].one is _self:",
+    return [*_lone_handle_test(),
             "        _direct[0] = True",
             "        try:",
             "            update([bean], None)",
@@ -632,6 +631,14 @@ def _expiry_emit(want_new: bool, want_old: bool) -> list[str]:
     if not want_new:
         return [emit]
     return ["if direct:", "    stmt._deliver_now(out)", "else:", "    " + emit]
+
+
+def _rearm_lines(ind: str) -> list[str]:
+    """The window's next expiry on handle `h`, the one just fired (off the heap, held by
+    nothing): `c.schedule(wt[0] + w._period, w._expire_cb)` without a new handle."""
+    return [ind + x for x in ("h.time = wt[0] + w._period + c.offset", "h.slot = c.slot",
+                              "h.seq = _next(sched._seq)", "h.active = True", "sched._active += 1",
+                              "_heappush(sched._heap, h)", "w._handle = h")]
 
 
 def _expire_source(one: "list[str] | None") -> list[str]:
@@ -664,13 +671,7 @@ def _expire_source(one: "list[str] | None") -> list[str]:
             "        if wt:",
             "            if h is not None and not h.active and h.callback is w._expire_cb:",
             "                # c.schedule(wt[0] + w._period, w._expire_cb) with the handle just fired",
-            "                h.time = wt[0] + w._period + c.offset",
-            "                h.slot = c.slot",
-            "                h.seq = _next(sched._seq)",
-            "                h.active = True",
-            "                sched._active += 1",
-            "                _heappush(sched._heap, h)",
-            "                w._handle = h",
+            *_rearm_lines(" " * 16),
             "            else:",
             "                w._handle = c.schedule(wt[0] + w._period, w._expire_cb)",
             "        posted = False",
@@ -955,13 +956,7 @@ def _timed_window_loop(checked: Sequence[str]) -> list[str]:
             "                            if wt:",
             "                                # c.schedule(wt[0] + w._period, w._expire_cb) with the",
             "                                # handle just fired (off the heap, held by nothing)",
-            "                                h.time = wt[0] + w._period + c.offset",
-            "                                h.slot = c.slot",
-            "                                h.seq = _next(sched._seq)",
-            "                                h.active = True",
-            "                                sched._active += 1",
-            "                                _heappush(sched._heap, h)",
-            "                                w._handle = h",
+            *_rearm_lines(" " * 32),
             "                            if out:",
             "                                _direct[0] = stmt._listeners_only and not engine._dispatch_queue",
             "                                posted = False",
