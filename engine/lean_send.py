@@ -427,7 +427,10 @@ def _raw_append(one: Any, body: list[str], fast: Optional[str], locked: bool, p:
         return False
     ns = getattr(one, "namespace", None)
     on_event = getattr(one, "on_event", None)
-    if type(ns) is not dict or ns.get("_raw_batches") is not True or ns.get("on_event") is not on_event:
+    # (_append_only: the sink's promise that on_event only appends such an event,
+    # epl/compiler/fused/windows_sink.py generate_sink)
+    if type(ns) is not dict or ns.get("_raw_batches") is not True or ns.get("_append_only") is not True \
+            or ns.get("on_event") is not on_event:
         return False
     w = ns.get("_w")
     if type(w) is not RawBatchWindow:
