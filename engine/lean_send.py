@@ -40,6 +40,22 @@ them, and CPython, holding the GIL, hands it to another thread only at those (or
 function's start). So no other thread runs between the test and the store: either the lock
 was free for all of it or the call takes the lock. Where that does not hold (an interpreter
 without the GIL or not CPython), `advance_time` always takes the lock.
+
+Raw appends without the lock. When a type's route collects one handle always and that
+handle is a fused grouped time batch holding raw dicts (engine/fused_windows.py
+RawBatchWindow), what processing a later event of its batch does is `on_event`'s append of
+the dict (nothing is posted before time moves) and setting `current_statement` to the
+statement. The front does that append itself, without the lock, bean or feed, when: the
+event passes the checker's one-condition test (tested first: calls may come before `held`);
+then, with no call and no backward jump up to the append (by the argument above; the append
+is a C method whose effect comes before the eval-breaker check after it, and nothing is
+stored or freed before it), nobody holds the lock (`held`; without a lock `_depth`), no send
+or time step is in progress (`_depth`), this is the current generation and the route is
+still the one copied (any filter added or removed on the type or a supertype replaces it),
+nothing is pending, the handle's `on_event` is still the generated one, `current_statement`
+is already that statement, and the batch is begun by a bean of this type. Anything else (a
+first event of a batch, a stopped, destroyed or unfused statement, an event the fast test
+does not pass, a listener sending) takes the locked way, which does the same and more.
 """
 from __future__ import annotations
 
@@ -53,6 +69,7 @@ from engine.contracts.event_types import checker_source
 
 from engine.contracts.bean import EventBean
 from .faults import statement_failed
+from .fused_windows import RawBatchWindow
 from .instance import RowHandle
 
 if TYPE_CHECKING:
@@ -131,6 +148,7 @@ class LeanSend:
         self.ns: dict[str, Any] = {
             "__builtins__": {}, "type": type, "dict": dict, "len": len, "list": list,
             "range": range, "TypeError": TypeError, "AttributeError": AttributeError, "KeyError": KeyError,
+            "NameError": NameError,
             "isinstance": isinstance,
             "Exception": Exception, "_E": engine, "_slow": slow, "_general": general, "_gen": 0,
             "_new_bean": EventBean.__new__, "_EventBean": EventBean, "_RowHandle": RowHandle,
@@ -180,8 +198,9 @@ class LeanSend:
             literals[f"\x00{p}n"] = type_name
             inlined.append((entry, fn))
             check = _checker_body(entry.check, p, values)
-            blocks.append(_Block(p, lines, uses_bean, free, check,
-                                 _fast_check(entry.check, p, values) if check is not None else None, one))
+            fast = _fast_check(entry.check, p, values) if check is not None else None
+            raw = _raw_append(one, lines, fast, self.locked, p, values)
+            blocks.append(_Block(p, lines, uses_bean, free, check, fast, one, raw))
         try:
             code = _compile(_source(blocks, gen, self.locked), literals)
         except (SyntaxError, RecursionError, MemoryError):   # a body too deep: keep the front
@@ -246,6 +265,7 @@ class _Block(NamedTuple):
     check: Optional[list[str]]     # the type's checker inlined (None: called)
     fast: Optional[str]            # the checker's all-exact-types test (`_fast_check`)
     one: Optional[Any]             # the one handle the body may collect (`_one_handle`)
+    raw: bool = False              # the handle's raw append without the lock (`_raw_append`)
 
 
 def _discards_unlocked(body: list[str], consts: dict[str, Any]) -> bool:
@@ -393,6 +413,33 @@ def _fast_check(check: Callable[[Any], None], p: str, values: dict[str, Any]) ->
     return "".join(out)
 
 
+def _raw_append(one: Any, body: list[str], fast: Optional[str], locked: bool, p: str,
+                values: dict[str, Any]) -> bool:
+    """Whether the front may append a wanted event's dict to its one handle's raw time batch
+    without the lock (module docstring, "Raw appends without the lock"): the route collects
+    that handle always, the handle is a fused time batch holding raw dicts
+    (engine/fused_windows.py RawBatchWindow) whose `on_event` is the generated one, and the
+    checker has its one-condition test. Adds the window (`<p>w`) and that `on_event`
+    (`<p>o`) to `values`."""
+    if one is None or fast is None or len(body) != 1 or not body[0].startswith("    out = "):
+        return False
+    if locked and not GIL_SWITCHES_AT_CALLS:
+        return False
+    ns = getattr(one, "namespace", None)
+    on_event = getattr(one, "on_event", None)
+    # (_append_only: the sink's promise that on_event only appends such an event,
+    # epl/compiler/fused/windows_sink.py generate_sink)
+    if type(ns) is not dict or ns.get("_raw_batches") is not True or ns.get("_append_only") is not True \
+            or ns.get("on_event") is not on_event:
+        return False
+    w = ns.get("_w")
+    if type(w) is not RawBatchWindow:
+        return False
+    values[p + "w"] = w
+    values[p + "o"] = on_event
+    return True
+
+
 def _name(prefix: str) -> str:
     """The placeholder of a block's type name in the front's source (never the name itself)."""
     return repr(f"\x00{prefix}n")
@@ -408,8 +455,26 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
     # CPython 3.11 specializes a comparison only when a short jump follows it (no
     # EXTENDED_ARG): each test is `if x != y: <short> else: <block>`, never `if x == y:
     # <block>` over a long block (a generic comparison costs as much as the rest of a test)
-    for i, (p, body, uses_bean, free_body, check, fast, one) in enumerate(blocks):
+    for i, (p, body, uses_bean, free_body, check, fast, one, raw) in enumerate(blocks):
         out += [f"        if type_name != {_name(p)}:", "            pass", "        else:"]
+        if raw:
+            # the raw time batch's append without the lock (module docstring): from the
+            # test of `held` to the append no call and no backward jump, and nothing freed
+            # (current_statement already the handle's statement: no store); any name
+            # missing (an older front's), any state but the steady one: the locked way
+            c = body[0][len("    out = "):]
+            free = "not _L.held and not _E._depth" if locked else "not _E._depth"
+            out += ["            try:",
+                    f"                if {fast}:",
+                    f"                    if {free} and _gen == {gen} and {p}r.fn is {p}f "
+                    f"and not _E.pending and {c}.on_event is {p}o "
+                    f"and _E.current_statement is {c}.statement:",
+                    f"                        _b = {p}w._batch",
+                    f"                        if _b and _b[0].event_type is {p}t:",
+                    "                            _b.append(event)",
+                    "                            return",
+                    "            except (KeyError, NameError, AttributeError):",
+                    "                pass"]
         if free_body is not None:
             # the unlocked discard first
             free = "not _L.held" if locked else "not _E._depth"

@@ -246,3 +246,30 @@ def test_the_advance_time_front_looks_like_engine_advance_time():
         assert "advance_time" not in vars(system)       # the method: it refuses
     finally:
         system.close()
+
+
+def test_a_raw_batch_append_waits_while_another_thread_holds_the_lock():
+    """The front's append to a fused time batch without the lock (engine/lean_send.py, "Raw
+    appends") is not taken while the lock is held: an event from another thread waits, and
+    joins the batch after the holder's own events."""
+    engine = Engine(time="simulated")
+    engine.epl("create schema T(sym string, v double, i int)")
+    stmt = engine.epl("select sym, sum(i) as s from T#time_batch(1 sec) group by sym")
+    window = stmt._instances[0].views[0][0]
+    assert type(window).__name__ == "RawBatchWindow"
+    for k in range(20):                           # the front inlines T's routing
+        engine.advance_time(k)
+        engine.send({"sym": "a", "v": 1.0, "i": k}, "T")
+    other = threading.Thread(target=lambda: engine.send({"sym": "b", "v": 1.0, "i": 200}, "T"))
+    with engine.lock:
+        other.start()
+        other.join(0.2)
+        assert other.is_alive()                   # waits for the lock
+        engine.send({"sym": "a", "v": 1.0, "i": 100}, "T")
+        assert len(window._batch) == 21
+    other.join(5)
+    assert [b.underlying["i"] for b in window][-2:] == [100, 200]
+    got: list = []
+    stmt.add_listener(lambda new, old: got.extend(sorted((r["sym"], r["s"]) for r in new)))
+    engine.advance_time(1000)
+    assert got == [("a", sum(range(20)) + 100), ("b", 200)]

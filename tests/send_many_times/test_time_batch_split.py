@@ -6,14 +6,21 @@ per-event sends is split in C at its end). Against the general chain (fusion off
 grouped time-batch statements and scripts mixing timed and untimed batches, per-event sends
 (single ones and whole batches), time steps, iteration mid-batch, checkpoint and restore,
 events of a subtype, nulls, missing properties and, unchecked, values of another type give
-the same deliveries in the same order and the same iteration results."""
+the same deliveries in the same order and the same iteration results. With and without the
+lock, also while send's front appends a steady batch's events without the lock
+(engine/lean_send.py, "Raw appends") and as that is switched off and on: other statements
+on T or its subtype created and destroyed, the statement stopped and started, a listener
+sending from inside."""
 from __future__ import annotations
 
 from typing import Any
 
+import threading
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
+import engine.engine as engine_module
 from engine import Engine
 from engine.fused import is_fused
 
@@ -59,20 +66,44 @@ def script(checked: bool) -> Any:
         # whole batches through advance_time + send per event (the batch end splits them in C)
         st.tuples(st.just("ones"), timed),
         st.tuples(st.just("many"), st.lists(ev, max_size=8)),
-        st.tuples(st.sampled_from(("iter", "checkpoint")), st.just(None)),
+        st.tuples(st.sampled_from(("iter", "checkpoint", "destroy", "stopstart", "echo")), st.just(None)),
+        st.tuples(st.just("stmt"), st.sampled_from(OTHERS)),
         st.tuples(st.just("advance"), st.sampled_from((1, 99, 100, 300)))), min_size=1, max_size=10)
 
 
-def run(text: str, ops: list, fusion: bool, checked: bool) -> list:
-    engine = Engine(time="simulated", check_events=checked)
+# other statements beside the one under test (the front's raw append off while one lives)
+OTHERS = ("select k, v from T(k = 'a')", "select * from T2", "select count(*) as c from T",
+          "insert into T select k, v, n, x from T2(v = 5)", "select k from T#length(2)")
+
+
+def run(text: str, ops: list, fusion: bool, checked: bool, thread_safe: bool = True) -> list:
+    saved = engine_module.STABLE_SENDS
+    engine_module.STABLE_SENDS = 1      # send's front inlines T early and again soon after a change
+    try:
+        return _run(text, ops, fusion, checked, thread_safe)
+    finally:
+        engine_module.STABLE_SENDS = saved
+
+
+def _run(text: str, ops: list, fusion: bool, checked: bool, thread_safe: bool) -> list:
+    engine = Engine(time="simulated", check_events=checked, thread_safe=thread_safe)
     engine.fusion = fusion
     for s in SCHEMA:
         engine.epl(s)
     log: list = []
+    others: list = []
+    echo = [0]
 
     def listener(new: Any, old: Any) -> None:
         log.append((engine.now, _rows(new), _rows(old)))
+        if echo[0]:
+            echo[0] -= 1        # a send from inside the delivery (the batch's end)
+            engine.send({"k": "e", "v": 1, "n": 1, "x": 0.5}, "T")
+            # (queued: not in the window before the delivery returns)
+            log.append(("echo", sorted(repr(sorted(r.items())) for r in box[0].rows())))
+    box: list = []
     stmt = engine.epl(f"@name('s') {text}")
+    box.append(stmt)
     stmt.add_listener(listener)
     if fusion and text == STATEMENTS[0]:
         assert is_fused(stmt)
@@ -99,11 +130,23 @@ def run(text: str, ops: list, fusion: bool, checked: bool) -> list:
             engine.send_many([dict(e) for e in a if "extra" not in e], "T")
         elif op == "advance":
             engine.advance_time(engine.now + a)
+        elif op == "stmt":
+            others.append(engine.epl(a))
+            others[-1].add_listener(lambda new, old, _n=len(others): log.append((_n, _rows(new), _rows(old))))
+        elif op == "destroy":
+            if others:
+                others.pop(0).destroy()
+        elif op == "stopstart":
+            stmt.stop()
+            stmt.start()
+        elif op == "echo":
+            echo[0] += 2
         elif op == "iter":
             log.append(("iter", sorted(repr(sorted(r.items())) for r in stmt.rows())))
         elif op == "checkpoint":
             engine = Engine.restore(engine.checkpoint(), listeners={"s": listener})
-            stmt = engine.statement("s")
+            stmt = box[0] = engine.statement("s")
+            others = []     # (their listeners were not restored)
     engine.advance_time(engine.now + 1000)
     log.append(("end", sorted(repr(sorted(r.items())) for r in stmt.rows())))
     return log
@@ -113,17 +156,19 @@ def _rows(beans: Any) -> Any:
     return None if beans is None else [sorted(b.to_dict().items()) for b in beans]
 
 
+@pytest.mark.parametrize("thread_safe", [True, False])
 @settings(max_examples=120, deadline=None)
 @given(st.sampled_from(STATEMENTS), script(True))
-def test_grouped_time_batch_as_the_general_chain(text: str, ops: list) -> None:
-    assert run(text, ops, True, True) == run(text, ops, False, True)
+def test_grouped_time_batch_as_the_general_chain(thread_safe: bool, text: str, ops: list) -> None:
+    assert run(text, ops, True, True, thread_safe) == run(text, ops, False, True, thread_safe)
 
 
+@pytest.mark.parametrize("thread_safe", [True, False])
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(STATEMENTS), script(False))
-def test_grouped_time_batch_unchecked_as_the_general_chain(text: str, ops: list) -> None:
+def test_grouped_time_batch_unchecked_as_the_general_chain(thread_safe: bool, text: str, ops: list) -> None:
     # (repr: equal keys of other types, 1 and True, told apart)
-    assert repr(run(text, ops, True, False)) == repr(run(text, ops, False, False))
+    assert repr(run(text, ops, True, False, thread_safe)) == repr(run(text, ops, False, False, thread_safe))
 
 
 def _batch(n: int, start: int = 0) -> tuple[list, list]:
@@ -249,3 +294,57 @@ def test_a_batch_of_per_event_sends_as_the_general_chain(odd: Any) -> None:
         engine.advance_time(1000)
         logs.append(repr(log))
     assert logs[0] == logs[1]
+
+
+def _locked_sends(engine: Engine, evs: list, start: int) -> int:
+    """How many of these per-event sends took the engine's lock in send's front."""
+    ns = engine._lean.ns
+    real = ns["_acquire"]
+    count = [0]
+
+    def acquire() -> bool:
+        count[0] += 1
+        return real()
+    ns["_acquire"] = acquire
+    try:
+        for i, ev in enumerate(evs):
+            engine.advance_time(start + i)
+            engine.send(dict(ev), "T")
+    finally:
+        ns["_acquire"] = real
+    return count[0]
+
+
+def test_a_steady_batch_is_appended_without_the_lock_until_its_state_changes() -> None:
+    """send's front appends the later events of a batch without the lock only while that is
+    all their processing does: the first event of each batch, a second statement on T, a
+    statement on the subtype, events the check does not pass on its fast path and events
+    sent while the lock is held take it; the results are the general chain's."""
+    results = []
+    for fusion in (True, False):
+        engine = Engine(time="simulated")
+        engine.fusion = fusion
+        for s in SCHEMA:
+            engine.epl(s)
+        got: list = []
+        stmt = engine.epl("select k, sum(v) as s from T#time_batch(1 sec) group by k")
+        stmt.add_listener(lambda new, old: got.append(sorted((r["k"], r["s"]) for r in new)))
+        evs = [{"k": KEYS[i % 3], "v": i, "n": 1, "x": 0.5} for i in range(40)]
+        _locked_sends(engine, evs, 0)                  # (the front inlines T)
+        counts = [_locked_sends(engine, evs, 1000)]     # a new batch: its first event locked
+        sub = engine.epl("select count(*) as c from T2")       # (T events do not reach it)
+        counts.append(_locked_sends(engine, evs, 1100))
+        other = engine.epl("select count(*) as c from T")
+        counts.append(_locked_sends(engine, evs, 2000))
+        other.destroy()
+        sub.destroy()
+        counts.append(_locked_sends(engine, evs, 3000))     # (inlined again after a few sends)
+        counts.append(_locked_sends(engine, [dict(evs[0], v=None)] * 5, 3100))   # (not the fast path)
+        with engine.lock:
+            counts.append(_locked_sends(engine, evs[:5], 3200))
+        engine.advance_time(5000)
+        if fusion:
+            assert counts[0] == 1 and counts[1] <= 2 and counts[2] == 40 and counts[3] <= 12 \
+                and counts[4:] == [5, 5], counts
+        results.append(got)
+    assert results[0] == results[1]

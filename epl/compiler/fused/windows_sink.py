@@ -536,6 +536,10 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
                 "        if type(u) is dict and bean.event_type is b[0].event_type:",
                 "            b.append(u)", "        else:", "            b.append(bean)", "    else:",
                 "        _w.update([bean], None)"]
+        # send's front does that append itself for a dict of the batch's type, without the
+        # lock (engine/lean_send.py _raw_append): it does so only while this flag says that
+        # on_event does nothing else for such an event (keep the two in step)
+        src += ["", "_append_only = True"]
     elif shape.window == "time_batch":
         # TimeBatchWindow.update for one event joining a batch already begun (its timer
         # is set): an append; the first event of a batch goes through the window
