@@ -85,11 +85,17 @@ def run(text: str, ops: list, fusion: bool, checked: bool, thread_safe: bool = T
         engine_module.STABLE_SENDS = saved
 
 
-def _run(text: str, ops: list, fusion: bool, checked: bool, thread_safe: bool) -> list:
-    engine = Engine(time="simulated", check_events=checked, thread_safe=thread_safe)
+def _engine(fusion: bool, **options: Any) -> Engine:
+    """A simulated-time engine with the schemas, fusion on or off."""
+    engine = Engine(time="simulated", **options)
     engine.fusion = fusion
     for s in SCHEMA:
         engine.epl(s)
+    return engine
+
+
+def _run(text: str, ops: list, fusion: bool, checked: bool, thread_safe: bool) -> list:
+    engine = _engine(fusion, check_events=checked, thread_safe=thread_safe)
     log: list = []
     others: list = []
     echo = [0]
@@ -180,10 +186,7 @@ def test_iteration_mid_batch_shows_the_batch() -> None:
     """The batch holds dicts: iteration makes events of them (its first event's type)."""
     seen = []
     for fusion in (True, False):
-        engine = Engine(time="simulated")
-        engine.fusion = fusion
-        for s in SCHEMA:
-            engine.epl(s)
+        engine = _engine(fusion)
         stmt = engine.epl("select k, sum(v) as s, count(*) as c from T#time_batch(1 sec) group by k")
         evs, times = _batch(10)
         engine.send_many(evs[:4], "T", times=times[:4])
@@ -203,10 +206,7 @@ def test_events_sent_one_by_one_join_the_split_in_order() -> None:
     last event as with the general chain."""
     logs = []
     for fusion in (True, False):
-        engine = Engine(time="simulated")
-        engine.fusion = fusion
-        for s in SCHEMA:
-            engine.epl(s)
+        engine = _engine(fusion)
         log: list = []
         engine.epl("select k, sum(v) as s from T#time_batch(1 sec) group by k").add_listener(
             lambda new, old, _l=log: _l.append(_rows(new)))
@@ -248,10 +248,7 @@ def test_a_double_key_shows_its_groups_last_event(aggs: str) -> None:
     update has it (the old batch's, for a group in both), as the general chain does."""
     logs = []
     for fusion in (True, False):
-        engine = Engine(time="simulated")
-        engine.fusion = fusion
-        for s in SCHEMA:
-            engine.epl(s)
+        engine = _engine(fusion)
         log: list = []
         engine.epl(f"select x, {aggs} from T#time_batch(100 msec) group by x").add_listener(
             lambda new, old, _l=log: _l.append([repr(r["x"]) for r in new or ()]))
@@ -273,10 +270,7 @@ def test_a_batch_of_per_event_sends_as_the_general_chain(odd: Any) -> None:
     True told apart)."""
     logs = []
     for fusion in (True, False):
-        engine = Engine(time="simulated", check_events=False)
-        engine.fusion = fusion
-        for s in SCHEMA:
-            engine.epl(s)
+        engine = _engine(fusion, check_events=False)
         log: list = []
         stmt = engine.epl("select k, sum(v) as s from T#time_batch(100 msec) group by k")
         stmt.add_listener(lambda new, old, _l=log: _l.append(_rows(new)))
@@ -322,10 +316,7 @@ def test_a_steady_batch_is_appended_without_the_lock_until_its_state_changes() -
     sent while the lock is held take it; the results are the general chain's."""
     results = []
     for fusion in (True, False):
-        engine = Engine(time="simulated")
-        engine.fusion = fusion
-        for s in SCHEMA:
-            engine.epl(s)
+        engine = _engine(fusion)
         got: list = []
         stmt = engine.epl("select k, sum(v) as s from T#time_batch(1 sec) group by k")
         stmt.add_listener(lambda new, old: got.append(sorted((r["k"], r["s"]) for r in new)))
