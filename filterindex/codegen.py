@@ -458,7 +458,9 @@ def _emit_range(g: _Gen, idx: RangeIndex, ind: int, known: dict[str, str], depth
     _child(g, child, ind + 2, known, depth)
 
 
-def _emit_in(g: _Gen, idx: InListIndex, ind: int, known: dict[str, str], depth: int) -> None:
+def _emit_in(g: _Gen, idx: "InListIndex | InKeysIndex", ind: int, known: dict[str, str], depth: int) -> None:
+    """`in (...)`, and `in keys of` a live container: the one container is a constant of
+    the code while its keys change without the code changing."""
     v = _read(g, idx, ind, known)
     if idx.shape() > 1:
         _dynamic(g, idx, ind, v)
@@ -479,18 +481,6 @@ def _emit_not_in(g: _Gen, idx: NotInListIndex, ind: int, known: dict[str, str], 
     m = _guarded(g, ind + 1, f"{v} not in {g.const(members)}", "True")
     g.emit(ind + 1, f"if {m}:")
     _child(g, child, ind + 2, known, depth)
-
-
-def _emit_in_keys(g: _Gen, idx: InKeysIndex, ind: int, known: dict[str, str], depth: int) -> None:
-    # the container is read live: its keys change without the code changing
-    v = _read(g, idx, ind, known)
-    if idx.shape() > 1:
-        _dynamic(g, idx, ind, v)
-        return
-    keys, child = idx.single()
-    m = _guarded(g, ind, f"{v} in {g.const(keys)}", "False")
-    g.emit(ind, f"if {m}:")
-    _child(g, child, ind + 1, known, depth)
 
 
 def _emit_bool(g: _Gen, idx: BoolExprIndex, ind: int, known: dict[str, str], depth: int) -> None:
@@ -514,5 +504,5 @@ _EMITTERS: dict[type, Callable[..., None]] = {
     InListIndex: _emit_in,
     NotInListIndex: _emit_not_in,
     BoolExprIndex: _emit_bool,
-    InKeysIndex: _emit_in_keys,
+    InKeysIndex: _emit_in,
 }

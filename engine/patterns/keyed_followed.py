@@ -301,6 +301,24 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             except Exception as exc:
                 statement_failed(engine_of.engine, statement, row, exc)
 
+    def hand_out(bean: Any, rows: list) -> None:
+        """Rows of one B event: to the statement's one listener at once when the routing
+        hands B events to this handle alone and nothing waits for dispatch (what the
+        dispatch would do), else through `deliver`."""
+        if direct and not eng._dispatch_queue and bean.event_type is b_type \
+                and (alone if route.fn is checked_fn else recheck(route.fn)):
+            if sd["_listeners"] is ls1 and sd["_subscriber"] is None:
+                try:
+                    fn1(rows, empty)
+                except Exception as exc:  # isolate listeners: log, signal, go on
+                    statement._failed("Listener", fn1, exc)
+                if sd["_subscriber"] is not None:
+                    late_subscriber(statement, rows, empty)   # set by that listener
+            else:
+                receivers(rows)
+            return
+        deliver(rows)
+
     def admit() -> bool:
         """The limit's check for one more instance (only while a limit is set)."""
         return lim.admit(engine_of.engine, statement)
@@ -331,6 +349,27 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         else:
             waiting[key] = [w, bean]
 
+    def sweep(t: float) -> int:
+        """The ended entries of a constant period leave the queue and their keys' lists,
+        oldest first (once per `slack`, not per event); how many were still waiting."""
+        ended = 0
+        while due:
+            e = due[0]
+            if e[0] > t:
+                break
+            pop_due()
+            k = e[1]
+            w = waiting_get(k)
+            if w is e:
+                del waiting[k]
+                ended += 1
+            elif w.__class__ is list and w[0] is e:
+                del w[0]
+                if len(w) == 1:
+                    waiting[k] = w[0]
+                ended += 1
+        return ended
+
     def on_a_steady(bean: Any) -> None:
         """`within` a constant positive period: entries (deadline, key, A event) in a queue.
         The ended ones leave in batches, a sixteenth of the period apart (one loop for
@@ -346,22 +385,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
         if t >= sweep_at:
             sweep_at = t + slack
-            ended = 0
-            while due:
-                e = due[0]
-                if e[0] > t:
-                    break
-                pop_due()
-                k = e[1]
-                w = waiting_get(k)
-                if w is e:
-                    del waiting[k]
-                    ended += 1
-                elif w.__class__ is list and w[0] is e:
-                    del w[0]
-                    if len(w) == 1:
-                        waiting[k] = w[0]
-                    ended += 1
+            ended = sweep(t)
             if ended:
                 count -= ended
                 if lim.max_instances is not None:
@@ -451,19 +475,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
         if t >= sweep_at:
             sweep_at = t + slack
-            while due:
-                e = pop_due()
-                if e[0] > t:
-                    due.appendleft(e)
-                    break
-                k = e[1]
-                w = waiting_get(k)
-                if w is e:
-                    del waiting[k]
-                elif w.__class__ is list and w[0] is e:
-                    del w[0]
-                    if len(w) == 1:
-                        waiting[k] = w[0]
+            sweep(t)
         entry = (t + within_ms, key, bean)
         due.append(entry)
         w = waiting_get(key)
@@ -515,19 +527,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                         rows.append(row)
                 if not rows:
                     return
-        if direct and not eng._dispatch_queue and bean.event_type is b_type \
-                and (alone if route.fn is checked_fn else recheck(route.fn)):
-            if sd["_listeners"] is ls1 and sd["_subscriber"] is None:
-                try:
-                    fn1(rows, empty)
-                except Exception as exc:  # isolate listeners: log, signal, go on
-                    statement._failed("Listener", fn1, exc)
-                if sd["_subscriber"] is not None:
-                    late_subscriber(statement, rows, empty)   # set by that listener
-            else:
-                receivers(rows)
-            return
-        deliver(rows)
+        hand_out(bean, rows)
 
     def waiting_count() -> int:
         """The waiting A events (expired ones ended first)."""
@@ -593,19 +593,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                 row.event_type = mt
                 row.underlying = {a_tag: a, b_tag: bean} if b_tag is not None else {a_tag: a}
                 rows.append(row)
-        if direct and not eng._dispatch_queue and bean.event_type is b_type \
-                and (alone if route.fn is checked_fn else recheck(route.fn)):
-            if sd["_listeners"] is ls1 and sd["_subscriber"] is None:
-                try:
-                    fn1(rows, empty)
-                except Exception as exc:  # isolate listeners: log, signal, go on
-                    statement._failed("Listener", fn1, exc)
-                if sd["_subscriber"] is not None:
-                    late_subscriber(statement, rows, empty)   # set by that listener
-            else:
-                receivers(rows)
-            return
-        deliver(rows)
+        hand_out(bean, rows)
 
     # -- C events (`and not C`) ------------------------------------------------------------
     def c_wanted(bean: Any) -> bool:

@@ -401,7 +401,9 @@ limit_steps = st.lists(
 )
 
 
-def _run_limits(epl: str, seq: list, fast: bool, read_counts: bool) -> tuple:
+def _recorded(epl: str, fast: bool) -> tuple:
+    """An engine with the schemas and `pv`, the statement, the rows its listener records
+    and whether it took the fast path."""
     engine = Engine(time="simulated", start_time=0)
     set_fast_paths(engine, fast)
     for s in SCHEMAS:
@@ -410,7 +412,11 @@ def _run_limits(epl: str, seq: list, fast: bool, read_counts: bool) -> tuple:
     calls: list = []
     stmt = engine.epl(epl)
     stmt.add_listener(lambda new, old: calls.append([_plain(e.underlying) for e in new or []]))
-    uses_fast = isinstance(stmt_registration(stmt), KeyedFollowedRun)
+    return engine, stmt, calls, isinstance(stmt_registration(stmt), KeyedFollowedRun)
+
+
+def _run_limits(epl: str, seq: list, fast: bool, read_counts: bool) -> tuple:
+    engine, stmt, calls, uses_fast = _recorded(epl, fast)
     counts = []
     for s in seq:
         if s[0] == "L":
@@ -455,15 +461,7 @@ bad_steps = st.lists(
 
 def _run_bad(epl: str, seq: list, fast: bool) -> tuple:
     from engine.contracts.errors import EventTypeError
-    engine = Engine(time="simulated", start_time=0)
-    set_fast_paths(engine, fast)
-    for s in SCHEMAS:
-        engine.epl(s)
-    engine.epl("create variable int pv = 40")
-    calls: list = []
-    stmt = engine.epl(epl)
-    stmt.add_listener(lambda new, old: calls.append([_plain(e.underlying) for e in new or []]))
-    uses_fast = isinstance(stmt_registration(stmt), KeyedFollowedRun)
+    engine, stmt, calls, uses_fast = _recorded(epl, fast)
     for s in seq:
         if s[0] in ("XB", "XC"):
             try:

@@ -41,14 +41,21 @@ ops = st.one_of(st.tuples(st.just("many"), st.lists(events, max_size=15)),
                 st.tuples(st.sampled_from(("iter", "checkpoint", "stop_start")), st.just(None)))
 
 
-def run(text: str, script: list, fusion: bool, checked: bool, context: bool = False) -> tuple[list, list]:
-    """`context`: the statement in a keyed context by `sym` (its partitions' batch loop)."""
-    engine = Engine(time="simulated", check_events=checked)
+def _engine(text: str, fusion: bool, context: bool, **options: Any) -> tuple[Engine, str]:
+    """An engine with the schema, fusion on or off, and the statement's text (in a keyed
+    context by `sym` when `context`)."""
+    engine = Engine(time="simulated", **options)
     engine.fusion = fusion
     engine.epl(SCHEMA)
     if context:
         engine.epl("create context C partition by sym from T")
         text = "context C " + text
+    return engine, text
+
+
+def run(text: str, script: list, fusion: bool, checked: bool, context: bool = False) -> tuple[list, list]:
+    """`context`: the statement in a keyed context by `sym` (its partitions' batch loop)."""
+    engine, text = _engine(text, fusion, context, check_events=checked)
     log: list = []
     reported: list = []             # (bean, its contents when reported)
 
@@ -151,12 +158,7 @@ def test_the_loop_keeps_what_a_leaving_event_gives() -> None:
 def _kept_rows(text: str, batches: list, keep: list, fusion: bool, context: bool) -> list:
     """What a listener that keeps some rows' beans, some lists and some only reads shows
     at the end: every kept row as it was delivered."""
-    engine = Engine(time="simulated")
-    engine.fusion = fusion
-    engine.epl(SCHEMA)
-    if context:
-        engine.epl("create context C partition by sym from T")
-        text = "context C " + text
+    engine, text = _engine(text, fusion, context)
     kept: list = []
     seen: list = []
     calls = iter(keep * 1000)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from engine import Engine
 from engine.fused import is_fused
@@ -63,8 +64,6 @@ def test_direct_rows_as_the_calls_one_by_one(change: str) -> None:
 
 # -- per-event sends: the arrival's row and the expiry's rows go to the listeners at once
 # (windows_sink.py _arrival_emit, _expire_source) when the drain would do just that --------
-
-from hypothesis import given, settings, strategies as st  # noqa: E402
 
 SCHEMAS = ["create schema T(k string, v int, x double)", "create schema T2(extra int) inherits T",
            "create schema U(n int)"]

@@ -15,7 +15,7 @@ everything else is a global of the generated module (`_`-prefixed names bound by
 engine/fused_windows.py)."""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .codegen import _ident, _row_source, _update
 from .shape import Shape
@@ -371,28 +371,39 @@ def _merged(shape: Shape, classes: Sequence[str], reclaim: bool, G: str) -> list
          "    pop = od.pop",
          "    reps = {}",
          "    old_rows = None",
-         "    dl = {}",
-         "    for k, l in gn.items():",
+         "    dl = {}"]
+    # (a total is an IntSum's: its property summed over the group's events)
+    L += _group_changes(fields, used, "gn", lambda i: f"_sum(_map(_ig{i}, l))",
+                        [f"        rk = l[-1].get({G})"], "rk")
+    return L + [*_old_batch_lines(used, fields, reclaim), "else:"]
+
+
+def _group_changes(fields: Sequence[tuple[int, str]], used: Sequence[int], split: str,
+                   total: Callable[[int], str], rep_lines: list[str], rep: str) -> list[str]:
+    """The one-pass batch ends' step per group of the new batch (`split`: key -> list `l`
+    of its events or values; aggregator i's total over it `total(i)`): its aggregators take
+    its changes less the old batch's recorded ones for that group (popped from `od`), its
+    representative is `rep` (after `rep_lines`) or the old batch's, and its changes are
+    recorded in `dl` for the next batch end."""
+    L = [f"    for k, l in {split}.items():",
          "        row = get(k)",
          "        if row is None:",
          "            row = groups[k] = _new_row()",
          "        c = len(l)",
          *[f"        a{i} = row[{i}]" for i in used]]
-    for i, f in fields:     # (a total is an IntSum's: its property summed)
-        L.append(f"        d_{f[0]}{i} = " + ("c" if f == "n" else f"_sum(_map(_ig{i}, l))"))
-    L += [f"        rk = l[-1].get({G})",
-          "        d = pop(k, None)",
-          "        if d is None:",
-          *[f"            a{i}.{f} += d_{f[0]}{i}" for i, f in fields],
-          "            refc[k] = count(k, 0) + c",
-          "            reps[k] = rk",
-          "        else:",
-          *[f"            a{i}.{f} += d_{f[0]}{i} - d[{n}]" for n, (i, f) in enumerate(fields)],
-          "            refc[k] = count(k, 0) + c - d[-2]",
-          "            reps[k] = d[-1]",
-          f"        dl[k] = ({', '.join(f'd_{f[0]}{i}' for i, f in fields)}, c, rk)",
-          *_old_batch_lines(used, fields, reclaim), "else:"]
-    return L
+    L += [f"        d_{f[0]}{i} = " + ("c" if f == "n" else total(i)) for i, f in fields]
+    return L + [
+        *rep_lines,
+        "        d = pop(k, None)",
+        "        if d is None:",
+        *[f"            a{i}.{f} += d_{f[0]}{i}" for i, f in fields],
+        "            refc[k] = count(k, 0) + c",
+        f"            reps[k] = {rep}",
+        "        else:",
+        *[f"            a{i}.{f} += d_{f[0]}{i} - d[{n}]" for n, (i, f) in enumerate(fields)],
+        "            refc[k] = count(k, 0) + c - d[-2]",
+        "            reps[k] = d[-1]",
+        f"        dl[k] = ({', '.join(f'd_{f[0]}{i}' for i, f in fields)}, c, {rep})"]
 
 
 def _values_prop(shape: Shape, classes: Sequence[str], want_old: bool, checked: Sequence[str]) -> "str | None":
@@ -454,26 +465,9 @@ def _values_end(shape: Shape, classes: Sequence[str], prop: str, reclaim: bool, 
          "    _memo[1] = None         # (no events by group: the general steps split them)",
          "    pop = od.pop",
          "    reps = {}",
-         "    dl = {}",
-         "    for k, l in gv.items():",
-         "        row = get(k)",
-         "        if row is None:",
-         "            row = groups[k] = _new_row()",
-         "        c = len(l)",
-         *[f"        a{i} = row[{i}]" for i in used]]
-    for i, f in fields:
-        L.append(f"        d_{f[0]}{i} = " + ("c" if f == "n" else "_sum(l)"))
-    L += ["        d = pop(k, None)",
-          "        if d is None:",
-          *[f"            a{i}.{f} += d_{f[0]}{i}" for i, f in fields],
-          "            refc[k] = count(k, 0) + c",
-          "            reps[k] = k",
-          "        else:",
-          *[f"            a{i}.{f} += d_{f[0]}{i} - d[{n}]" for n, (i, f) in enumerate(fields)],
-          "            refc[k] = count(k, 0) + c - d[-2]",
-          "            reps[k] = d[-1]",
-          f"        dl[k] = ({', '.join(f'd_{f[0]}{i}' for i, f in fields)}, c, k)",
-          *_old_batch_lines(used, fields, reclaim)]
+         "    dl = {}"]
+    L += _group_changes(fields, used, "gv", lambda i: "_sum(l)", [], "k")
+    L += _old_batch_lines(used, fields, reclaim)
     if want_new:
         L += ["    " + line for line in rows] + ["    if new_rows:", "        _stmt._emit(new_rows, None)"]
     L += ["    return"]
