@@ -145,7 +145,11 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     # entering made (exact aggregators), the batch that left at the last post (its beans
     # to reuse) and whether send_many's loops filled the current batch; _direct[0]: the
     # timed loop lets the next row go to the listeners at once; _pool: reusable beans
-    ns.update(_w=w, _memo=[None, None, None, None, False], _direct=[False], _pool=[],
+    # _memo[5]: the split of values recorded as the changes of the batch last posted as new,
+    # when `_memo[2]` is that same object (a values end's record: windows_sink.py
+    # _values_steady); _memo[6]: the rows that end delivered (their beans reused when
+    # nothing else holds them)
+    ns.update(_w=w, _memo=[None, None, None, None, False, None, None], _direct=[False], _pool=[],
               _refcount=sys.getrefcount, _max=max, _map=map, _INF=float("inf"),
               _heappop=heapq.heappop, _heappush=heapq.heappush, _next=next, _KeyError=KeyError,
               _callback_failed=_callback_failed,
@@ -156,7 +160,8 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     # _sumfast: whether that fast path makes every value the batch end sums in C an int
     # (windows_sink.py _grouped)
     # (windows_sink.py _values_end's split in C)
-    ns.update(_frozenset=frozenset, _islice=islice, _repeat=repeat, _set=set, _any=any,
+    ns.update(_frozenset=frozenset, _islice=islice, _repeat=repeat, _set=set, _any=any, _all=all,
+              _list=list, _zip=zip,
               _append=list.append, _dget=dict.__getitem__, _TypeError=TypeError)
     ns.update(_acc=[None, 0, None, False], _split=partial(defaultdict, list), _sum=sum,
               _sumfast=_sums_in_c(shape, classes, checked, ns), _keyexact=_exact_key(shape, checked, ns))

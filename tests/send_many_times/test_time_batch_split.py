@@ -10,7 +10,8 @@ the same deliveries in the same order and the same iteration results. With and w
 lock, also while send's front appends a steady batch's events without the lock
 (engine/lean_send.py, "Raw appends") and as that is switched off and on: other statements
 on T or its subtype created and destroyed, the statement stopped and started, a listener
-sending from inside."""
+sending from inside. Rows a listener keeps (their list, a row, a row's dict) never change
+afterwards (the batch end reuses the beans of its last rows when nothing holds them)."""
 from __future__ import annotations
 
 from typing import Any
@@ -67,6 +68,8 @@ def script(checked: bool) -> Any:
         st.tuples(st.just("ones"), timed),
         st.tuples(st.just("many"), st.lists(ev, max_size=8)),
         st.tuples(st.sampled_from(("iter", "checkpoint", "destroy", "stopstart", "echo")), st.just(None)),
+        # the listener keeps the next delivery's list, its first row, or that row's dict
+        st.tuples(st.just("keep"), st.sampled_from(("list", "bean", "dict"))),
         st.tuples(st.just("stmt"), st.sampled_from(OTHERS)),
         st.tuples(st.just("advance"), st.sampled_from((1, 99, 100, 300)))), min_size=1, max_size=10)
 
@@ -99,9 +102,15 @@ def _run(text: str, ops: list, fusion: bool, checked: bool, thread_safe: bool) -
     log: list = []
     others: list = []
     echo = [0]
+    keep: list = []         # what the listener is to keep of its next delivery
+    kept: list = []         # (rows a listener keeps never change: looked at again at the end)
 
     def listener(new: Any, old: Any) -> None:
         log.append((engine.now, _rows(new), _rows(old)))
+        if keep and new:
+            what = keep.pop()
+            kept.append((what, new if what == "list" else new[0] if what == "bean" else new[0].underlying,
+                         _rows(new)))
         if echo[0]:
             echo[0] -= 1        # a send from inside the delivery (the batch's end)
             engine.send({"k": "e", "v": 1, "n": 1, "x": 0.5}, "T")
@@ -147,6 +156,8 @@ def _run(text: str, ops: list, fusion: bool, checked: bool, thread_safe: bool) -
             stmt.start()
         elif op == "echo":
             echo[0] += 2
+        elif op == "keep":
+            keep[:] = [a]
         elif op == "iter":
             log.append(("iter", sorted(repr(sorted(r.items())) for r in stmt.rows())))
         elif op == "checkpoint":
@@ -155,6 +166,13 @@ def _run(text: str, ops: list, fusion: bool, checked: bool, thread_safe: bool) -
             others = []     # (their listeners were not restored)
     engine.advance_time(engine.now + 1000)
     log.append(("end", sorted(repr(sorted(r.items())) for r in stmt.rows())))
+    # the groups' state the statement keeps: groups that left are dropped
+    aggs = stmt._instances[0].processor.aggs
+    log.append(("groups", sorted(map(repr, aggs.refcounts.items())), sorted(map(repr, aggs.groups))))
+    for what, obj, rows in kept:
+        now = _rows(obj) if what == "list" else _rows([obj]) if what == "bean" else [sorted(obj.items())]
+        assert now == (rows if what == "list" else rows[:1]), what
+    log.append(("kept", len(kept)))
     return log
 
 

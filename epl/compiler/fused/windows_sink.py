@@ -172,7 +172,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
                 ind + f"        {var}[k] = [u]", ind + "    else:", ind + "        l.append(u)"]
     acc = raw and values is None
     if values is not None:
-        L += _values_end(shape, classes, values, reclaim, want_new, rows("new_rows"))
+        L += _values_end(shape, classes, values, reclaim, want_new, rows("new_rows"), names)
         L += ["acc = _acc", "acc[0] = acc[2] = None", *split("gn", "new or ()", "")]
     elif acc:
         # send_many's timed loop split the batch as it filled it (`_acc`: the batch list, how
@@ -336,9 +336,11 @@ def _departure(shape: Shape, classes: Sequence[str], names: Sequence[str], recla
     return [ind + line.replace(f"ru.get({G})", "k") for line in L + emit]
 
 
-def _old_batch_lines(used: Sequence[int], fields: Sequence[tuple[int, str]], reclaim: bool) -> list[str]:
+def _old_batch_lines(used: Sequence[int], fields: Sequence[tuple[int, str]], reclaim: bool,
+                     record: str = "dl") -> list[str]:
     """The one-pass batch end's step for the groups of the batch leaving (`od`): take back
-    the changes they recorded when they entered, then the memo and the groups' order."""
+    the changes they recorded when they entered, then the memo (the new batch's `record`)
+    and the groups' order."""
     L = ["    for k, d in od.items():",
          "        reps[k] = d[-1]",
          "        row = get(k)",
@@ -352,7 +354,7 @@ def _old_batch_lines(used: Sequence[int], fields: Sequence[tuple[int, str]], rec
               "        else:", "            refc[k] = rc"]
     else:
         L += ["        refc[k] = rc"]
-    return L + ["    _memo[2] = dl", "    order = _order(reps) if len(reps) > 1 else reps"]
+    return L + [f"    _memo[2] = {record}", "    order = _order(reps) if len(reps) > 1 else reps"]
 
 
 def _merged(shape: Shape, classes: Sequence[str], reclaim: bool, G: str) -> list[str]:
@@ -379,7 +381,8 @@ def _merged(shape: Shape, classes: Sequence[str], reclaim: bool, G: str) -> list
 
 
 def _group_changes(fields: Sequence[tuple[int, str]], used: Sequence[int], split: str,
-                   total: Callable[[int], str], rep_lines: list[str], rep: str) -> list[str]:
+                   total: Callable[[int], str], rep_lines: list[str], rep: str,
+                   record: bool = True) -> list[str]:
     """The one-pass batch ends' step per group of the new batch (`split`: key -> list `l`
     of its events or values; aggregator i's total over it `total(i)`): its aggregators take
     its changes less the old batch's recorded ones for that group (popped from `od`), its
@@ -403,7 +406,7 @@ def _group_changes(fields: Sequence[tuple[int, str]], used: Sequence[int], split
         *[f"            a{i}.{f} += d_{f[0]}{i} - d[{n}]" for n, (i, f) in enumerate(fields)],
         "            refc[k] = count(k, 0) + c - d[-2]",
         "            reps[k] = d[-1]",
-        f"        dl[k] = ({', '.join(f'd_{f[0]}{i}' for i, f in fields)}, c, {rep})"]
+        *([f"        dl[k] = ({', '.join(f'd_{f[0]}{i}' for i, f in fields)}, c, {rep})"] if record else [])]
 
 
 def _values_prop(shape: Shape, classes: Sequence[str], want_old: bool, checked: Sequence[str]) -> "str | None":
@@ -421,7 +424,7 @@ def _values_prop(shape: Shape, classes: Sequence[str], want_old: bool, checked: 
 
 
 def _values_end(shape: Shape, classes: Sequence[str], prop: str, reclaim: bool, want_new: bool,
-                rows: list[str]) -> list[str]:
+                rows: list[str], names: Sequence[str] = ()) -> list[str]:
     """_merged's batch end from a split holding each group's values of `prop` (the timed
     loop's, `_acc`): taken when every event of the batch passed send's check on its fast
     path, `_sumfast` says that makes every value an int and `_keyexact` says the group key
@@ -458,20 +461,100 @@ def _values_end(shape: Shape, classes: Sequence[str], prop: str, reclaim: bool, 
               "        if ks is not None and _set(_map(type, ks)) <= _tk and _set(_map(type, vs)) <= _tv:",
               "            gv = _split()",
               "            _any(_map(_append, _map(gv.__getitem__, ks), vs))"]
+    # the split becomes the record of the batch's changes (`_memo[2]`, and `_memo[5]` the
+    # same object: a record in this form); after a batch whose end went the general way the
+    # record is that end's, a dict from key to its changes (_group_changes)
     L += ["if gv is not None:",
           "    acc[0] = acc[2] = None",
-         "    od = _memo[2] if old is not None else {}",
-         "    _memo[0] = new",
-         "    _memo[1] = None         # (no events by group: the general steps split them)",
-         "    pop = od.pop",
-         "    reps = {}",
-         "    dl = {}"]
-    L += _group_changes(fields, used, "gv", lambda i: "_sum(l)", [], "k")
-    L += _old_batch_lines(used, fields, reclaim)
+          "    _memo[0] = new",
+          "    _memo[1] = None         # (no events by group: the general steps split them)",
+          "    og = _memo[5] if old is not None else None",
+          "    if old is None or og is _memo[2]:",
+          *_values_steady(shape, classes, names, reclaim, want_new),
+          "    od = _memo[2]",
+          "    pop = od.pop",
+          "    reps = {}"]
+    L += _group_changes(fields, used, "gv", lambda i: "_sum(l)", [], "k", record=False)
+    L += _old_batch_lines(used, fields, reclaim, record="gv")
+    L += ["    _memo[5] = gv"]
     if want_new:
         L += ["    " + line for line in rows] + ["    if new_rows:", "        _stmt._emit(new_rows, None)"]
     L += ["    return"]
     return L
+
+
+def _values_steady(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
+                   want_new: bool) -> list[str]:
+    """_values_end's steps after a batch whose record is a split of values (`og`, or no
+    batch before), in `if` two levels in; returns from update. Each group's aggregators
+    and count are set to its new batch's count and sum: what taking its changes less the
+    old batch's gives, the old batch's being all its state (the groups' state is the
+    window's events' alone, and the record was made when they entered; the premise of
+    every one-pass end). A group of the old batch alone leaves its changes (the split's
+    count and sum). Rows in Java hash-map order of the keys (each key its group's
+    representative: an exact str or int, the old batch's equal to the new one's), into
+    the beans of the rows of the end before when nothing else holds those any more."""
+    G = repr(_ident(shape.group))
+    sets = []       # (a total is an IntSum's: the one property summed)
+    for i, cls in enumerate(classes):
+        sets.append(f"a{i} = row[{i}]")
+        sets += [f"a{i}.{f} = " + ("c" if f == "n" else "s") for f in _FIELDS[cls]]
+    leave = []
+    for i, cls in enumerate(classes):
+        leave.append(f"a{i} = row[{i}]")
+        leave += [f"a{i}.{f} -= " + ("c" if f == "n" else "_sum(l)") for f in _FIELDS[cls]]
+    L = ["ks = _list(gv)",
+         "vl = _list(gv.values())",
+         "cs = _list(_map(len, vl))",
+         "ts = _list(_map(_sum, vl))",
+         "rl = _list(_map(get, ks))",
+         "if not _all(rl):",
+         "    for i in range(len(ks)):",
+         "        if rl[i] is None:",
+         "            rl[i] = groups[ks[i]] = _new_row()",
+         "for k, row, c, s in _zip(ks, rl, cs, ts):",
+         *["    " + x for x in sets],
+         "    refc[k] = c",
+         # the groups of the old batch alone, in its order after the new one's
+         "if og is not None and not og.keys() <= gv.keys():",
+         "    for k, l in og.items():",
+         "        if k in gv:",
+         "            continue",
+         "        ks.append(k)",
+         "        row = get(k)",
+         "        if row is None:",
+         "            continue",
+         "        c = len(l)",
+         *["        " + x for x in leave],
+         "        rc = count(k, 0) - c"]
+    if reclaim:
+        L += ["        if rc <= 0:", "            del groups[k]", "            refc.pop(k, None)",
+              "        else:", "            refc[k] = rc"]
+    else:
+        L += ["        refc[k] = rc"]
+    L += ["_memo[2] = _memo[5] = gv"]
+    if want_new:
+        row = [x for x in _row(shape, classes, names, "", True, "out") if "_new_bean" not in x]
+        L += ["order = _order(ks) if len(ks) > 1 else ks",
+              # the beans of the last rows, when neither they nor their list are held by
+              # anything but `_memo[6]` (the listeners kept none: reference counts)
+              "m = len(order)",
+              "sp = _memo[6]",
+              "_memo[6] = None",
+              "if not sp or _refcount(sp) != 2 or _max(_map(_refcount, sp)) != 2:",
+              "    sp = []",
+              "if len(sp) < m:",
+              "    sp += _map(_new_bean, _repeat(_Bean, m - len(sp)))",
+              "elif len(sp) > m:",
+              "    del sp[m:]",
+              "for out, k in _zip(sp, order):",
+              "    row = get(k)",
+              "    if row is None:",
+              "        row = _new_row()",
+              *["    " + x.replace(f"ru.get({G})", "k") for x in row],
+              "_memo[6] = sp",
+              "_stmt._emit(sp, None)"]
+    return ["        " + x for x in L + ["return"]]
 
 
 def _ungrouped(shape: Shape, classes: Sequence[str], names: Sequence[str],
