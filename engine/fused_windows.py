@@ -11,7 +11,7 @@ from collections import defaultdict
 from functools import partial
 from itertools import islice, repeat
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, Optional, Sequence
 
 from views.length import LengthWindow
 from views.length_batch import LengthBatchWindow
@@ -73,8 +73,9 @@ def beans_of(batch: list) -> list:
 
 def hashmap_order(kinds: Sequence[Any]) -> Callable[[dict], list]:
     """`java_order.hashmap_order(keys, types)` for a one-property group key of the given
-    EPL type kind: the keys of a dict as a fresh java.util.HashMap iterates them. String
-    keys' hashes are remembered (a group's key recurs in every batch)."""
+    EPL type kind: distinct keys (a dict's, or a list of them) in their order of insertion,
+    as a fresh java.util.HashMap iterates them. String keys' hashes are remembered (a
+    group's key recurs in every batch)."""
     kind = kinds[0] if len(kinds) == 1 else None
     cache: dict[str, int] = {}
 
@@ -94,7 +95,7 @@ def hashmap_order(kinds: Sequence[Any]) -> Callable[[dict], list]:
     # dict's __getitem__ makes no Python call per key)
     buckets: dict[int, dict[str, int]] = {}
 
-    def order(reps: dict) -> list:
+    def order(reps: Collection[Any]) -> list:
         n = len(reps)
         cap = 16
         while n > cap * 0.75:

@@ -429,9 +429,10 @@ def _values_end(shape: Shape, classes: Sequence[str], prop: str, reclaim: bool, 
     loop's, `_acc`): taken when every event of the batch passed send's check on its fast
     path, `_sumfast` says that makes every value an int and `_keyexact` says the group key
     of such an event is the one of its group's last event (a str or an int: equal keys are
-    the same value); the groups of the old batch from its recorded changes (each with its
-    count and its last event's key). Returns from update; otherwise goes on to the general
-    steps."""
+    the same value); the groups of the old batch from its record (its split, see
+    _values_steady; or, after a batch that went the general way, its changes by group, each
+    with its count and its last event's key). Returns from update; otherwise goes on to the
+    general steps."""
     fields = [(i, f) for i, cls in enumerate(classes) for f in _FIELDS[cls]]
     used = sorted({i for i, _ in fields})
     L = ["acc = _acc",
