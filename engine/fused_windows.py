@@ -161,7 +161,7 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     # _sumfast: whether that fast path makes every value the batch end sums in C an int
     # (windows_sink.py _grouped)
     # (windows_sink.py _values_end's split in C)
-    ns.update(_frozenset=frozenset, _islice=islice, _repeat=repeat, _set=set, _any=any, _all=all,
+    ns.update(_frozenset=frozenset, _islice=islice, _repeat=repeat, _set=set, _any=any,
               _list=list, _zip=zip,
               _append=list.append, _dget=dict.__getitem__, _TypeError=TypeError)
     ns.update(_acc=[None, 0, None, False], _split=partial(defaultdict, list), _sum=sum,

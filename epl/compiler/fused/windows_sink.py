@@ -487,15 +487,17 @@ def _values_end(shape: Shape, classes: Sequence[str], prop: str, reclaim: bool, 
 def _values_steady(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
                    want_new: bool) -> list[str]:
     """_values_end's steps after a batch whose record is a split of values (`og`, or no
-    batch before), in `if` two levels in; returns from update. Each group's aggregators
-    and count are set to its new batch's count and sum: what taking its changes less the
-    old batch's gives, the old batch's being all its state (the groups' state is the
-    window's events' alone, and the record was made when they entered; the premise of
-    every one-pass end). A group of the old batch alone leaves its changes (the split's
-    count and sum). Rows in Java hash-map order of the keys (each key its group's
-    representative: an exact str or int, the old batch's equal to the new one's), into
-    the beans of the rows of the end before when nothing else holds those any more."""
-    G = repr(_ident(shape.group))
+    batch before), in `if` two levels in; returns from update. A group of the old batch
+    alone leaves its changes (its values' count and sum) first. Each group of the new batch
+    has its aggregators and count set to its count and sum: what taking its changes less
+    the old batch's gives, the old batch's being all its state (the groups' state is the
+    window's events' alone, and the record was made when they entered: the premise of
+    every one-pass end). That is done group by group in the rows' order (Java hash-map
+    order of the keys, each key its group's representative: an exact str or int, the old
+    batch's equal to the new one's), with the group's row (a group new to the state joins
+    it then: nothing reads the groups' order), into the beans of the rows of the end before
+    when nothing else holds those any more."""
+    has_total = any(f != "n" for cls in classes for f in _FIELDS[cls])
     sets = []       # (a total is an IntSum's: the one property summed)
     for i, cls in enumerate(classes):
         sets.append(f"a{i} = row[{i}]")
@@ -504,19 +506,14 @@ def _values_steady(shape: Shape, classes: Sequence[str], names: Sequence[str], r
     for i, cls in enumerate(classes):
         leave.append(f"a{i} = row[{i}]")
         leave += [f"a{i}.{f} -= " + ("c" if f == "n" else "_sum(l)") for f in _FIELDS[cls]]
+    enter = ["    if row is None:",
+             "        row = groups[k] = _new_row()",
+             "    c = len(l)",
+             *(["    s = _sum(l)"] if has_total else []),
+             *["    " + x for x in sets],
+             "    refc[k] = c"]
+    # the groups of the old batch alone, in its order after the new one's
     L = ["ks = _list(gv)",
-         "vl = _list(gv.values())",
-         "cs = _list(_map(len, vl))",
-         "ts = _list(_map(_sum, vl))",
-         "rl = _list(_map(get, ks))",
-         "if not _all(rl):",
-         "    for i in range(len(ks)):",
-         "        if rl[i] is None:",
-         "            rl[i] = groups[ks[i]] = _new_row()",
-         "for k, row, c, s in _zip(ks, rl, cs, ts):",
-         *["    " + x for x in sets],
-         "    refc[k] = c",
-         # the groups of the old batch alone, in its order after the new one's
          "if og is not None and not og.keys() <= gv.keys():",
          "    for k, l in og.items():",
          "        if k in gv:",
@@ -534,27 +531,34 @@ def _values_steady(shape: Shape, classes: Sequence[str], names: Sequence[str], r
     else:
         L += ["        refc[k] = rc"]
     L += ["_memo[2] = _memo[5] = gv"]
-    if want_new:
-        row = [x for x in _row(shape, classes, names, "", True, "out") if "_new_bean" not in x]
-        L += ["order = _order(ks) if len(ks) > 1 else ks",
-              # the beans of the last rows, when neither they nor their list are held by
-              # anything but `_memo[6]` (the listeners kept none: reference counts)
-              "m = len(order)",
-              "sp = _memo[6]",
-              "_memo[6] = None",
-              "if not sp or _refcount(sp) != 2 or _max(_map(_refcount, sp)) != 2:",
-              "    sp = []",
-              "if len(sp) < m:",
-              "    sp += _map(_new_bean, _repeat(_Bean, m - len(sp)))",
-              "elif len(sp) > m:",
-              "    del sp[m:]",
-              "for out, k in _zip(sp, order):",
-              "    row = get(k)",
-              "    if row is None:",
-              "        row = _new_row()",
-              *["    " + x.replace(f"ru.get({G})", "k") for x in row],
-              "_memo[6] = sp",
-              "_stmt._emit(sp, None)"]
+    if not want_new:
+        L += ["for k, l in gv.items():", "    row = get(k)", *enter]
+        return ["        " + x for x in L + ["return"]]
+    G = repr(_ident(shape.group))
+    row = [x for x in _row(shape, classes, names, "", True, "out") if "_new_bean" not in x]
+    L += ["order = _order(ks) if len(ks) > 1 else ks",
+          # the beans of the last rows, when neither they nor their list are held by
+          # anything but `_memo[6]` (the listeners kept none: reference counts)
+          "m = len(order)",
+          "sp = _memo[6]",
+          "_memo[6] = None",
+          "if not sp or _refcount(sp) != 2 or _max(_map(_refcount, sp)) != 2:",
+          "    sp = []",
+          "if len(sp) < m:",
+          "    sp += _map(_new_bean, _repeat(_Bean, m - len(sp)))",
+          "elif len(sp) > m:",
+          "    del sp[m:]",
+          "vget = gv.get",
+          "for out, k in _zip(sp, order):",
+          "    l = vget(k)",
+          "    row = get(k)",
+          "    if l is not None:",
+          *["    " + x for x in enter],
+          "    elif row is None:",
+          "        row = _new_row()",
+          *["    " + x.replace(f"ru.get({G})", "k") for x in row],
+          "_memo[6] = sp",
+          "_stmt._emit(sp, None)"]
     return ["        " + x for x in L + ["return"]]
 
 
