@@ -172,7 +172,7 @@ def _grouped(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
                 ind + f"        {var}[k] = [u]", ind + "    else:", ind + "        l.append(u)"]
     acc = raw and values is None
     if values is not None:
-        L += _values_end(shape, classes, values, reclaim, want_new, rows("new_rows"), names)
+        L += _values_end(shape, classes, values, reclaim, want_new, rows("new_rows"))
         L += ["acc = _acc", "acc[0] = acc[2] = None", *split("gn", "new or ()", "")]
     elif acc:
         # send_many's timed loop split the batch as it filled it (`_acc`: the batch list, how
@@ -424,15 +424,14 @@ def _values_prop(shape: Shape, classes: Sequence[str], want_old: bool, checked: 
 
 
 def _values_end(shape: Shape, classes: Sequence[str], prop: str, reclaim: bool, want_new: bool,
-                rows: list[str], names: Sequence[str] = ()) -> list[str]:
+                rows: list[str]) -> list[str]:
     """_merged's batch end from a split holding each group's values of `prop` (the timed
     loop's, `_acc`): taken when every event of the batch passed send's check on its fast
     path, `_sumfast` says that makes every value an int and `_keyexact` says the group key
     of such an event is the one of its group's last event (a str or an int: equal keys are
-    the same value); the groups of the old batch from its record (its split, see
-    _values_steady; or, after a batch that went the general way, its changes by group, each
-    with its count and its last event's key). Returns from update; otherwise goes on to the
-    general steps."""
+    the same value); the groups of the old batch from its recorded changes (each with its
+    count and its last event's key). Returns from update; otherwise goes on to the general
+    steps."""
     fields = [(i, f) for i, cls in enumerate(classes) for f in _FIELDS[cls]]
     used = sorted({i for i, _ in fields})
     L = ["acc = _acc",
@@ -462,16 +461,16 @@ def _values_end(shape: Shape, classes: Sequence[str], prop: str, reclaim: bool, 
               "        if ks is not None and _set(_map(type, ks)) <= _tk and _set(_map(type, vs)) <= _tv:",
               "            gv = _split()",
               "            _any(_map(_append, _map(gv.__getitem__, ks), vs))"]
-    # the split becomes the record of the batch's changes (`_memo[2]`, and `_memo[5]` the
-    # same object: a record in this form); after a batch whose end went the general way the
-    # record is that end's, a dict from key to its changes (_group_changes)
     L += ["if gv is not None:",
           "    acc[0] = acc[2] = None",
+          # the split becomes the record of the batch's changes (`_memo[2]`, and `_memo[5]`
+          # the same object: a record in this form); after a batch whose end went the
+          # general way the record is that end's, a dict from key to its changes
           "    _memo[0] = new",
           "    _memo[1] = None         # (no events by group: the general steps split them)",
           "    og = _memo[5] if old is not None else None",
           "    if old is None or og is _memo[2]:",
-          *_values_steady(shape, classes, names, reclaim, want_new),
+          *_values_steady(classes, reclaim, want_new, rows),
           "    od = _memo[2]",
           "    pop = od.pop",
           "    reps = {}"]
@@ -484,8 +483,7 @@ def _values_end(shape: Shape, classes: Sequence[str], prop: str, reclaim: bool, 
     return L
 
 
-def _values_steady(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
-                   want_new: bool) -> list[str]:
+def _values_steady(classes: Sequence[str], reclaim: bool, want_new: bool, rows: list[str]) -> list[str]:
     """_values_end's steps after a batch whose record is a split of values (`og`, or no
     batch before), in `if` two levels in; returns from update. A group of the old batch
     alone leaves its changes (its values' count and sum) first. Each group of the new batch
@@ -496,7 +494,8 @@ def _values_steady(shape: Shape, classes: Sequence[str], names: Sequence[str], r
     order of the keys, each key its group's representative: an exact str or int, the old
     batch's equal to the new one's), with the group's row (a group new to the state joins
     it then: nothing reads the groups' order), into the beans of the rows of the end before
-    when nothing else holds those any more."""
+    when nothing else holds those any more; each row as `rows` (_grouped's) makes it, its
+    representative `ru` the key."""
     has_total = any(f != "n" for cls in classes for f in _FIELDS[cls])
     sets = []       # (a total is an IntSum's: the one property summed)
     for i, cls in enumerate(classes):
@@ -534,8 +533,9 @@ def _values_steady(shape: Shape, classes: Sequence[str], names: Sequence[str], r
     if not want_new:
         L += ["for k, l in gv.items():", "    row = get(k)", *enter]
         return ["        " + x for x in L + ["return"]]
-    G = repr(_ident(shape.group))
-    row = [x for x in _row(shape, classes, names, "", True, "out") if "_new_bean" not in x]
+    # (the lines of `rows` making one row, out of its loop: `ru` and the group's `row` set)
+    row = [x[4:] for x in rows[rows.index("    ru = reps[k]") + 1:rows.index("    new_rows.append(out)")]
+           if "_new_bean" not in x]
     L += ["order = _order(ks) if len(ks) > 1 else ks",
           # the beans of the last rows, when neither they nor their list are held by
           # anything but `_memo[6]` (the listeners kept none: reference counts)
@@ -556,7 +556,8 @@ def _values_steady(shape: Shape, classes: Sequence[str], names: Sequence[str], r
           *["    " + x for x in enter],
           "    elif row is None:",
           "        row = _new_row()",
-          *["    " + x.replace(f"ru.get({G})", "k") for x in row],
+          "    ru = k",
+          *["    " + x for x in row],
           "_memo[6] = sp",
           "_stmt._emit(sp, None)"]
     return ["        " + x for x in L + ["return"]]
