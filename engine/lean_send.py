@@ -59,6 +59,7 @@ does not pass, a listener sending) takes the locked way, which does the same and
 """
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
@@ -200,7 +201,8 @@ class LeanSend:
             check = _checker_body(entry.check, p, values)
             fast = _fast_check(entry.check, p, values) if check is not None else None
             raw = _raw_append(one, lines, fast, self.locked, p, values)
-            blocks.append(_Block(p, lines, uses_bean, free, check, fast, one, raw))
+            split = _split_test(one, fast, p, values, entry.event_type) if raw else None
+            blocks.append(_Block(p, lines, uses_bean, free, check, fast, one, raw, split))
         try:
             code = _compile(_source(blocks, gen, self.locked), literals)
         except (SyntaxError, RecursionError, MemoryError):   # a body too deep: keep the front
@@ -266,6 +268,7 @@ class _Block(NamedTuple):
     fast: Optional[str]            # the checker's all-exact-types test (`_fast_check`)
     one: Optional[Any]             # the one handle the body may collect (`_one_handle`)
     raw: bool = False              # the handle's raw append without the lock (`_raw_append`)
+    split: Optional[str] = None    # `fast` keeping the key and value of the batch's split (`_split_test`)
 
 
 def _discards_unlocked(body: list[str], consts: dict[str, Any]) -> bool:
@@ -418,9 +421,11 @@ def _raw_append(one: Any, body: list[str], fast: Optional[str], locked: bool, p:
     """Whether the front may append a wanted event's dict to its one handle's raw time batch
     without the lock (module docstring, "Raw appends without the lock"): the route collects
     that handle always, the handle is a fused time batch holding raw dicts
-    (engine/fused_windows.py RawBatchWindow) whose `on_event` is the generated one, and the
-    checker has its one-condition test. Adds the window (`<p>w`) and that `on_event`
-    (`<p>o`) to `values`."""
+    (engine/fused_windows.py RawBatchWindow) whose `on_event` is the generated one (a fused
+    handle's `on_event` is set once, when engine/fused_windows.py fuse_window makes it: the
+    front need not test it per event), and the checker has its one-condition test. Adds
+    the window (`<p>w`) and the handle's statement (`<p>s`, a handle's statement never
+    changes) to `values`."""
     if one is None or fast is None or len(body) != 1 or not body[0].startswith("    out = "):
         return False
     if locked and not GIL_SWITCHES_AT_CALLS:
@@ -436,8 +441,48 @@ def _raw_append(one: Any, body: list[str], fast: Optional[str], locked: bool, p:
     if type(w) is not RawBatchWindow:
         return False
     values[p + "w"] = w
-    values[p + "o"] = on_event
+    values[p + "s"] = one.statement
     return True
+
+
+def _split_test(one: Any, fast: str, p: str, values: dict[str, Any], event_type: Any) -> Optional[str]:
+    """The checker's fast test (`fast`) with the group key and the summed value of the raw
+    batch's split stored in `_k` and `_v` as it reads them, when the front may keep that
+    split too (module docstring, "Raw appends without the lock"): the sink says how
+    (`_raw_split`: the key and value properties, their usual types, the properties its
+    own test reads), the batch is of the front's type, and the fast test tests the key
+    and the value against exactly those types and reads every property the sink's test
+    reads (an event passing it would pass the sink's: epl/compiler/fused/windows_sink.py
+    _split_lines). Adds the sink's `_acc` (`<p>a`) to `values`; None: no split kept."""
+    ns = one.namespace
+    rs = ns.get("_raw_split")
+    acc = ns.get("_acc")
+    if type(rs) is not tuple or len(rs) != 5 or ns.get("_et") is not event_type \
+            or type(acc) is not list or len(acc) != 4:
+        return None
+    key, value, tk, tv, checked = rs
+    if key == value:
+        return None
+    parts = _STR.split(fast)                # code, literal, code, ...
+    read = set()
+    out = []
+    for i, x in enumerate(parts):
+        if i % 2 == 0:
+            out.append(x)
+            continue
+        name = ast.literal_eval(x)
+        read.add(name)
+        if name in (key, value):
+            got = re.match(r"\]\) is (\w+)", parts[i + 1])
+            if got is None or values.get(got.group(1)) is not (tk if name == key else tv) \
+                    or not out[-1].endswith("type(event["):
+                return None
+            out[-1] = out[-1][:-len("event[")] + ("_k := event[" if name == key else "_v := event[")
+        out.append(x)
+    if not {key, value} <= read or not set(checked) <= read:
+        return None
+    values[p + "a"] = acc
+    return "".join(out)
 
 
 def _name(prefix: str) -> str:
@@ -455,9 +500,43 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
     # CPython 3.11 specializes a comparison only when a short jump follows it (no
     # EXTENDED_ARG): each test is `if x != y: <short> else: <block>`, never `if x == y:
     # <block>` over a long block (a generic comparison costs as much as the rest of a test)
-    for i, (p, body, uses_bean, free_body, check, fast, one, raw) in enumerate(blocks):
+    for i, (p, body, uses_bean, free_body, check, fast, one, raw, split) in enumerate(blocks):
         out += [f"        if type_name != {_name(p)}:", "            pass", "        else:"]
-        if raw:
+        if split is not None:
+            # the raw append keeping the batch's split (module docstring): a batch paired
+            # with its split (`_a[0]`) takes the event's value under its group, a group new
+            # in the split taking the spare list (allocated outside: an allocation may run
+            # the collector, and so other threads); the split's change before the append,
+            # the value after it; a batch not paired: the append alone
+            c = body[0][len("    out = "):]
+            free = "not _L.held and not _E._depth" if locked else "not _E._depth"
+            out += ["            try:",
+                    f"                if {split}:",
+                    f"                    if {free} and _gen == {gen} and {p}r.fn is {p}f "
+                    f"and not _E.pending and _E.current_statement is {p}s:",
+                    f"                        _b = {p}w._batch",
+                    f"                        _a = {p}a",
+                    "                        if _a[0] is _b and _b:",
+                    "                            _s = _a[2]",
+                    "                            if _k in _s:",
+                    "                                _l = _s[_k]",
+                    "                                _b.append(event)",
+                    "                                _l.append(_v)",
+                    "                                return",
+                    "                            _l = _a[1]",
+                    "                            if _l is not None:",
+                    "                                _a[1] = None",
+                    "                                _s[_k] = _l",
+                    "                                _b.append(event)",
+                    "                                _l.append(_v)",
+                    "                                _a[1] = []",
+                    "                                return",
+                    f"                        elif _b and _b[0].event_type is {p}t:",
+                    "                            _b.append(event)",
+                    "                            return",
+                    "            except (KeyError, NameError, AttributeError):",
+                    "                pass"]
+        elif raw:
             # the raw time batch's append without the lock (module docstring): from the
             # test of `held` to the append no call and no backward jump, and nothing freed
             # (current_statement already the handle's statement: no store); any name
@@ -467,8 +546,7 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
             out += ["            try:",
                     f"                if {fast}:",
                     f"                    if {free} and _gen == {gen} and {p}r.fn is {p}f "
-                    f"and not _E.pending and {c}.on_event is {p}o "
-                    f"and _E.current_statement is {c}.statement:",
+                    f"and not _E.pending and _E.current_statement is {p}s:",
                     f"                        _b = {p}w._batch",
                     f"                        if _b and _b[0].event_type is {p}t:",
                     "                            _b.append(event)",
