@@ -52,10 +52,32 @@ is a C method whose effect comes before the eval-breaker check after it, and not
 stored or freed before it), nobody holds the lock (`held`; without a lock `_depth`), no send
 or time step is in progress (`_depth`), this is the current generation and the route is
 still the one copied (any filter added or removed on the type or a supertype replaces it),
-nothing is pending, the handle's `on_event` is still the generated one, `current_statement`
-is already that statement, and the batch is begun by a bean of this type. Anything else (a
-first event of a batch, a stopped, destroyed or unfused statement, an event the fast test
-does not pass, a listener sending) takes the locked way, which does the same and more.
+nothing is pending, `current_statement` is already that statement, and the batch is begun
+by a bean of this type. (The handle's `on_event` is the generated one for the handle's
+life: a fused handle's is set once, when it is made.) Anything else (a first event of a
+batch, a stopped, destroyed or unfused statement, an event the fast test does not pass, a
+listener sending) takes the locked way, which does the same and more.
+
+The batch's split. A statement summing one property by group (epl/compiler/fused/
+windows_sink.py _values_end) takes, at its batch's end, the batch's split by group (key ->
+the list of the group's values, groups in the order of their first events: `_acc`, see
+windows_sink.py _split_lines) when the split holds a value for every event of the batch,
+else it splits the batch itself. Every way an event joins a batch keeps that split or
+leaves it short: the locked `on_event` and send_many's timed loop (holding the lock), and
+the front, for an event passing the fast test (its key and value are then of the types the
+split wants, `_split_test`) into a batch paired with its split (`_acc[0]` is the batch: only
+the locked ways pair a batch they begin, with a new split; nothing else joins a split but
+an event just appended to its batch, so a split never holds more values than its batch has
+events). The front's part after the tests above: a group already in the split takes the
+value after the append, so a thread switch between the two (at the check after the
+append's call) leaves the split one short until the value comes, and a batch end in
+between splits the batch itself (a value that comes after its batch ended goes to a split
+nobody reads: splits and their lists are never reused); the order of values within a
+group is not seen (the end takes their count and their sum, integers). A group new in the
+split takes the spare empty list (`_acc[1]`, made before: an allocation may run the
+collector, and so other threads' code) into the split before the append, with no call
+between, so that the groups' order is that of their first events in the batch; the value
+follows the append, then a new spare (with none, the locked way).
 """
 from __future__ import annotations
 
@@ -504,10 +526,9 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
         out += [f"        if type_name != {_name(p)}:", "            pass", "        else:"]
         if split is not None:
             # the raw append keeping the batch's split (module docstring): a batch paired
-            # with its split (`_a[0]`) takes the event's value under its group, a group new
-            # in the split taking the spare list (allocated outside: an allocation may run
-            # the collector, and so other threads); the split's change before the append,
-            # the value after it; a batch not paired: the append alone
+            # with its split (`_a[0]`) takes the event's value under its group after the
+            # append, a group new in the split taking the spare list before it; a batch
+            # not paired: the append alone
             c = body[0][len("    out = "):]
             free = "not _L.held and not _E._depth" if locked else "not _E._depth"
             out += ["            try:",
@@ -534,7 +555,7 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
                     f"                        elif _b and _b[0].event_type is {p}t:",
                     "                            _b.append(event)",
                     "                            return",
-                    "            except (KeyError, NameError, AttributeError):",
+                    "            except (KeyError, NameError, AttributeError, TypeError):",
                     "                pass"]
         elif raw:
             # the raw time batch's append without the lock (module docstring): from the
