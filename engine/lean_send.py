@@ -693,18 +693,8 @@ def advance_front(scheduler: Any, lock: Optional["EngineLock"], fire_due: Callab
     else:
         # the lock's own C methods: two calls cost half of a `with` block
         acquire, release = lock._lock.acquire, lock._lock.release
-        unlocked = GIL_SWITCHES_AT_CALLS
 
-        def advance_time(t: int) -> None:
-            if unlocked and type(t) is int:
-                # from the test of `held` to the store: no call, no backward jump (the
-                # operands are ints, the handle's `time` a slot), so no other thread runs
-                # in between (module docstring)
-                if not lock.held and t >= scheduler.now:
-                    heap = scheduler._heap
-                    if not heap or heap[0].time > t:
-                        scheduler.now = t
-                        return
+        def advance_locked(t: int) -> None:
             acquire()
             try:
                 if t < scheduler.now:
@@ -721,6 +711,20 @@ def advance_front(scheduler: Any, lock: Optional["EngineLock"], fire_due: Callab
                         lock.held -= 1
             finally:
                 release()
+
+        if GIL_SWITCHES_AT_CALLS:
+            def advance_time(t: int) -> None:
+                # from the test of `held` to the store: no call, no backward jump (the
+                # operands are ints, the handle's `time` a slot), so no other thread runs
+                # in between (module docstring); anything due: the locked way
+                if type(t) is int and not lock.held and t >= scheduler.now:
+                    heap = scheduler._heap
+                    if not heap or heap[0].time > t:
+                        scheduler.now = t
+                        return
+                advance_locked(t)
+        else:
+            advance_time = advance_locked
     advance_time.__doc__ = doc
     advance_time.__qualname__ = "Engine.advance_time"
     advance_time.__module__ = "engine.engine"

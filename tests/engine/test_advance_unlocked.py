@@ -57,7 +57,16 @@ def test_an_advance_with_nothing_due_waits_for_another_threads_time_step():
     assert seen == [1000, 1000]
 
 
-def test_an_advance_waits_while_another_thread_holds_the_engine_lock():
+@pytest.fixture(params=[True, False], ids=["gil", "no-gil"])
+def gil(request, monkeypatch):
+    """Each engine made under it as on CPython with the GIL (the unlocked test first) or
+    as on an interpreter without one (always the lock)."""
+    import engine.lean_send as lean_send
+    monkeypatch.setattr(lean_send, "GIL_SWITCHES_AT_CALLS", request.param)
+    return request.param
+
+
+def test_an_advance_waits_while_another_thread_holds_the_engine_lock(gil):
     engine = Engine(time="simulated")
     engine.epl("create schema T(a int)")
     holding, seen = threading.Event(), []
@@ -119,3 +128,16 @@ def test_time_steps_give_the_same_rows_as_the_general_advance(steps, thread_safe
         return out
 
     assert run(True) == run(False)
+
+
+def test_what_falls_due_fires_at_its_time_with_or_without_the_gil(gil):
+    engine = Engine(time="simulated")
+    engine.epl("create schema T(a int)")
+    rows = []
+    engine.epl("select count(*) as n from T#time_batch(1 sec)").add_listener(
+        lambda new, old: rows.append((engine.now, new[0]["n"])))
+    for t in range(0, 3000, 250):
+        engine.advance_time(t)
+        engine.send({"a": t}, "T")
+    engine.advance_time(3000)
+    assert rows == [(1000, 4), (2000, 4), (3000, 4)]
