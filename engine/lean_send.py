@@ -503,6 +503,11 @@ def _split_test(one: Any, fast: str, p: str, values: dict[str, Any], event_type:
         out.append(x)
     if not {key, value} <= read or not set(checked) <= read:
         return None
+    # (each property it reads then has a value of one of its types: none of them NoneType)
+    for name in re.findall(r"\b" + re.escape(p) + r"k_[tf]\d+(?:_0)?\b", fast):
+        got = values.get(name)
+        if got is type(None) or (type(got) is frozenset and type(None) in got) or got is None:
+            return None
     values[p + "a"] = acc
     return "".join(out)
 

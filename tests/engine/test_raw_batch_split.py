@@ -27,6 +27,9 @@ STATEMENTS = [
     "select k, count(*) as c, sum(v) as s, count(v) as cv from T#time_batch(100 msec) group by k",
     "select k, sum(v) as s, count(n) as cn from T#time_batch(100 msec) group by k",
     "select count(*) as c, k, sum(v) as s from T#time_batch(100 msec, 30) group by k",
+    # an int key; the key summed (send's front keeps no split then: on_event and the loop do)
+    "select v, sum(n) as s, count(*) as c from T#time_batch(100 msec) group by v",
+    "select v, sum(v) as s from T#time_batch(100 msec) group by v",
 ]
 KEYS = ("a", "b", "c", "d", "e")
 

@@ -422,9 +422,11 @@ def _values_prop(shape: Shape, classes: Sequence[str], want_old: bool, checked: 
 
 def _values_end(shape: Shape, classes: Sequence[str], prop: str, reclaim: bool, want_new: bool,
                 rows: list[str]) -> list[str]:
-    """_merged's batch end from a split holding each group's values of `prop` (the timed
-    loop's, `_acc`): taken when every event of the batch passed send's check on its fast
-    path, `_sumfast` says that makes every value an int and `_keyexact` says the group key
+    """_merged's batch end from a split holding each group's values of `prop` (the one the
+    ways that fill the batch keep, `_acc`: send's front, on_event, the timed loop; see
+    _split_lines; or, for a batch whose split is short, one made here in C when every
+    aggregator reads `prop` or nothing): taken when every event of the batch passed send's
+    check on its fast path, `_sumfast` says that makes every value an int and `_keyexact` says the group key
     of such an event is the one of its group's last event (a str or an int: equal keys are
     the same value); the groups of the old batch from its recorded changes (each with its
     count and its last event's key). Returns from update; otherwise goes on to the general
