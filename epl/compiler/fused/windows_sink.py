@@ -914,7 +914,8 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None, value: "
                 "    gn = acc[2]",
                 "    if b and acc[0] is not b:",
                 "        acc[0] = b",
-                "        acc[2] = gn = {}"]
+                "        acc[2] = gn = {}",
+                "    get = gn.get if gn is not None else None"]
     elif key is not None:
         K = repr(_ident(key))
         src += ["    b = w._batch",
@@ -977,10 +978,11 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None, value: "
                 "                w.update([bean], None)",
                 "                b = acc[0] = w._batch",
                 "                acc[2] = gn = {}",
+                "                get = gn.get",
                 "                heap = sched._heap",
                 "                due = heap[0].time if heap else _INF",
                 "            if not odd:",
-                "                l = gn.get(k)",
+                "                l = get(k)",
                 "                if l is None:",
                 "                    gn[k] = [v]",
                 "                else:",
