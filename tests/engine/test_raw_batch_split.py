@@ -11,6 +11,7 @@ another thread, and senders on two threads."""
 from __future__ import annotations
 
 import enum
+import sys
 import threading
 from typing import Any
 
@@ -246,6 +247,55 @@ def test_senders_on_two_threads_sum_every_event() -> None:
             expect[KEYS[i % 5]][0] += base + i % 3
             expect[KEYS[i % 5]][1] += 1
     assert sorted(got) == sorted((k, s, c) for k, (s, c) in expect.items())
+
+
+def test_batch_ends_while_two_threads_send_count_every_event_once() -> None:
+    """Two threads sending through the lock-free front while a third moves time (batch
+    ends between a front's append and its value, a split short of its batch): every event
+    is counted and summed in exactly one batch."""
+    engine = _engine(True)
+    stmt = engine.epl("select k, sum(v) as s, count(*) as c from T#time_batch(10 msec) group by k")
+    got: list = []
+    stmt.add_listener(lambda new, old: got.extend((r["k"], r["s"], r["c"]) for r in new))
+    engine.advance_time(0)
+    n = 6000
+    done = threading.Event()
+
+    def sender(base: int) -> None:
+        send = engine.send
+        for i in range(n):
+            send({"k": KEYS[(i * 3 + base) % 5], "v": base + i % 7, "n": 1, "x": 0.5}, "T")
+
+    def ticker() -> None:
+        t = 0
+        while not done.is_set():
+            t += 1
+            engine.advance_time(t)
+    senders = [threading.Thread(target=sender, args=(b,)) for b in (1, 20)]
+    clock = threading.Thread(target=ticker)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)         # (threads switched as often as the interpreter can)
+    try:
+        clock.start()
+        for t in senders:
+            t.start()
+        for t in senders:
+            t.join()
+    finally:
+        done.set()
+        clock.join()
+        sys.setswitchinterval(interval)
+    engine.advance_time(engine.now + 100)
+    expect = {k: [0, 0] for k in KEYS}
+    for base in (1, 20):
+        for i in range(n):
+            expect[KEYS[(i * 3 + base) % 5]][0] += base + i % 7
+            expect[KEYS[(i * 3 + base) % 5]][1] += 1
+    total = {k: [0, 0] for k in KEYS}
+    for k, s, c in got:
+        total[k][0] += s or 0           # (a group of the batch before alone: a null sum)
+        total[k][1] += c
+    assert total == expect
 
 
 def test_stop_start_and_a_checkpoint_mid_batch() -> None:
