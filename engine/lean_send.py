@@ -535,11 +535,14 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
             # append, a group new in the split taking the spare list before it; a batch
             # not paired: the append alone
             c = body[0][len("    out = "):]
-            free = "not _L.held and not _E._depth" if locked else "not _E._depth"
+            busy = "_L.held or _E._depth" if locked else "_E._depth"
             out += ["            try:",
                     f"                if {split}:",
-                    f"                    if {free} and _gen == {gen} and {p}r.fn is {p}f "
-                    f"and not _E.pending and _E.current_statement is {p}s:",
+                    # (the tests' jumps short: 3.11 specializes `!=` only then)
+                    f"                    if {busy} or _gen != {gen} or {p}r.fn is not {p}f "
+                    f"or _E.pending or _E.current_statement is not {p}s:",
+                    "                        pass",
+                    "                    else:",
                     f"                        _b = {p}w._batch",
                     f"                        _a = {p}a",
                     "                        if _a[0] is _b and _b:",
@@ -568,11 +571,14 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
             # (current_statement already the handle's statement: no store); any name
             # missing (an older front's), any state but the steady one: the locked way
             c = body[0][len("    out = "):]
-            free = "not _L.held and not _E._depth" if locked else "not _E._depth"
+            busy = "_L.held or _E._depth" if locked else "_E._depth"
             out += ["            try:",
                     f"                if {fast}:",
-                    f"                    if {free} and _gen == {gen} and {p}r.fn is {p}f "
-                    f"and not _E.pending and _E.current_statement is {p}s:",
+                    # (the tests' jumps short: 3.11 specializes `!=` only then)
+                    f"                    if {busy} or _gen != {gen} or {p}r.fn is not {p}f "
+                    f"or _E.pending or _E.current_statement is not {p}s:",
+                    "                        pass",
+                    "                    else:",
                     f"                        _b = {p}w._batch",
                     f"                        if _b and _b[0].event_type is {p}t:",
                     "                            _b.append(event)",
