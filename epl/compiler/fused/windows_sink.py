@@ -3,7 +3,8 @@ old)`, in place of the general SingleStreamSink, result-set processor and direct
 with the where clause, the grouped or ungrouped aggregation and the rows inlined, the same
 steps in the same order as the general chain; and the statement's `on_event`, which hands
 each event to the window as the general handle does (an event joining a non-empty time
-batch is appended in place).
+batch is appended in place, and joins the batch's split by group where the statement sums
+one property: _split_lines).
 
 The window itself is the one the general chain builds (its timers, batches, iteration,
 stop and checkpoints unchanged): any data window posts through the sink, whatever the
@@ -775,7 +776,8 @@ def holds_raw(shape: Shape) -> bool:
     later events of that bean's type in place of beans (the sink reads nothing else of
     them, and no where clause takes beans; the window, engine/fused_windows.py
     RawBatchWindow, makes beans of them when iterated): a grouped statement without a
-    where clause, whose batches the timed loop splits as it fills them."""
+    where clause, whose batches the timed loop splits as it fills them (and, for a summed
+    property, on_event and send's front too: _split_lines)."""
     return shape.window == "time_batch" and shape.group is not None and not shape.where
 
 
