@@ -52,13 +52,36 @@ is a C method whose effect comes before the eval-breaker check after it, and not
 stored or freed before it), nobody holds the lock (`held`; without a lock `_depth`), no send
 or time step is in progress (`_depth`), this is the current generation and the route is
 still the one copied (any filter added or removed on the type or a supertype replaces it),
-nothing is pending, the handle's `on_event` is still the generated one, `current_statement`
-is already that statement, and the batch is begun by a bean of this type. Anything else (a
-first event of a batch, a stopped, destroyed or unfused statement, an event the fast test
-does not pass, a listener sending) takes the locked way, which does the same and more.
+nothing is pending, `current_statement` is already that statement, and the batch is begun
+by a bean of this type. (The handle's `on_event` is the generated one for the handle's
+life: a fused handle's is set once, when it is made.) Anything else (a first event of a
+batch, a stopped, destroyed or unfused statement, an event the fast test does not pass, a
+listener sending) takes the locked way, which does the same and more.
+
+The batch's split. A statement summing one property by group (epl/compiler/fused/
+windows_sink.py _values_end) takes, at its batch's end, the batch's split by group (key ->
+the list of the group's values, groups in the order of their first events: `_acc`, see
+windows_sink.py _split_lines) when the split holds a value for every event of the batch,
+else it splits the batch itself. Every way an event joins a batch keeps that split or
+leaves it short: the locked `on_event` and send_many's timed loop (holding the lock), and
+the front, for an event passing the fast test (its key and value are then of the types the
+split wants, `_split_test`) into a batch paired with its split (`_acc[0]` is the batch: only
+the locked ways pair a batch they begin, with a new split; nothing else joins a split but
+an event just appended to its batch, so a split never holds more values than its batch has
+events). The front's part after the tests above: a group already in the split takes the
+value after the append, so a thread switch between the two (at the check after the
+append's call) leaves the split one short until the value comes, and a batch end in
+between splits the batch itself (a value that comes after its batch ended goes to a split
+nobody reads: splits and their lists are never reused); the order of values within a
+group is not seen (the end takes their count and their sum, integers). A group new in the
+split takes the spare empty list (`_acc[1]`, made before: an allocation may run the
+collector, and so other threads' code) into the split before the append, with no call
+between, so that the groups' order is that of their first events in the batch; the value
+follows the append, then a new spare (with none, the locked way).
 """
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
@@ -200,7 +223,8 @@ class LeanSend:
             check = _checker_body(entry.check, p, values)
             fast = _fast_check(entry.check, p, values) if check is not None else None
             raw = _raw_append(one, lines, fast, self.locked, p, values)
-            blocks.append(_Block(p, lines, uses_bean, free, check, fast, one, raw))
+            split = _split_test(one, fast, p, values, entry.event_type) if raw else None
+            blocks.append(_Block(p, lines, uses_bean, free, check, fast, one, raw, split))
         try:
             code = _compile(_source(blocks, gen, self.locked), literals)
         except (SyntaxError, RecursionError, MemoryError):   # a body too deep: keep the front
@@ -266,6 +290,7 @@ class _Block(NamedTuple):
     fast: Optional[str]            # the checker's all-exact-types test (`_fast_check`)
     one: Optional[Any]             # the one handle the body may collect (`_one_handle`)
     raw: bool = False              # the handle's raw append without the lock (`_raw_append`)
+    split: Optional[str] = None    # `fast` keeping the key and value of the batch's split (`_split_test`)
 
 
 def _discards_unlocked(body: list[str], consts: dict[str, Any]) -> bool:
@@ -418,9 +443,11 @@ def _raw_append(one: Any, body: list[str], fast: Optional[str], locked: bool, p:
     """Whether the front may append a wanted event's dict to its one handle's raw time batch
     without the lock (module docstring, "Raw appends without the lock"): the route collects
     that handle always, the handle is a fused time batch holding raw dicts
-    (engine/fused_windows.py RawBatchWindow) whose `on_event` is the generated one, and the
-    checker has its one-condition test. Adds the window (`<p>w`) and that `on_event`
-    (`<p>o`) to `values`."""
+    (engine/fused_windows.py RawBatchWindow) whose `on_event` is the generated one (a fused
+    handle's `on_event` is set once, when engine/fused_windows.py fuse_window makes it: the
+    front need not test it per event), and the checker has its one-condition test. Adds
+    the window (`<p>w`) and the handle's statement (`<p>s`, a handle's statement never
+    changes) to `values`."""
     if one is None or fast is None or len(body) != 1 or not body[0].startswith("    out = "):
         return False
     if locked and not GIL_SWITCHES_AT_CALLS:
@@ -436,8 +463,53 @@ def _raw_append(one: Any, body: list[str], fast: Optional[str], locked: bool, p:
     if type(w) is not RawBatchWindow:
         return False
     values[p + "w"] = w
-    values[p + "o"] = on_event
+    values[p + "s"] = one.statement
     return True
+
+
+def _split_test(one: Any, fast: str, p: str, values: dict[str, Any], event_type: Any) -> Optional[str]:
+    """The checker's fast test (`fast`) with the group key and the summed value of the raw
+    batch's split stored in `_k` and `_v` as it reads them, when the front may keep that
+    split too (module docstring, "Raw appends without the lock"): the sink says how
+    (`_raw_split`: the key and value properties, their usual types, the properties its
+    own test reads), the batch is of the front's type, and the fast test tests the key
+    and the value against exactly those types and reads every property the sink's test
+    reads (an event passing it would pass the sink's: epl/compiler/fused/windows_sink.py
+    _split_lines). Adds the sink's `_acc` (`<p>a`) to `values`; None: no split kept."""
+    ns = one.namespace
+    rs = ns.get("_raw_split")
+    acc = ns.get("_acc")
+    if type(rs) is not tuple or len(rs) != 5 or ns.get("_et") is not event_type \
+            or type(acc) is not list or len(acc) != 4:
+        return None
+    key, value, tk, tv, checked = rs
+    if key == value:
+        return None
+    parts = _STR.split(fast)                # code, literal, code, ...
+    read = set()
+    out = []
+    for i, x in enumerate(parts):
+        if i % 2 == 0:
+            out.append(x)
+            continue
+        name = ast.literal_eval(x)
+        read.add(name)
+        if name in (key, value):
+            got = re.match(r"\]\) is (\w+)", parts[i + 1])
+            if got is None or values.get(got.group(1)) is not (tk if name == key else tv) \
+                    or not out[-1].endswith("type(event["):
+                return None
+            out[-1] = out[-1][:-len("event[")] + ("_k := event[" if name == key else "_v := event[")
+        out.append(x)
+    if not {key, value} <= read or not set(checked) <= read:
+        return None
+    # (each property it reads then has a value of one of its types: none of them NoneType)
+    for name in re.findall(r"\b" + re.escape(p) + r"k_[tf]\d+(?:_0)?\b", fast):
+        got = values.get(name)
+        if got is type(None) or (type(got) is frozenset and type(None) in got) or got is None:
+            return None
+    values[p + "a"] = acc
+    return "".join(out)
 
 
 def _name(prefix: str) -> str:
@@ -455,20 +527,58 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
     # CPython 3.11 specializes a comparison only when a short jump follows it (no
     # EXTENDED_ARG): each test is `if x != y: <short> else: <block>`, never `if x == y:
     # <block>` over a long block (a generic comparison costs as much as the rest of a test)
-    for i, (p, body, uses_bean, free_body, check, fast, one, raw) in enumerate(blocks):
+    for i, (p, body, uses_bean, free_body, check, fast, one, raw, split) in enumerate(blocks):
         out += [f"        if type_name != {_name(p)}:", "            pass", "        else:"]
-        if raw:
+        if split is not None:
+            # the raw append keeping the batch's split (module docstring): a batch paired
+            # with its split (`_a[0]`) takes the event's value under its group after the
+            # append, a group new in the split taking the spare list before it; a batch
+            # not paired: the append alone
+            c = body[0][len("    out = "):]
+            busy = "_L.held or _E._depth" if locked else "_E._depth"
+            out += ["            try:",
+                    f"                if {split}:",
+                    # (the tests' jumps short: 3.11 specializes `!=` only then)
+                    f"                    if {busy} or _gen != {gen} or {p}r.fn is not {p}f "
+                    f"or _E.pending or _E.current_statement is not {p}s:",
+                    "                        pass",
+                    "                    else:",
+                    f"                        _b = {p}w._batch",
+                    f"                        _a = {p}a",
+                    "                        if _a[0] is _b and _b:",
+                    "                            _s = _a[2]",
+                    "                            if _k in _s:",
+                    "                                _l = _s[_k]",
+                    "                                _b.append(event)",
+                    "                                _l.append(_v)",
+                    "                                return",
+                    "                            _l = _a[1]",
+                    "                            if _l is not None:",
+                    "                                _a[1] = None",
+                    "                                _s[_k] = _l",
+                    "                                _b.append(event)",
+                    "                                _l.append(_v)",
+                    "                                _a[1] = []",
+                    "                                return",
+                    f"                        elif _b and _b[0].event_type is {p}t:",
+                    "                            _b.append(event)",
+                    "                            return",
+                    "            except (KeyError, NameError, AttributeError, TypeError):",
+                    "                pass"]
+        elif raw:
             # the raw time batch's append without the lock (module docstring): from the
             # test of `held` to the append no call and no backward jump, and nothing freed
             # (current_statement already the handle's statement: no store); any name
             # missing (an older front's), any state but the steady one: the locked way
             c = body[0][len("    out = "):]
-            free = "not _L.held and not _E._depth" if locked else "not _E._depth"
+            busy = "_L.held or _E._depth" if locked else "_E._depth"
             out += ["            try:",
                     f"                if {fast}:",
-                    f"                    if {free} and _gen == {gen} and {p}r.fn is {p}f "
-                    f"and not _E.pending and {c}.on_event is {p}o "
-                    f"and _E.current_statement is {c}.statement:",
+                    # (the tests' jumps short: 3.11 specializes `!=` only then)
+                    f"                    if {busy} or _gen != {gen} or {p}r.fn is not {p}f "
+                    f"or _E.pending or _E.current_statement is not {p}s:",
+                    "                        pass",
+                    "                    else:",
                     f"                        _b = {p}w._batch",
                     f"                        if _b and _b[0].event_type is {p}t:",
                     "                            _b.append(event)",

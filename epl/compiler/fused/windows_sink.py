@@ -3,7 +3,8 @@ old)`, in place of the general SingleStreamSink, result-set processor and direct
 with the where clause, the grouped or ungrouped aggregation and the rows inlined, the same
 steps in the same order as the general chain; and the statement's `on_event`, which hands
 each event to the window as the general handle does (an event joining a non-empty time
-batch is appended in place).
+batch is appended in place, and joins the batch's split by group where the statement sums
+one property: _split_lines).
 
 The window itself is the one the general chain builds (its timers, batches, iteration,
 stop and checkpoints unchanged): any data window posts through the sink, whatever the
@@ -425,21 +426,27 @@ def _values_prop(shape: Shape, classes: Sequence[str], want_old: bool, checked: 
 
 def _values_end(shape: Shape, classes: Sequence[str], prop: str, reclaim: bool, want_new: bool,
                 rows: list[str]) -> list[str]:
-    """_merged's batch end from a split holding each group's values of `prop` (the timed
-    loop's, `_acc`): taken when every event of the batch passed send's check on its fast
-    path, `_sumfast` says that makes every value an int and `_keyexact` says the group key
+    """_merged's batch end from a split holding each group's values of `prop` (the one the
+    ways that fill the batch keep, `_acc`: send's front, on_event, the timed loop; see
+    _split_lines; or, for a batch whose split is short, one made here in C when every
+    aggregator reads `prop` or nothing): taken when every event of the batch passed send's
+    check on its fast path, `_sumfast` says that makes every value an int and `_keyexact` says the group key
     of such an event is the one of its group's last event (a str or an int: equal keys are
     the same value); the groups of the old batch from its recorded changes (each with its
     count and its last event's key). Returns from update; otherwise goes on to the general
     steps."""
     fields = [(i, f) for i, cls in enumerate(classes) for f in _FIELDS[cls]]
     used = sorted({i for i, _ in fields})
+    # the batch's split (`_acc`, see _split_lines) is taken when it holds a value for each
+    # of the batch's events: then every event of the batch joined it (nothing joins the
+    # split but an event just appended to its batch) and each passed send's check on its
+    # fast path (the only ones that join)
     L = ["acc = _acc",
          "gv = None",
          "if new is not None and _sumfast and _keyexact and (old is None or (old is _memo[0] and _memo[2] is not None)):",
-         "    if new is acc[0] and len(new) == acc[1]:",
-         "        if acc[3]:",
-         "            gv = acc[2]"]
+         "    s = acc[2]",
+         "    if new is acc[0] and _sum(_map(len, s.values())) == len(new):",
+         "        gv = s"]
     if all(a.prop in (None, prop) for a in shape.aggs):
         # a batch the timed loop did not split (per-event sends): its keys and values
         # read and grouped in C (dict.__getitem__, list.append over the groups' lists)
@@ -613,7 +620,36 @@ def generate_sink(shape: Shape, classes: Sequence[str], names: Sequence[str], re
         body += _ungrouped(shape, classes, names, want_new, want_old)
     src += ["    " + line for line in body]
     src += ["", "def on_event(bean):"]
-    if shape.window == "time_batch" and holds_raw(shape):
+    if shape.window == "time_batch" and holds_raw(shape) and values is not None:
+        # as below, and the batch's split kept (_split_lines): a batch this begins is
+        # paired with a new split
+        src += ["    b = _w._batch", "    if b:", "        u = bean.underlying",
+                "        if type(u) is dict and bean.event_type is b[0].event_type:",
+                "            b.append(u)",
+                "            acc = _acc",
+                "            if acc[0] is b:",
+                *_split_lines(checked, shape.group, values, "                "),
+                "        else:", "            b.append(bean)", "    else:",
+                "        _w.update([bean], None)",
+                "        b = _w._batch",
+                "        if b and b[0] is bean and bean.event_type is _et:",
+                "            acc = _acc",
+                "            acc[0] = b",
+                "            acc[2] = {}",
+                "            u = bean.underlying",
+                "            if type(u) is dict:",
+                *_split_lines(checked, shape.group, values, "                ")]
+        # send's front does that append itself for a dict of the batch's type, without the
+        # lock (engine/lean_send.py _raw_append): it does so only while this flag says that
+        # on_event does nothing else for such an event but keep the split, and keeps the
+        # split too (for events passing its fast test, whose key and value are then of
+        # the types `_raw_split` names) while that says how (keep the three in step)
+        src += ["", "_append_only = True",
+                f"_raw_split = ({_ident(shape.group)!r}, {_ident(values)!r}, _t{list(checked).index(shape.group)}, "
+                f"_t{list(checked).index(values)}, {tuple(_ident(c) for c in checked)!r}) "
+                "if _sumfast and _keyexact else None",
+                "_acc[1] = []         # (the front's spare list for a group new in the split)"]
+    elif shape.window == "time_batch" and holds_raw(shape):
         # as below, a dict of the batch's first bean's type joining as itself
         src += ["    b = _w._batch", "    if b:", "        u = bean.underlying",
                 "        if type(u) is dict and bean.event_type is b[0].event_type:",
@@ -829,7 +865,8 @@ def holds_raw(shape: Shape) -> bool:
     later events of that bean's type in place of beans (the sink reads nothing else of
     them, and no where clause takes beans; the window, engine/fused_windows.py
     RawBatchWindow, makes beans of them when iterated): a grouped statement without a
-    where clause, whose batches the timed loop splits as it fills them."""
+    where clause, whose batches the timed loop splits as it fills them (and, for a summed
+    property, on_event and send's front too: _split_lines)."""
     return shape.window == "time_batch" and shape.group is not None and not shape.where
 
 
@@ -854,11 +891,53 @@ def _inline_check(checked: Sequence[str], ind: str) -> list[str]:
     return out
 
 
+def _split_lines(checked: Sequence[str], key: str, value: str, ind: str) -> list[str]:
+    """The event `u`, just appended to the batch `acc[0]`, joins its split (`acc[2]`, a
+    dict from group key to the list of the group's values of `value`, in the groups'
+    order of first appearance) when it passes send's check on its fast path (each
+    checked property's value of its usual type `_t<i>` exactly: the batch end's sums and
+    counts take it as it is, _values_end); otherwise it stays out of it, and the batch
+    end, finding the split short of the batch, splits the batch itself.
+
+    The split protocol (engine/lean_send.py, "Raw appends without the lock"): `_acc` is
+    [the batch the split belongs to (None: none), a spare empty list (send's front's list
+    for a group new in the split; None while taken), the split, unused]. Whoever begins
+    a batch with a bean of the statement's type may pair it with a new split (on_event,
+    the timed loop); nothing joins a split but an event appended to its batch just before
+    (by the same code, holding the lock or as send's front argues); splits and their lists
+    are never reused. So the split holds at most one value per event of its batch, and
+    one for each exactly when every event of the batch joined it."""
+    K, V = repr(_ident(key)), repr(_ident(value))
+    tests = " and ".join("type(k) is _t%d" % i if p == key else "type(v) is _t%d" % i if p == value
+                         else f"type(u[{_ident(p)!r}]) is _t{i}" for i, p in enumerate(checked))
+    return [ind + "try:",
+            ind + f"    k = u[{K}]",
+            ind + f"    v = u[{V}]",
+            ind + f"    ok = {tests}",
+            ind + "except _KeyError:",
+            ind + "    ok = False",
+            ind + "if ok:",
+            ind + "    s = acc[2]",
+            ind + "    l = s.get(k)",
+            ind + "    if l is None:",
+            ind + "        s[k] = [v]",
+            ind + "    else:",
+            ind + "        l.append(v)"]
+
+
 def _keyed_check(checked: Sequence[str], key: str, ind: str, value: "str | None" = None) -> list[str]:
     """_inline_check that also reads the group key `k` of the event `u` (as u.get(key)),
     in the fast test's subscripts when the check tests the key's property, and sets `odd`
     (the event did not pass on the fast path, or is not checked) and then `fast` False;
-    with `value` (a checked property) its value `v` too."""
+    with `value` (a checked property) its value `v` too, and no `fast` (the values loop
+    keeps none: an odd event stays out of the split, _split_lines)."""
+    lines = _keyed_check_lines(checked, key, ind, value)
+    if value is not None:
+        lines = [x for x in lines if x.strip() != "fast = False"]
+    return lines
+
+
+def _keyed_check_lines(checked: Sequence[str], key: str, ind: str, value: "str | None") -> list[str]:
     K = repr(_ident(key))
     read = key in checked
     V = repr(_ident(value)) if value is not None else None
@@ -903,8 +982,9 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None, value: "
     the batch by group as it fills it (`_acc`, see _grouped: the batch's end then needs no
     pass over its events to group them); events that joined the batch elsewhere (send) are
     split when the loop next starts. With a `value` property (_values_prop) the split holds
-    each group's values of it instead of its events, for a batch whose every event passed
-    the check on its fast path: with another, the batch end splits the batch itself."""
+    each group's values of it instead of its events (the protocol of _split_lines, which
+    on_event and send's front keep too): an event that does not pass the check on its fast
+    path stays out of it, and the batch end, finding it short, splits the batch itself."""
     src = ["def run_timed(engine, events, i, n, check, find, type_name, times):",
            "    w = _w",
            *([] if key is not None else ["    _memo[4] = True"]),
@@ -915,7 +995,19 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None, value: "
            "    if due <= now:",
            "        return ~i           # a callback waits for the next step: the engine's loop"]
     ind = "            "
-    if key is not None:
+    if key is not None and value is not None:
+        # the split protocol of _split_lines: a batch begun elsewhere and not paired is
+        # paired now with a new split (short of the batch: its end splits the batch)
+        src += ["    b = w._batch",
+                "    if b and b[0].event_type is not _et:",
+                "        return i            # (a batch begun by another type's event: send's path)",
+                "    acc = _acc",
+                "    gn = acc[2]",
+                "    if b and acc[0] is not b:",
+                "        acc[0] = b",
+                "        acc[2] = gn = {}",
+                "    get = gn.get if gn is not None else None"]
+    elif key is not None:
         K = repr(_ident(key))
         src += ["    b = w._batch",
                 "    if b and b[0].event_type is not _et:",
@@ -930,11 +1022,9 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None, value: "
                 "        fast = True",
                 "    else:",
                 "        fast = acc[3]",
-                *(["    if len(b) > m:",
-                   "        fast = False        # (events that send added: the batch end splits)"]
-                  if value is not None else ["    if len(b) > m:",
-                        "        fast = False        # (events that send added: split now)",
-                        "        for x in b[m:]:",
+                "    if len(b) > m:",
+                "        fast = False        # (events that send added: split now)",
+                "        for x in b[m:]:",
                 "            if type(x) is not dict:",
                 "                x = x.underlying",
                 f"            k = x.get({K})",
@@ -942,7 +1032,7 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None, value: "
                 "            if l is None:",
                 "                gn[k] = [x]",
                 "            else:",
-                "                l.append(x)"])]
+                "                l.append(x)"]
     src += ["    engine.current_statement = _stmt",
             "    try:",
             "        for j in range(i, n):",
@@ -966,6 +1056,28 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None, value: "
                 "                w.update([bean], None)",
                 "                heap = sched._heap",
                 "                due = heap[0].time if heap else _INF"]
+    elif value is not None:
+        # (b is the window's batch: it changes only at a post, and posts are the caller's;
+        # an event joins the split after its append, when it passed the fast test)
+        src += ["            if b:",
+                "                b.append(u)",
+                "            else:",
+                "                bean = _new_bean(_Bean)",
+                "                bean.event_type = _et",
+                "                bean.underlying = u",
+                "                sched.now = now",
+                "                w.update([bean], None)",
+                "                b = acc[0] = w._batch",
+                "                acc[2] = gn = {}",
+                "                get = gn.get",
+                "                heap = sched._heap",
+                "                due = heap[0].time if heap else _INF",
+                "            if not odd:",
+                "                l = get(k)",
+                "                if l is None:",
+                "                    gn[k] = [v]",
+                "                else:",
+                "                    l.append(v)"]
     else:
         # (b is the window's batch: it changes only at a post, and posts are the caller's)
         src += ["            if b:",
@@ -981,11 +1093,11 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None, value: "
                 "                fast = not odd",
                 "                heap = sched._heap",
                 "                due = heap[0].time if heap else _INF",
-                "            gn[k].append(u)" if value is None else "            gn[k].append(v)"]
+                "            gn[k].append(u)"]
     src += ["        return n",
             "    finally:",
             "        sched.now = now"]
-    if key is not None:
+    if key is not None and value is None:
         src += ["        acc[1] = len(b)", "        acc[3] = fast"]
     src.append("")
     return src
