@@ -529,61 +529,47 @@ def _source(blocks: list[_Block], gen: int, locked: bool) -> str:
     # <block>` over a long block (a generic comparison costs as much as the rest of a test)
     for i, (p, body, uses_bean, free_body, check, fast, one, raw, split) in enumerate(blocks):
         out += [f"        if type_name != {_name(p)}:", "            pass", "        else:"]
-        if split is not None:
-            # the raw append keeping the batch's split (module docstring): a batch paired
-            # with its split (`_a[0]`) takes the event's value under its group after the
-            # append, a group new in the split taking the spare list before it; a batch
-            # not paired: the append alone
-            c = body[0][len("    out = "):]
-            busy = "_L.held or _E._depth" if locked else "_E._depth"
-            out += ["            try:",
-                    f"                if {split}:",
-                    # (the tests' jumps short: 3.11 specializes `!=` only then)
-                    f"                    if {busy} or _gen != {gen} or {p}r.fn is not {p}f "
-                    f"or _E.pending or _E.current_statement is not {p}s:",
-                    "                        pass",
-                    "                    else:",
-                    f"                        _b = {p}w._batch",
-                    f"                        _a = {p}a",
-                    "                        if _a[0] is _b and _b:",
-                    "                            _s = _a[2]",
-                    "                            if _k in _s:",
-                    "                                _l = _s[_k]",
-                    "                                _b.append(event)",
-                    "                                _l.append(_v)",
-                    "                                return",
-                    "                            _l = _a[1]",
-                    "                            if _l is not None:",
-                    "                                _a[1] = None",
-                    "                                _s[_k] = _l",
-                    "                                _b.append(event)",
-                    "                                _l.append(_v)",
-                    "                                _a[1] = []",
-                    "                                return",
-                    f"                        elif _b and _b[0].event_type is {p}t:",
-                    "                            _b.append(event)",
-                    "                            return",
-                    "            except (KeyError, NameError, AttributeError, TypeError):",
-                    "                pass"]
-        elif raw:
+        if split is not None or raw:
             # the raw time batch's append without the lock (module docstring): from the
             # test of `held` to the append no call and no backward jump, and nothing freed
             # (current_statement already the handle's statement: no store); any name
             # missing (an older front's), any state but the steady one: the locked way
-            c = body[0][len("    out = "):]
             busy = "_L.held or _E._depth" if locked else "_E._depth"
             out += ["            try:",
-                    f"                if {fast}:",
+                    f"                if {split if split is not None else fast}:",
                     # (the tests' jumps short: 3.11 specializes `!=` only then)
                     f"                    if {busy} or _gen != {gen} or {p}r.fn is not {p}f "
                     f"or _E.pending or _E.current_statement is not {p}s:",
                     "                        pass",
                     "                    else:",
-                    f"                        _b = {p}w._batch",
-                    f"                        if _b and _b[0].event_type is {p}t:",
-                    "                            _b.append(event)",
+                    f"                        _b = {p}w._batch"]
+            if split is not None:
+                # keeping the batch's split: a batch paired with its split (`_a[0]`) takes
+                # the event's value under its group after the append, a group new in the
+                # split taking the spare list before it; a batch not paired: the append alone
+                out += [f"                        _a = {p}a",
+                        "                        if _a[0] is _b and _b:",
+                        "                            _s = _a[2]",
+                        "                            if _k in _s:",
+                        "                                _l = _s[_k]",
+                        "                                _b.append(event)",
+                        "                                _l.append(_v)",
+                        "                                return",
+                        "                            _l = _a[1]",
+                        "                            if _l is not None:",
+                        "                                _a[1] = None",
+                        "                                _s[_k] = _l",
+                        "                                _b.append(event)",
+                        "                                _l.append(_v)",
+                        "                                _a[1] = []",
+                        "                                return",
+                        f"                        elif _b and _b[0].event_type is {p}t:"]
+            else:
+                out += [f"                        if _b and _b[0].event_type is {p}t:"]
+            out += ["                            _b.append(event)",
                     "                            return",
-                    "            except (KeyError, NameError, AttributeError):",
+                    "            except (KeyError, NameError, AttributeError"
+                    + (", TypeError" if split is not None else "") + "):",
                     "                pass"]
         if free_body is not None:
             # the unlocked discard first

@@ -1059,19 +1059,7 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None, value: "
     elif value is not None:
         # (b is the window's batch: it changes only at a post, and posts are the caller's;
         # an event joins the split after its append, when it passed the fast test)
-        src += ["            if b:",
-                "                b.append(u)",
-                "            else:",
-                "                bean = _new_bean(_Bean)",
-                "                bean.event_type = _et",
-                "                bean.underlying = u",
-                "                sched.now = now",
-                "                w.update([bean], None)",
-                "                b = acc[0] = w._batch",
-                "                acc[2] = gn = {}",
-                "                get = gn.get",
-                "                heap = sched._heap",
-                "                due = heap[0].time if heap else _INF",
+        src += [*_append_or_begin(["                acc[2] = gn = {}", "                get = gn.get"]),
                 "            if not odd:",
                 "                l = get(k)",
                 "                if l is None:",
@@ -1080,19 +1068,7 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None, value: "
                 "                    l.append(v)"]
     else:
         # (b is the window's batch: it changes only at a post, and posts are the caller's)
-        src += ["            if b:",
-                "                b.append(u)",
-                "            else:",
-                "                bean = _new_bean(_Bean)",
-                "                bean.event_type = _et",
-                "                bean.underlying = u",
-                "                sched.now = now",
-                "                w.update([bean], None)",
-                "                b = acc[0] = w._batch",
-                "                acc[2] = gn = _split()",
-                "                fast = not odd",
-                "                heap = sched._heap",
-                "                due = heap[0].time if heap else _INF",
+        src += [*_append_or_begin(["                acc[2] = gn = _split()", "                fast = not odd"]),
                 "            gn[k].append(u)"]
     src += ["        return n",
             "    finally:",
@@ -1102,6 +1078,24 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None, value: "
     src.append("")
     return src
 
+
+
+def _append_or_begin(split: list[str]) -> list[str]:
+    """The keyed timed loop's step into the batch: a later event's dict appended; a first
+    one posted as its bean (the batch begun), its new split made (`split`), and the next
+    due time read again."""
+    return ["            if b:",
+            "                b.append(u)",
+            "            else:",
+            "                bean = _new_bean(_Bean)",
+            "                bean.event_type = _et",
+            "                bean.underlying = u",
+            "                sched.now = now",
+            "                w.update([bean], None)",
+            "                b = acc[0] = w._batch",
+            *split,
+            "                heap = sched._heap",
+            "                due = heap[0].time if heap else _INF"]
 
 def _timed_window_loop(checked: Sequence[str]) -> list[str]:
     """send_many's loop with times for a sliding time window alone on its event type: per
