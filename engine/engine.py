@@ -1174,7 +1174,7 @@ class _AfterEvent:
 def _install_fusion() -> None:
     """Hand the fused-statement runtime (engine/fused.py) its compiler half."""
     import engine.fused as fused
-    from epl.compiler.fused.codegen import generate
+    from epl.compiler.fused.source import generate
     from epl.compiler.fused.shape import analyze
     from epl.parser import parse
     fused.use_compiler(lambda text: analyze(parse(text)), generate)

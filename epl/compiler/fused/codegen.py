@@ -678,11 +678,7 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     calls `check(u)` (which raises, or passes a subclass) only for a value of another type.
     `exact` (parallel to `checked`): the type each one's values mostly have (the global
     `_t<i>`), which decides whether `run` has a fast path (fast_type).
-    A shape with a `window` gets a fused sink instead (windows_sink.py; `streams`: whether
-    the statement posts its insert and its remove stream)."""
-    if shape.window is not None:
-        from .windows_sink import generate_sink
-        return generate_sink(shape, classes, names, reclaim, *streams, checked=checked)
+    A shape with a `window` gets a fused sink instead (source.py chooses)."""
     props = used_properties(shape)
     pre = {p: f"p{i}" for i, p in enumerate(props)}
     reads = [f"{pre[p]} = u.get({_ident(p)!r})" for p in props]
