@@ -313,7 +313,7 @@ def run_batch(engine: "Runtime", et: Any, events: Any, i: int, n: int, check: An
     h = root.one
     fused = type(h) is FusedHandle and h.event_type is et
     if times is not None:
-        # a window sink's timed loop (windows_sink.py `run_timed`): it steps time itself
+        # a window sink's timed loop (sink_loops.py `run_timed`): it steps time itself
         ns = h.on_event.__globals__ if fused else {}
         loop, extra = ns.get("run_timed"), (times,)
         if loop is None:

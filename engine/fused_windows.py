@@ -45,7 +45,7 @@ class FusedSink:
 class RawBatchWindow(TimeBatchWindow):
     """The time batch of a fused statement whose batches hold, after the bean of their
     first event, the underlying dicts of the later events of that bean's type (what its
-    generated code appends: epl/compiler/fused/windows_sink.py holds_raw); the same object
+    generated code appends: epl/compiler/fused/sink_steps.py holds_raw); the same object
     as before, its class switched (no slots of its own). Iteration makes beans of them."""
 
     __slots__ = ()
@@ -147,7 +147,7 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     # to reuse) and whether send_many's loops filled the current batch; _direct[0]: the
     # timed loop lets the next row go to the listeners at once; _pool: reusable beans
     # _memo[5]: the split of values recorded as the changes of the batch last posted as new,
-    # when `_memo[2]` is that same object (a values end's record: windows_sink.py
+    # when `_memo[2]` is that same object (a values end's record: batch_ends.py
     # _values_steady); _memo[6]: the rows that end delivered (their beans reused when
     # nothing else holds them)
     ns.update(_w=w, _memo=[None, None, None, None, False, None, None], _direct=[False], _pool=[],
@@ -159,8 +159,8 @@ def fuse_window(inst: Any, shape: Any, classes: list, code_for: Callable[[str], 
     # how many of its events, the split, whether all of them passed send's check on its
     # fast path); _split: a new split (a list per group made at its first event, in C);
     # _sumfast: whether that fast path makes every value the batch end sums in C an int
-    # (windows_sink.py _grouped)
-    # (windows_sink.py _values_end's split in C)
+    # (batch_ends.py _grouped)
+    # (batch_ends.py _values_end's split in C)
     ns.update(_frozenset=frozenset, _islice=islice, _repeat=repeat, _set=set, _any=any,
               _list=list, _zip=zip,
               _append=list.append, _dget=dict.__getitem__, _TypeError=TypeError)
@@ -210,7 +210,7 @@ def _sums_in_c(shape: Any, classes: Sequence[str], checked: Sequence[str], ns: d
 def _exact_key(shape: Any, checked: Sequence[str], ns: dict) -> bool:
     """Whether the group key of an event passing send's check on its fast path is a str
     or an int (`_t<i>` of the group property): two equal such keys are the same value, so
-    a group's key stands for its last event's (windows_sink.py _values_end)."""
+    a group's key stands for its last event's (batch_ends.py _values_end)."""
     if shape.group is None or shape.group not in checked:
         return False
     return ns.get(f"_t{list(checked).index(shape.group)}") in (str, int)

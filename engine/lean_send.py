@@ -59,9 +59,9 @@ batch, a stopped, destroyed or unfused statement, an event the fast test does no
 listener sending) takes the locked way, which does the same and more.
 
 The batch's split. A statement summing one property by group (epl/compiler/fused/
-windows_sink.py _values_end) takes, at its batch's end, the batch's split by group (key ->
+batch_ends.py _values_end) takes, at its batch's end, the batch's split by group (key ->
 the list of the group's values, groups in the order of their first events: `_acc`, see
-windows_sink.py _split_lines) when the split holds a value for every event of the batch,
+sink_loops.py _split_lines) when the split holds a value for every event of the batch,
 else it splits the batch itself. Every way an event joins a batch keeps that split or
 leaves it short: the locked `on_event` and send_many's timed loop (holding the lock), and
 the front, for an event passing the fast test (its key and value are then of the types the
@@ -474,7 +474,7 @@ def _split_test(one: Any, fast: str, p: str, values: dict[str, Any], event_type:
     (`_raw_split`: the key and value properties, their usual types, the properties its
     own test reads), the batch is of the front's type, and the fast test tests the key
     and the value against exactly those types and reads every property the sink's test
-    reads (an event passing it would pass the sink's: epl/compiler/fused/windows_sink.py
+    reads (an event passing it would pass the sink's: epl/compiler/fused/sink_loops.py
     _split_lines). Adds the sink's `_acc` (`<p>a`) to `values`; None: no split kept."""
     ns = one.namespace
     rs = ns.get("_raw_split")

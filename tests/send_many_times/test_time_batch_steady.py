@@ -1,5 +1,5 @@
 """A fused grouped time batch whose batches' ends run from the split of their values
-(epl/compiler/fused/windows_sink.py _values_steady): a batch after one recorded as its
+(epl/compiler/fused/batch_ends.py _values_steady): a batch after one recorded as its
 split sets each group's state to its own count and sum, groups of the old batch alone
 leave, the rows come in Java hash-map order and reuse the beans of the last rows only
 when nothing holds them. Directed cases against the general chain (fusion off) and

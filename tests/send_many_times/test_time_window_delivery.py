@@ -63,7 +63,7 @@ def test_direct_rows_as_the_calls_one_by_one(change: str) -> None:
 
 
 # -- per-event sends: the arrival's row and the expiry's rows go to the listeners at once
-# (windows_sink.py _arrival_emit, _expire_source) when the drain would do just that --------
+# (expiry.py _arrival_emit, _expire_source) when the drain would do just that --------
 
 SCHEMAS = ["create schema T(k string, v int, x double)", "create schema T2(extra int) inherits T",
            "create schema U(n int)"]
