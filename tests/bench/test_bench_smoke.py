@@ -109,3 +109,11 @@ def test_report_marks_missing_features():
             harness.Row("W1 filter", "y", 10, 5.0, 20.0)]
     text = harness.format_rows(rows)
     assert "not supported (no contexts)" in text and "0.250" in text
+
+
+def test_w3_parts_runs_every_stage(capsys):
+    from bench import w3_parts
+    w3_parts.main(["--events", "3000", "--repeat", "1"])
+    out = capsys.readouterr().out
+    for stage in ("hand loop", "of which the batch ends", "advance_time alone", "send alone", "engine / loop"):
+        assert stage in out
