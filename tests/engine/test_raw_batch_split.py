@@ -20,6 +20,7 @@ from hypothesis import given, settings, strategies as st
 
 import engine.engine as engine_module
 from engine import Engine
+from tests.front_locks import counted_acquires
 
 SCHEMA = ["create schema T(k string, v int, n long, x double)", "create schema T2(extra int) inherits T"]
 W3 = "select k, sum(v) as s from T#time_batch(100 msec) group by k"
@@ -109,18 +110,8 @@ def test_groups_new_in_a_batch_take_no_lock() -> None:
     got: list = []
     stmt.add_listener(lambda new, old: got.append(sorted((r["k"], r["s"]) for r in new)))
     _send_batches(engine, 1, 20)            # (the front inlines T)
-    ns = engine._lean.ns
-    real = ns["_acquire"]
-    count = [0]
-
-    def acquire() -> bool:
-        count[0] += 1
-        return real()
-    ns["_acquire"] = acquire
-    try:
+    with counted_acquires(engine) as count:
         _send_batches(engine, 3, 40, 1000)
-    finally:
-        ns["_acquire"] = real
     assert count[0] == 3
     assert got[-1] == [(k, sum(i for i in range(40) if KEYS[(i * 7 + 2) % 5] == k)) for k in KEYS]
 

@@ -24,6 +24,7 @@ from hypothesis import given, settings, strategies as st
 import engine.engine as engine_module
 from engine import Engine
 from engine.fused import is_fused
+from tests.front_locks import counted_acquires
 
 SCHEMA = ["create schema T(k string, v int, n long, x double)", "create schema T2(extra int) inherits T"]
 STATEMENTS = [
@@ -310,20 +311,10 @@ def test_a_batch_of_per_event_sends_as_the_general_chain(odd: Any) -> None:
 
 def _locked_sends(engine: Engine, evs: list, start: int) -> int:
     """How many of these per-event sends took the engine's lock in send's front."""
-    ns = engine._lean.ns
-    real = ns["_acquire"]
-    count = [0]
-
-    def acquire() -> bool:
-        count[0] += 1
-        return real()
-    ns["_acquire"] = acquire
-    try:
+    with counted_acquires(engine) as count:
         for i, ev in enumerate(evs):
             engine.advance_time(start + i)
             engine.send(dict(ev), "T")
-    finally:
-        ns["_acquire"] = real
     return count[0]
 
 
