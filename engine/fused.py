@@ -82,7 +82,7 @@ class FusedHandle(StreamHandle):
 # code generator), handed over by the Engine facade (engine/engine.py) so that the runtime
 # does not import the compiler; without it no statement fuses.
 _ANALYZE: Optional[Callable[[str], Any]] = None      # statement text -> Shape or None
-_GENERATE: Optional[Callable[..., str]] = None       # epl.compiler.fused.codegen.generate
+_GENERATE: Optional[Callable[..., str]] = None       # epl.compiler.fused.source.generate
 
 
 def use_compiler(analyze: Callable[[str], Any], generate: Callable[..., str]) -> None:

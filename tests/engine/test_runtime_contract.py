@@ -45,7 +45,7 @@ def test_no_module_but_the_engine_reads_engine_privates() -> None:
 
 def test_generated_code_reads_no_engine_privates() -> None:
     """The fused statements' generated loops test `engine.pending` and call `engine.drain()`."""
-    from epl.compiler.fused.codegen import generate
+    from epl.compiler.fused.source import generate
     from epl.compiler.fused.shape import analyze
     from epl.parser import parse
     shape = analyze(parse("select count(*) as c from T#length(3)"))
