@@ -20,9 +20,8 @@ from hypothesis import given, settings, strategies as st
 
 import engine.engine as engine_module
 from engine import Engine
-from tests.front_locks import counted_acquires
+from tests.raw_batch_setup import count_calls, counted_acquires, rows as _rows, schema_engine as _engine
 
-SCHEMA = ["create schema T(k string, v int, n long, x double)", "create schema T2(extra int) inherits T"]
 W3 = "select k, sum(v) as s from T#time_batch(100 msec) group by k"
 STATEMENTS = [
     W3,
@@ -45,18 +44,6 @@ class Level(enum.IntEnum):
     ONE = 1
 
 
-def _engine(fusion: bool, **options: Any) -> Engine:
-    engine = Engine(time="simulated", **options)
-    engine.fusion = fusion
-    for s in SCHEMA:
-        engine.epl(s)
-    return engine
-
-
-def _rows(beans: Any) -> Any:
-    return None if beans is None else [sorted(b.to_dict().items()) for b in beans]
-
-
 def _sink(stmt: Any) -> dict:
     """The fused statement's generated namespace."""
     return stmt._instances[0].handles[0].namespace
@@ -64,15 +51,7 @@ def _sink(stmt: Any) -> dict:
 
 def _count_c_splits(stmt: Any) -> list:
     """Counts the batch ends that split the batch themselves (the C split's new dict)."""
-    ns = _sink(stmt)
-    real = ns["_split"]
-    count = [0]
-
-    def split() -> Any:
-        count[0] += 1
-        return real()
-    ns["_split"] = split
-    return count
+    return count_calls(_sink(stmt), "_split")
 
 
 def _send_batches(engine: Engine, batches: int, size: int, start: int = 0) -> None:
@@ -212,31 +191,48 @@ def test_events_sent_while_the_lock_is_held_keep_the_split() -> None:
     assert logs[0] == logs[1]
 
 
+def _summing(engine: Engine, period: str) -> list:
+    """The (key, sum, count) rows of a grouped sum and count over `#time_batch(period)`."""
+    stmt = engine.epl(f"select k, sum(v) as s, count(*) as c from T#time_batch({period}) group by k")
+    got: list = []
+    stmt.add_listener(lambda new, old: got.extend((r["k"], r["s"], r["c"]) for r in new))
+    return got
+
+
+def _totals(rows: Any) -> dict:
+    """Sum and count by key of (key, value, count) rows; a null sum (a group of the batch
+    before alone) adds nothing."""
+    total = {k: [0, 0] for k in KEYS}
+    for k, v, c in rows:
+        total[k][0] += v or 0
+        total[k][1] += c
+    return total
+
+
+def _sent_by(engine: Engine, events: dict[int, list]) -> list[threading.Thread]:
+    """A thread per list of events, each sending its list through `engine.send`."""
+    def sender(evs: list) -> None:
+        send = engine.send
+        for ev in evs:
+            send(ev, "T")
+    return [threading.Thread(target=sender, args=(evs,)) for evs in events.values()]
+
+
 def test_senders_on_two_threads_sum_every_event() -> None:
     """Two threads sending into one batch through the lock-free front: the batch end sums
     every event once (its split whole, or the batch split at its end)."""
     engine = _engine(True)
-    stmt = engine.epl("select k, sum(v) as s, count(*) as c from T#time_batch(1 sec) group by k")
-    got: list = []
-    stmt.add_listener(lambda new, old: got.extend((r["k"], r["s"], r["c"]) for r in new))
+    got = _summing(engine, "1 sec")
     engine.advance_time(0)
-    n = 4000
-
-    def sender(base: int) -> None:
-        send = engine.send
-        for i in range(n):
-            send({"k": KEYS[i % 5], "v": base + i % 3, "n": 1, "x": 0.5}, "T")
-    threads = [threading.Thread(target=sender, args=(b,)) for b in (0, 10)]
+    events = {base: [{"k": KEYS[i % 5], "v": base + i % 3, "n": 1, "x": 0.5} for i in range(4000)]
+              for base in (0, 10)}
+    threads = _sent_by(engine, events)
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     engine.advance_time(1000)
-    expect = {k: [0, 0] for k in KEYS}
-    for base in (0, 10):
-        for i in range(n):
-            expect[KEYS[i % 5]][0] += base + i % 3
-            expect[KEYS[i % 5]][1] += 1
+    expect = _totals((e["k"], e["v"], 1) for evs in events.values() for e in evs)
     assert sorted(got) == sorted((k, s, c) for k, (s, c) in expect.items())
 
 
@@ -245,24 +241,18 @@ def test_batch_ends_while_two_threads_send_count_every_event_once() -> None:
     ends between a front's append and its value, a split short of its batch): every event
     is counted and summed in exactly one batch."""
     engine = _engine(True)
-    stmt = engine.epl("select k, sum(v) as s, count(*) as c from T#time_batch(10 msec) group by k")
-    got: list = []
-    stmt.add_listener(lambda new, old: got.extend((r["k"], r["s"], r["c"]) for r in new))
+    got = _summing(engine, "10 msec")
     engine.advance_time(0)
-    n = 6000
+    events = {base: [{"k": KEYS[(i * 3 + base) % 5], "v": base + i % 7, "n": 1, "x": 0.5}
+                     for i in range(6000)] for base in (1, 20)}
     done = threading.Event()
-
-    def sender(base: int) -> None:
-        send = engine.send
-        for i in range(n):
-            send({"k": KEYS[(i * 3 + base) % 5], "v": base + i % 7, "n": 1, "x": 0.5}, "T")
 
     def ticker() -> None:
         t = 0
         while not done.is_set():
             t += 1
             engine.advance_time(t)
-    senders = [threading.Thread(target=sender, args=(b,)) for b in (1, 20)]
+    senders = _sent_by(engine, events)
     clock = threading.Thread(target=ticker)
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)         # (threads switched as often as the interpreter can)
@@ -277,16 +267,7 @@ def test_batch_ends_while_two_threads_send_count_every_event_once() -> None:
         clock.join()
         sys.setswitchinterval(interval)
     engine.advance_time(engine.now + 100)
-    expect = {k: [0, 0] for k in KEYS}
-    for base in (1, 20):
-        for i in range(n):
-            expect[KEYS[(i * 3 + base) % 5]][0] += base + i % 7
-            expect[KEYS[(i * 3 + base) % 5]][1] += 1
-    total = {k: [0, 0] for k in KEYS}
-    for k, s, c in got:
-        total[k][0] += s or 0           # (a group of the batch before alone: a null sum)
-        total[k][1] += c
-    assert total == expect
+    assert _totals(got) == _totals((e["k"], e["v"], 1) for evs in events.values() for e in evs)
 
 
 def test_stop_start_and_a_checkpoint_mid_batch() -> None:

@@ -24,9 +24,8 @@ from hypothesis import given, settings, strategies as st
 import engine.engine as engine_module
 from engine import Engine
 from engine.fused import is_fused
-from tests.front_locks import counted_acquires
+from tests.raw_batch_setup import counted_acquires, rows as _rows, schema_engine as _engine
 
-SCHEMA = ["create schema T(k string, v int, n long, x double)", "create schema T2(extra int) inherits T"]
 STATEMENTS = [
     "select k, sum(v) as s from T#time_batch(100 msec) group by k",
     "select k, count(*) as c, sum(n) as s, count(v) as cv from T#time_batch(250 msec) group by k",
@@ -87,15 +86,6 @@ def run(text: str, ops: list, fusion: bool, checked: bool, thread_safe: bool = T
         return _run(text, ops, fusion, checked, thread_safe)
     finally:
         engine_module.STABLE_SENDS = saved
-
-
-def _engine(fusion: bool, **options: Any) -> Engine:
-    """A simulated-time engine with the schemas, fusion on or off."""
-    engine = Engine(time="simulated", **options)
-    engine.fusion = fusion
-    for s in SCHEMA:
-        engine.epl(s)
-    return engine
 
 
 def _run(text: str, ops: list, fusion: bool, checked: bool, thread_safe: bool) -> list:
@@ -177,10 +167,6 @@ def _run(text: str, ops: list, fusion: bool, checked: bool, thread_safe: bool) -
     return log
 
 
-def _rows(beans: Any) -> Any:
-    return None if beans is None else [sorted(b.to_dict().items()) for b in beans]
-
-
 @pytest.mark.parametrize("thread_safe", [True, False])
 @settings(max_examples=120, deadline=None)
 @given(st.sampled_from(STATEMENTS), script(True))
@@ -245,9 +231,7 @@ def test_events_sent_one_by_one_join_the_split_in_order() -> None:
 def test_a_batch_begun_by_a_subtype_event_keeps_beans() -> None:
     """A batch whose first event is of a subtype: the loops leave it to send's path, so
     every event keeps its own type when iterated."""
-    engine = Engine(time="simulated")
-    for s in SCHEMA:
-        engine.epl(s)
+    engine = _engine(True)
     stmt = engine.epl("select k, sum(v) as s from T#time_batch(1 sec) group by k")
     got: list = []
     stmt.add_listener(lambda new, old: got.extend((r["k"], r["s"]) for r in new))
