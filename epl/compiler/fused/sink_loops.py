@@ -42,17 +42,22 @@ def _batch_loop(checked: Sequence[str], raw: bool = False) -> list[str]:
                 "            b = w._batch",
                 "    return n", ""]
         return src
-    src += ["        bean = _pool.pop() if _pool else _new_bean(_Bean)",
-            "        bean.event_type = _et",
-            "        bean.underlying = u",
-            "        b = w._batch",
-            "        if b:",
-            "            b.append(bean)",
-            "        else:",
-            "            w.update([bean], None)",
-            "    return n", ""]
+    src += [*_bean_step("        ", ["w.update([bean], None)"]), "    return n", ""]
     return src
 
+
+
+# the timed loops' first event of a batch: posted at its own time, then the next due time
+_BEGIN_TIMED = ["sched.now = now", "w.update([bean], None)", "heap = sched._heap",
+                "due = heap[0].time if heap else _INF"]
+
+
+def _bean_step(ind: str, begin: list[str]) -> list[str]:
+    """A loop's step into a batch of beans: the event's bean (a pooled one when there is
+    one) appended to the batch, or, the batch empty, `begin` (the bean posted)."""
+    return [ind + x for x in ("bean = _pool.pop() if _pool else _new_bean(_Bean)", "bean.event_type = _et",
+                              "bean.underlying = u", "b = w._batch", "if b:", "    b.append(bean)", "else:")] \
+        + [ind + "    " + x for x in begin]
 
 def _inline_check(checked: Sequence[str], ind: str) -> list[str]:
     """send's type check of the event `u`, as the other batch loops make it (codegen's
@@ -229,17 +234,7 @@ def _timed_batch_loop(checked: Sequence[str], key: "str | None" = None, value: "
             "                return ~j           # (its step made: nothing due before `due`)",
             *(_inline_check(checked, ind) if key is None else _keyed_check(checked, key, ind, value))]
     if key is None:
-        src += ["            bean = _pool.pop() if _pool else _new_bean(_Bean)",
-                "            bean.event_type = _et",
-                "            bean.underlying = u",
-                "            b = w._batch",
-                "            if b:",
-                "                b.append(bean)",
-                "            else:",
-                "                sched.now = now",
-                "                w.update([bean], None)",
-                "                heap = sched._heap",
-                "                due = heap[0].time if heap else _INF"]
+        src += _bean_step("            ", _BEGIN_TIMED)
     elif value is not None:
         # (b is the window's batch: it changes only at a post, and posts are the caller's;
         # an event joins the split after its append, when it passed the fast test)
