@@ -14,9 +14,7 @@ from .harness import stopwatch
 def timed_ticks(epl: str, listen: Callable, events: list[dict], batch: bool) -> float:
     """Seconds to process `events` at times 0, 1, 2, ... ms (the times list, as the events,
     made before the clock starts)."""
-    engine = Engine(time="simulated")
-    engine.epl(data.TICK_SCHEMA)
-    engine.epl(epl).add_listener(listen)
+    engine = ticks_engine(epl, listen)
     if batch:
         times = list(range(len(events)))
         elapsed = stopwatch()
@@ -28,3 +26,11 @@ def timed_ticks(epl: str, listen: Callable, events: list[dict], batch: bool) -> 
         advance(t)
         send(ev, "Tick")
     return elapsed()
+
+
+def ticks_engine(epl: str, listen: Callable) -> Engine:
+    """A simulated-time engine with the Tick schema and `epl` started, `listen` its listener."""
+    engine = Engine(time="simulated")
+    engine.epl(data.TICK_SCHEMA)
+    engine.epl(epl).add_listener(listen)
+    return engine

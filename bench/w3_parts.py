@@ -10,14 +10,12 @@ import time
 from engine import Engine
 
 from . import data
+from .timed import ticks_engine
 from .w3_time_batch import BATCH_MS, EPL, loop_run
 
 
 def _engine() -> Engine:
-    engine = Engine(time="simulated")
-    engine.epl(data.TICK_SCHEMA)
-    engine.epl(EPL).add_listener(lambda new, old: None)
-    return engine
+    return ticks_engine(EPL, lambda new, old: None)
 
 
 def _whole(events: list[dict]) -> tuple[float, float]:
