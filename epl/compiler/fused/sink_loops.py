@@ -25,10 +25,7 @@ def _batch_loop(checked: Sequence[str], raw: bool = False) -> list[str]:
            "        if type(u) is not dict:",
            "            return j",
            "        if check is not None:"]
-    for i, p in enumerate(checked):
-        src += [f"            v = u.get({_ident(p)!r})",
-                f"            if type(v) not in _ok{i} and v is not None:",
-                "                check(u)"]
+    src += _each_checked(checked, "            ")
     if not checked:
         src.append("            check(u)")
     if raw:
@@ -59,6 +56,17 @@ def _bean_step(ind: str, begin: list[str]) -> list[str]:
                               "bean.underlying = u", "b = w._batch", "if b:", "    b.append(bean)", "else:")] \
         + [ind + "    " + x for x in begin]
 
+
+def _each_checked(checked: Sequence[str], ind: str) -> list[str]:
+    """send's check of `u` property by property: `check(u)` (which raises, or passes a
+    subclass) for a value of a type send does not pass as it is."""
+    out = []
+    for i, p in enumerate(checked):
+        out += [ind + f"v = u.get({_ident(p)!r})",
+                ind + f"if type(v) not in _ok{i} and v is not None:",
+                ind + "    check(u)"]
+    return out
+
 def _inline_check(checked: Sequence[str], ind: str) -> list[str]:
     """send's type check of the event `u`, as the other batch loops make it (codegen's
     check_lines: each property's usual type `_t<i>` tested first, then, in order, the types
@@ -73,10 +81,7 @@ def _inline_check(checked: Sequence[str], ind: str) -> list[str]:
            ind + "    except _KeyError:",
            ind + "        odd = True",
            ind + "    if odd:"]
-    for i, p in enumerate(checked):
-        out += [ind + f"        v = u.get({_ident(p)!r})",
-                ind + f"        if type(v) not in _ok{i} and v is not None:",
-                ind + "            check(u)"]
+    out += _each_checked(checked, ind + "        ")
     return out
 
 
@@ -145,10 +150,7 @@ def _keyed_check_lines(checked: Sequence[str], key: str, ind: str, value: "str |
            ind + "        odd = True",
            ind + "    if odd:",
            ind + "        fast = False"]
-    for i, p in enumerate(checked):
-        out += [ind + f"        v = u.get({_ident(p)!r})",
-                ind + f"        if type(v) not in _ok{i} and v is not None:",
-                ind + "            check(u)"]
+    out += _each_checked(checked, ind + "        ")
     if read:
         out += [ind + "        " + x for x in after]
     out += [ind + "else:", ind + "    odd = True", ind + "    fast = False"]
