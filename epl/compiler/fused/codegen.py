@@ -396,9 +396,9 @@ def _row_lines(shape: Shape, classes: Sequence[str], names: Sequence[str], local
                rep: str = "rk") -> list[str]:
     """The typed batch loop's row (the representative's group-by value in `rep`, the
     aggregations' values from the locals the update left) into its bean `out`: the one the
-    last row was delivered in when nothing kept it (see _typed_delivery), else a new one."""
-    return ["if out is None:", "    out = _new_bean(_Bean)",
-            "out.event_type = _out_type",
+    last row was delivered in when nothing kept it, else a new one that the delivery made
+    (see _typed_delivery: `out` is never None here)."""
+    return ["out.event_type = _out_type",
             f"out.underlying = {_row_source(shape, classes, names, rep, locals_of)}"]
 
 
@@ -486,9 +486,10 @@ def _fast_block(shape: Shape, classes: Sequence[str], names: Sequence[str], pre:
         (a, t, c), = slides
         row = _row_lines(shape, classes, names, locals_of, rk)
         pos = row[:-1] + [f"out.underlying = {_row_source(shape, classes, names, rk, locals_of, True)}"]
-        inner += [f"{c} = {a}.n", f"if {c} <= 0:", f"    {t} = {a}.total = {zero}"]
-        inner += ["    " + x for x in row] + ["else:", f"    {t} = {a}.total = ({a}.total + {vt}) - wv"]
-        inner += ["    " + x for x in pos]
+        # (a count is never negative: `if c` is `c > 0`, one test cheaper than `c <= 0`)
+        inner += [f"{c} = {a}.n", f"if {c}:", f"    {t} = {a}.total = ({a}.total + {vt}) - wv"]
+        inner += ["    " + x for x in pos] + ["else:", f"    {t} = {a}.total = {zero}"]
+        inner += ["    " + x for x in row]
     else:
         for a, t, c in slides:
             inner += [f"{c} = {a}.n", f"if {c} > 0:", f"    {t} = {a}.total = ({a}.total + {vt}) - wv",
@@ -709,8 +710,9 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
             # evaluation faults name the current statement: only a where clause evaluates
             # compiled expressions here (per event, since listeners may send events)
             "    engine.current_statement = stmt",
-            # the row's bean to reuse: the last one when nothing kept it
-            "    out = None" if typed is not None else "    spare = None"]
+            # the row's bean to reuse: the last one when nothing kept it (typed: the bean
+            # the next row goes in, never None in the loop: see _typed_delivery)
+            "    out = _new_bean(_Bean)" if typed is not None else "    spare = None"]
     if typed is not None:
         loop += ["    " + x for x in fast_locals(shape)]
         if shape.groupwin is None:
@@ -813,20 +815,22 @@ def _typed_steps(shape: Shape, classes: Sequence[str], names: Sequence[str], pre
 def _typed_delivery(listeners_only: bool) -> list[str]:
     """The fast-path batch loop's delivery of row `out`: as _delivery, and the row's bean
     stays in `out` for the next row when nothing kept it (the listener kept neither it nor
-    the list it came in, by reference counts: a row a listener keeps never changes)."""
+    the list it came in, by reference counts: a row a listener keeps never changes). A
+    bean handed on is replaced by a new one here, so the rows' steps find a bean in `out`
+    without testing it (_row_lines)."""
     if not listeners_only:
-        return ["        stmt._emit([out], None)", "        out = None"]
+        return ["        stmt._emit([out], None)", "        out = _new_bean(_Bean)"]
     return ["        if fn1 is not None:",
             *listener_call(" " * 12),
             "            if _epoch.n == e0 and not engine.pending:",
-            "                rows = None",
+            "                del rows        # (one step cheaper than rows = None)",
             # (getrefcount's argument and the local `out`: nothing else)
             "                if _rc(out) != 2:",
-            "                    out = None",
+            "                    out = _new_bean(_Bean)",
             "                continue",
             "            if _epoch.n != e0 and stmt._subscriber is not None:",
             "                _late_sub(stmt, rows, empty)",
-            "            out = None",
+            "            out = _new_bean(_Bean)",
             "        elif stmt.has_receivers:",
             "            stmt._dispatch([out], None)",
-            "            out = None"]
+            "            out = _new_bean(_Bean)"]
