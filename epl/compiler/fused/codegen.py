@@ -799,15 +799,32 @@ def _typed_steps(shape: Shape, classes: Sequence[str], names: Sequence[str], pre
     seen = dict(pre)
     for i, p in enumerate(checked):
         seen.setdefault(p, f"q{i}")
-    loop = read_lines([(v, p) for p, v in seen.items()], "        ")
-    slow = check_lines(checked, seen, "")
+    unread = [(v, p) for p, v in seen.items() if p not in pre]
+    if shape.groupwin is not None:
+        # the group's record found in the reads' try when every checked property has its
+        # exact type (a property the statement does not read tested by subscript, not kept:
+        # the slow steps read it again); a missing property: None, the slow steps
+        target = "rec" if shape.group is not None else "w"
+        tests = " and ".join(f"type({pre[p]}) is _t{i}" if p in pre else f"type(u[{_ident(p)!r}]) is _t{i}"
+                             for i, p in enumerate(checked))
+        found = f"{target} = _full.get({pre[shape.groupwin]}) if {tests} else None"
+        loop = ["        try:", *[f"            {v} = u[{_ident(p)!r}]" for p, v in pre.items()],
+                f"            {found}", "        except KeyError:",
+                *[f"            {v} = u.get({_ident(p)!r})" for p, v in pre.items()], f"            {target} = None"]
+        test = f"{target} is not None"
+        slow = [f"{v} = u.get({_ident(p)!r})" for v, p in unread]
+    else:
+        loop = read_lines([(v, p) for p, v in seen.items()], "        ")
+        test = fast_test(shape, checked, seen)
+        slow = []
+    slow += check_lines(checked, seen, "")
     slow += ["bean = None", "try:"]
     slow += ["    " + x for x in _recycling_body(shape, classes, names, pre, typed, key_t)]
     slow += ["except Exception as exc:   # the statement skips the event (engine/faults.py)"]
     slow += fault_lines("    ", typed=True)
     slow += ["    out = None", "    if engine.pending:", "        engine.drain()", "    return j + 1"]
     fast = _fast_block(shape, classes, names, pre, typed, slow, key_t)
-    loop += [f"        if {fast_test(shape, checked, seen)}:"] + ["            " + x for x in fast]
+    loop += [f"        if {test}:"] + ["            " + x for x in fast]
     loop += ["        else:"] + ["            " + x for x in slow]
     return loop
 
