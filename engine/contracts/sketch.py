@@ -20,17 +20,17 @@ from __future__ import annotations
 import hashlib
 import math
 from array import array
-from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
 from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.frozen import frozen_dataclass
 
 from engine.contracts.aggregation import AggregationError
 
 DEFAULTS = {"epsoftotalcount": 0.0001, "confidence": 0.99, "seed": 1234567, "topk": None}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class CountMinSketchTopK:
     """One entry of `countMinSketchTopk()`: a value and its estimated frequency."""
 
@@ -38,7 +38,7 @@ class CountMinSketchTopK:
     value: Any
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class SketchParams:
     eps_of_total_count: float = 0.0001
     confidence: float = 0.99
