@@ -9,12 +9,14 @@ closures over the class's field names (C `attrgetter`s), so only `__init__`,
 behave as the generated ones do: equality and hash over the fields with `compare` (hash:
 `hash`) as one tuple, same class only; the repr `Name(field=value, ...)` over the fields
 with `repr`, guarded against recursion; a method written in the class body is kept, and an
-`__eq__` written without `__hash__` gets the fields' hash, as `dataclass` does. The one
-visible difference: `__dataclass_params__` says `eq=False, repr=False` (what `dataclass`
+`__eq__` written without `__hash__` gets the fields' hash, as `dataclass` does. A class
+without a docstring gets dataclass's `Name(a: 'int', b: 'str' = 'x')`, written from the
+fields instead of through `inspect.signature` (~0.2 ms a class). The one visible difference: `__dataclass_params__` says `eq=False, repr=False` (what `dataclass`
 was asked for), while the class compares and prints as with `eq=True, repr=True`."""
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
+from inspect import formatannotation
 from operator import attrgetter
 from reprlib import recursive_repr
 from typing import Any, Callable, Optional, TypeVar, overload
@@ -34,8 +36,31 @@ def frozen_dataclass(cls: Optional[C] = None, /, *, slots: bool = False) -> Any:
     """`@frozen_dataclass` is `@dataclass(frozen=True)`; `@frozen_dataclass(slots=True)` is
     `@dataclass(frozen=True, slots=True)`."""
     def wrap(c: C) -> C:
-        return _shared_methods(dataclass(c, frozen=True, slots=slots, eq=False, repr=False))
+        undocumented = not c.__doc__
+        if undocumented:    # else dataclass writes one through inspect.signature, ~0.2 ms
+            c.__doc__ = "-"
+        made = _shared_methods(dataclass(c, frozen=True, slots=slots, eq=False, repr=False))
+        if undocumented:
+            made.__doc__ = _signature_doc(made)
+        return made
     return wrap if cls is None else wrap(cls)
+
+
+def _signature_doc(cls: type) -> str:
+    """The docstring dataclass gives a class without one, `Name(a: 'int', b: 'str' = 'x')`,
+    written from the fields (InitVar parameters, which are no fields, are left out)."""
+    params = []
+    init = [f for f in fields(cls) if f.init]
+    for f in sorted(init, key=lambda f: bool(f.kw_only)):   # keyword-only ones last, as __init__
+        if f.kw_only and "*" not in params:
+            params.append("*")
+        text = f"{f.name}: {f.type!r}" if isinstance(f.type, str) else f"{f.name}: {formatannotation(f.type)}"
+        if f.default is not MISSING:
+            text += f" = {f.default!r}"
+        elif f.default_factory is not MISSING:
+            text += " = <factory>"
+        params.append(text)
+    return f"{cls.__name__}({', '.join(params)})"
 
 
 def _key(names: tuple[str, ...]) -> Callable[[Any], tuple]:

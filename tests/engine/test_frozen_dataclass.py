@@ -1,5 +1,6 @@
 """`frozen_dataclass` (engine/contracts/frozen.py) behaves as `@dataclass(frozen=True)`:
-equality, hash values, repr, immutability, replace, copies, explicit methods kept."""
+equality, hash values, repr, immutability, replace, copies, explicit methods kept, the
+docstring of a class without one."""
 from __future__ import annotations
 
 import copy
@@ -23,6 +24,7 @@ def declare(deco):
     class Node:
         a: int
         b: object = None
+        flag: bool = field(default=False, kw_only=True)
         span: object = field(default=None, compare=False)
         weight: int = field(default=0, hash=False)
 
@@ -64,7 +66,7 @@ def observe(deco) -> list:
         OwnEq(1) == OwnEq(2), hash(OwnEq(3)), repr(OwnRepr(1)),
         copy.deepcopy(n) == n, repr(dataclasses.replace(n, a=7)).split(".")[-1],
         [f.name for f in dataclasses.fields(Node)], type(n).__dataclass_params__.frozen,
-        Node.__match_args__,
+        Node.__match_args__, [c.__doc__ for c in (Node, One, Empty, OwnEq)],
     ]
 
 
