@@ -1,6 +1,7 @@
 """Features whose modules load on first use (for a cold start) work when first used in a fresh
-process: created inside a listener, on a thread-safe engine fed from another thread, and the
-import happens when the statement is compiled, not at its first event."""
+process, inside a listener: `regexp` (on a thread-safe engine fed from another thread; the
+engines load when the statement is compiled, not at its first event) and application-time
+inputs."""
 from __future__ import annotations
 
 import os
@@ -41,6 +42,33 @@ sender.join()
 print(sorted(got, key=lambda g: (g[0], str(g[1]))))
 """
 
+FIRST_INPUT_IN_A_LISTENER = r"""
+import sys
+from engine import Engine
+
+engine = Engine(time="simulated")
+engine.epl("create schema Go(n int)")
+engine.epl("create schema P(id int, t long) starttimestamp t")
+assert "engine.apptime.input" not in sys.modules, "loaded at start: nothing to test"
+got, inputs = [], []
+engine.epl("select id from P").add_listener(lambda new, old: got.append((engine.now, new[0]["id"])))
+
+def open_input(new, old):
+    # application time first used inside a listener
+    inp = engine.input("P")
+    for i, t in [(1, 30), (2, 10), (3, 20)]:
+        inp.enqueue({"id": i, "t": t})
+    inputs.append(inp)
+
+engine.epl("select * from Go").add_listener(open_input)
+engine.send({"n": 1}, "Go")
+assert got == []
+inputs[0].enqueue_cti(25)
+from engine.apptime import CtiGeneration, Snapshot, clock
+assert clock(engine).inputs == inputs
+print(got)
+"""
+
 
 def run(code: str) -> str:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
@@ -57,3 +85,7 @@ def test_regexp_first_used_inside_a_listener_from_a_fresh_process():
         (1, [{"s": "aab"}]), (1, [{"s": "aab"}]), (1, [{"s": "ab"}]),
         (2, [{"s": "aab"}]), (2, [{"s": "aab"}]), (2, [{"s": "ab"}]),
     ])
+
+
+def test_application_time_first_used_inside_a_listener_from_a_fresh_process():
+    assert run(FIRST_INPUT_IN_A_LISTENER) == "[(10, 2), (20, 3)]"
