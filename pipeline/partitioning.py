@@ -27,7 +27,6 @@ filter the first arriving event is unknown and the statement is refused."""
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Optional, Sequence, Union
 
 from engine.aggregation.registry import AGGREGATIONS

@@ -3,7 +3,7 @@ one size, unique-key expressions, a timed batch. A factory is a frozen dataclass
 class; `from_args` validates the parameters once, `make` builds one window per instance."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, ClassVar, Sequence
 
 from engine.contracts.frozen import frozen_dataclass
