@@ -797,9 +797,11 @@ def _delivery(listeners_only: bool) -> list[str]:
 def _typed_steps(shape: Shape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str],
                  checked: Sequence[str], typed: str, key_t: Optional[str] = None) -> list[str]:
     """The batch loop's steps for event `u` with a fast path (fast_type): the used and the
-    checked properties read once; when all have their exact types and the window is full,
-    _fast_block; otherwise the check, then the recycling body that keeps what the fast path
-    relies on, and after a fault the loop returns. Leaves the row in `out`."""
+    checked properties read once (with a #groupwin, a checked property the statement does
+    not read is only tested on the way to the group's record, and read again by the slow
+    steps); when all have their exact types and the window is full, _fast_block; otherwise
+    the check, then the recycling body that keeps what the fast path relies on, and after a
+    fault the loop returns. Leaves the row in `out`."""
     seen = dict(pre)
     for i, p in enumerate(checked):
         seen.setdefault(p, f"q{i}")
