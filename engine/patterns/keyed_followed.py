@@ -98,17 +98,20 @@ class _Handle:
 
 
 def _waited(spec: FilterSpec, wanted: Callable[[Any], bool], prop: Optional[str],
-            waiting: dict) -> FilterSpec:
+            waiting: dict, live: bool) -> FilterSpec:
     """B's (or C's) filter narrowed to keys some A waits for: like the state machines'
     per-instance filters, the index discards the other events before any handle, bean or
-    type check. For one key property of a map type, the leaf is `prop in keys of waiting`,
-    which the index's generated code tests inline (no call); else a predicate leaf."""
+    type check. For one key property of a map type, a leaf `prop in keys of waiting`,
+    which the index's generated code tests inline (no call); else, or when `live` (with
+    `within`: only a key with a live instance is wanted), a predicate leaf `wanted` (after
+    the inline test, which ranks first: an event whose key nobody waits for costs no call)."""
     key = f"keyed-followed:{uuid.uuid4().hex}"
+    leaves: tuple = ()
     if prop is not None:
-        leaf = FilterParam(prop, FilterOp.IN_KEYS, waiting, key=key)
-    else:
-        leaf = FilterParam("", FilterOp.BOOL_EXPR, wanted, key=key)
-    return FilterSpec(spec.event_type, tuple(path + (leaf,) for path in spec.paths))
+        leaves += (FilterParam(prop, FilterOp.IN_KEYS, waiting, key=key),)
+    if prop is None or live:
+        leaves += (FilterParam("", FilterOp.BOOL_EXPR, wanted, key=key + ":live"),)
+    return FilterSpec(spec.event_type, tuple(path + leaves for path in spec.paths))
 
 
 class KeyedFollowedRun:
@@ -141,10 +144,11 @@ class KeyedFollowedRun:
         self._live, self._clear = fns.live, fns.clear
         empty = (EventBean(fast.match_type, {}),)
         specs = [fast.a_template.bind(empty),
-                 _waited(fast.b_template.bind(empty), fns.b_wanted, fns.b_prop, fns.waiting)]
+                 _waited(fast.b_template.bind(empty), fns.b_wanted, fns.b_prop, fns.waiting, fns.live_leaf)]
         handles = [_Handle(fns.on_a, self.statement), _Handle(fns.on_b, self.statement)]
         if fast.c_template is not None:
-            specs.append(_waited(fast.c_template.bind(empty), fns.c_wanted, fns.c_prop, fns.waiting))
+            specs.append(_waited(fast.c_template.bind(empty), fns.c_wanted, fns.c_prop, fns.waiting,
+                                 fns.live_leaf))
             handles.append(_Handle(fns.on_c, self.statement))
         if self.addendum is not None:
             specs = [self.addendum(s) for s in specs]
@@ -193,7 +197,7 @@ class _Fns:
     bookkeeping, closures over one set of local cells."""
 
     __slots__ = ("on_a", "on_b", "b_wanted", "on_c", "c_wanted", "live", "clear", "rebind", "choose",
-                 "waiting", "b_prop", "c_prop")
+                 "waiting", "b_prop", "c_prop", "live_leaf")
 
     def __init__(self, **fns: Callable) -> None:
         for k, v in fns.items():
@@ -705,14 +709,14 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         b_handle[0] = b
 
     on = on_a if within is None else on_a_steady if steady else on_a_within
-    if within is not None:      # the leaves test deadlines: never the inline key test
+    if within is not None:      # the leaves test deadlines (after the inline key test)
         return _Fns(on_a=on, on_b=on_b, b_wanted=wanted_steady if steady and b_prop is not None else wanted_live,
                     on_c=on_c, c_wanted=c_wanted_live,
                     live=live_count, clear=clear, rebind=rebind, choose=choose, waiting=waiting,
-                    b_prop=None, c_prop=None)
+                    b_prop=b_prop, c_prop=c_prop, live_leaf=True)
     return _Fns(on_a=on, on_b=on_b, b_wanted=wanted, on_c=on_c, c_wanted=c_wanted,
                 live=live_count, clear=clear, rebind=rebind, choose=choose, waiting=waiting,
-                b_prop=b_prop, c_prop=c_prop)
+                b_prop=b_prop, c_prop=c_prop, live_leaf=False)
 
 
 def _alone(route: Any, handle: Any) -> bool:
