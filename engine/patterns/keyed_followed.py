@@ -118,8 +118,9 @@ class KeyedFollowedRun:
     """One statement instance's matcher. `waiting` maps a key to what waits for its B,
     oldest first: one entry or a list of entries (an entry is the A event, or with `within`
     the tuple (deadline, key, A event) for a constant positive period, else (deadline, seq,
-    key, A event)); `due` holds the `within` entries by deadline (a queue when the period is
-    a constant, else a heap). The per-event work is in closures built by `_build` (`fns`:
+    key, A event)); `due` holds the `within` entries by deadline (for a constant positive
+    period a queue of buckets, lists of entries in creation order; for another constant a
+    queue; else a heap). The per-event work is in closures built by `_build` (`fns`:
     the handles' `on_event`, B's and C's filter leaves), with their state in local cells."""
 
     def __init__(self, fast: KeyedFollowedPlan, instance: Any, handle: Any) -> None:
@@ -226,7 +227,10 @@ def _build(run: KeyedFollowedRun) -> _Fns:
     sweep_at: Any = float("-inf")       # when on_a_steady next ends what has ended
     waiting: dict[Any, Any] = {}
     waiting_get, waiting_pop = waiting.get, waiting.pop
+    # a constant positive period: `due` holds buckets, lists of the entries made between two
+    # sweeps (`bucket` the one filling), so that a sweep ends a bucket in one `for` loop
     due: Any = deque() if within_ms is not None else []
+    bucket: list = []
     pop_due = due.popleft if within_ms is not None else partial(heapq.heappop, due)
     count = 0                           # waiting A events, counted against the limit
     seq = 0
@@ -354,32 +358,61 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             waiting[key] = [w, bean]
 
     def sweep(t: float) -> int:
-        """The ended entries of a constant period leave the queue and their keys' lists,
-        oldest first (once per `slack`, not per event); how many were still waiting."""
+        """The buckets of a constant period whose entries have all ended (the newest has)
+        leave the queue, their entries their keys' lists, oldest first (once per `slack`,
+        not per event; the filling bucket stays); how many were still waiting. Entries end
+        in creation order, so an ending entry still waiting heads its key's list."""
         ended = 0
         while due:
-            e = due[0]
-            if e[0] > t:
+            b = due[0]
+            if b is bucket or (b and b[-1][0] > t):
                 break
             pop_due()
-            k = e[1]
-            w = waiting_get(k)
-            if w is e:
-                del waiting[k]
-                ended += 1
-            elif w.__class__ is list and w[0] is e:
-                del w[0]
-                if len(w) == 1:
-                    waiting[k] = w[0]
-                ended += 1
+            for e in b:
+                k = e[1]
+                w = waiting_get(k)
+                if w is e:
+                    del waiting[k]
+                    ended += 1
+                elif w.__class__ is list and w[0] is e:
+                    del w[0]
+                    if len(w) == 1:
+                        waiting[k] = w[0]
+                    ended += 1
         return ended
+
+    def expire_steady(t: float) -> None:
+        """`expire` for a constant period: every entry ended at `t` leaves (whole buckets,
+        then the ended head of the first bucket still holding a live entry, which stays)."""
+        ended = sweep(t)
+        if due:
+            b = due[0]
+            i = 0
+            for e in b:
+                if e[0] > t:
+                    break
+                i += 1
+                k = e[1]
+                w = waiting_get(k)
+                if w is e:
+                    del waiting[k]
+                    ended += 1
+                elif w.__class__ is list and w[0] is e:
+                    del w[0]
+                    if len(w) == 1:
+                        waiting[k] = w[0]
+                    ended += 1
+            if i:
+                del b[:i]
+        if ended:
+            released(ended)
 
     def on_a_steady(bean: Any) -> None:
         """`within` a constant positive period: entries (deadline, key, A event) in a queue.
         The ended ones leave in batches, a sixteenth of the period apart (one loop for
         several, oldest first, each the head of its key's list); until then B events and
         the live count (see `live_count`) skip them by their deadline."""
-        nonlocal count, sweep_at
+        nonlocal count, sweep_at, bucket
         if a_prop is not None and bean.event_type is a_type:
             key = bean.underlying.get(a_prop)
             if key is None:
@@ -388,8 +421,10 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             key = a_key(bean)
         t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
         if t >= sweep_at:
-            sweep_at = t + slack
             ended = sweep(t)
+            sweep_at = t + slack
+            bucket = []
+            due.append(bucket)
             if ended:
                 count -= ended
                 if lim.max_instances is not None:
@@ -398,7 +433,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             return
         count += 1
         entry = (t + within_ms, key, bean)
-        due.append(entry)
+        bucket.append(entry)
         w = waiting_get(key)
         if w is None:
             waiting[key] = entry
@@ -469,7 +504,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
 
     def on_a_steady_plain(bean: Any) -> None:
         """on_a_steady without the limit's check and count."""
-        nonlocal sweep_at
+        nonlocal sweep_at, bucket
         if bean.event_type is a_type:
             key = bean.underlying.get(a_prop)
             if key is None:
@@ -478,10 +513,12 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             key = a_key(bean)
         t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
         if t >= sweep_at:
-            sweep_at = t + slack
             sweep(t)
+            sweep_at = t + slack
+            bucket = []
+            due.append(bucket)
         entry = (t + within_ms, key, bean)
-        due.append(entry)
+        bucket.append(entry)
         w = waiting_get(key)
         if w is None:
             waiting[key] = entry
@@ -535,8 +572,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
 
     def waiting_count() -> int:
         """The waiting A events (expired ones ended first)."""
-        if due and due[0][0] <= now():
-            expire(now())
+        ended_now()
         return sum(len(w) if w.__class__ is list else 1 for w in waiting.values())
 
     def choose(handles: list) -> None:
@@ -687,19 +723,27 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         zero_timer.clear()
         expire(now() + _HALF)
 
+    def ended_now() -> None:
+        """End what has ended at the current time."""
+        t = now()
+        if steady:
+            expire_steady(t)
+        elif due and due[0][0] <= t:
+            expire(t)
+
     def live_count() -> int:
         if plain:
             return waiting_count()
-        if due and due[0][0] <= now():
-            expire(now())
+        ended_now()
         return count
 
     def clear() -> None:
-        nonlocal count
+        nonlocal count, sweep_at
         if zero_timer:
             ctx.cancel(zero_timer.pop())
         waiting.clear()
         due.clear()
+        sweep_at = float("-inf")        # the next A opens a bucket in the queue
         count = 0
 
     def rebind(index: Any, b: Any) -> None:
