@@ -226,7 +226,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
     slack = max(1, within_ms // 16) if steady else 0
     sweep_at: Any = float("-inf")       # when on_a_steady next ends what has ended
     waiting: dict[Any, Any] = {}
-    waiting_get, waiting_pop = waiting.get, waiting.pop
+    waiting_get, waiting_pop, waiting_setdefault = waiting.get, waiting.pop, waiting.setdefault
     # a constant positive period: `due` holds buckets, lists of the entries made between two
     # sweeps (`bucket` the one filling), so that a sweep ends a bucket in one `for` loop
     due: Any = deque() if within_ms is not None else []
@@ -353,7 +353,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         w = waiting_get(key)
         if w is None:
             waiting[key] = bean
-        elif w.__class__ is list:
+        elif type(w) is list:
             w.append(bean)
         else:
             waiting[key] = [w, bean]
@@ -370,16 +370,17 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                 break
             pop_due()
             for e in b:
-                k = e[1]
-                w = waiting_get(k)
+                # (popped and put back unless it ends: one lookup for an ending lone entry)
+                w = waiting_pop(e[1], None)
                 if w is e:
-                    del waiting[k]
                     ended += 1
-                elif w.__class__ is list and w[0] is e:
-                    del w[0]
-                    if len(w) == 1:
-                        waiting[k] = w[0]
-                    ended += 1
+                elif w is not None:
+                    if type(w) is list and w[0] is e:
+                        del w[0]
+                        ended += 1
+                        if len(w) == 1:
+                            w = w[0]
+                    waiting[e[1]] = w
         return ended
 
     def expire_steady(t: float) -> None:
@@ -398,7 +399,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                 if w is e:
                     del waiting[k]
                     ended += 1
-                elif w.__class__ is list and w[0] is e:
+                elif type(w) is list and w[0] is e:
                     del w[0]
                     if len(w) == 1:
                         waiting[k] = w[0]
@@ -438,7 +439,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         w = waiting_get(key)
         if w is None:
             waiting[key] = entry
-        elif w.__class__ is list:
+        elif type(w) is list:
             w.append(entry)
         else:
             waiting[key] = [w, entry]
@@ -477,7 +478,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         w = waiting_get(key)
         if w is None:
             waiting[key] = entry
-        elif w.__class__ is list:
+        elif type(w) is list:
             w.append(entry)
         else:
             waiting[key] = [w, entry]
@@ -498,7 +499,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         w = waiting_get(key)
         if w is None:
             waiting[key] = bean
-        elif w.__class__ is list:
+        elif type(w) is list:
             w.append(bean)
         else:
             waiting[key] = [w, bean]
@@ -520,13 +521,12 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             due.append(bucket)
         entry = (t + within_ms, key, bean)
         bucket.append(entry)
-        w = waiting_get(key)
-        if w is None:
-            waiting[key] = entry
-        elif w.__class__ is list:
-            w.append(entry)
-        else:
-            waiting[key] = [w, entry]
+        w = waiting_setdefault(key, entry)      # (one lookup for a key nobody waits under)
+        if w is not entry:
+            if type(w) is list:
+                w.append(entry)
+            else:
+                waiting[key] = [w, entry]
 
     def on_b_plain(bean: Any) -> None:
         """on_b without the limit's count, for one key property of a map type (and, with
@@ -538,7 +538,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         if w is None:
             return
         if within is None:
-            if w.__class__ is not list:         # one A waits (the common case)
+            if type(w) is not list:         # one A waits (the common case)
                 row = _new_bean(EventBean)
                 row.event_type = mt
                 row.underlying = {a_tag: w, b_tag: bean} if b_tag is not None else {a_tag: w}
@@ -552,7 +552,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                     rows.append(row)
         else:
             t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
-            if w.__class__ is not list:
+            if type(w) is not list:
                 if w[0] <= t:
                     return                      # expired
                 row = _new_bean(EventBean)
@@ -587,7 +587,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
     def waiting_count() -> int:
         """The waiting A events (expired ones ended first)."""
         ended_now()
-        return sum(len(w) if w.__class__ is list else 1 for w in waiting.values())
+        return sum(len(w) if type(w) is list else 1 for w in waiting.values())
 
     def choose(handles: list) -> None:
         """Give the handles the functions for the limit as it is now: without one, the
@@ -620,7 +620,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             w = waiting_pop(b_key(bean), None)
         if w is None:
             return
-        if w.__class__ is not list:         # one A waits (the common case)
+        if type(w) is not list:         # one A waits (the common case)
             count -= 1
             if lim.max_instances is not None:
                 lim.released()
@@ -668,7 +668,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         if w is None:
             return False
         t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
-        if w.__class__ is not list:
+        if type(w) is not list:
             return w[0] > t
         if steady:              # deadlines in creation order: the newest ends last
             return w[-1][0] > t
@@ -693,7 +693,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             return False
         if w is None:
             return False
-        if w.__class__ is list:
+        if type(w) is list:
             w = w[-1]           # deadlines in creation order: the newest ends last
         return w[0] > (ctx._scheduler.now - ctx.offset if plain_ctx else now())
 
@@ -704,7 +704,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         """`not C` turned false: the instances waiting under C's key end."""
         w = waiting_pop(c_key(bean), None)
         if w is not None:
-            released(len(w) if w.__class__ is list else 1)
+            released(len(w) if type(w) is list else 1)
 
     # -- expiry ----------------------------------------------------------------------------
     def expire(t: float) -> None:
@@ -718,7 +718,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                 continue                # completed by its B
             if w is entry:
                 del waiting[key]
-            elif w.__class__ is list:
+            elif type(w) is list:
                 for i, x in enumerate(w):
                     if x is entry:
                         del w[i]
