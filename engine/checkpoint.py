@@ -29,9 +29,10 @@ import struct
 import sys
 import tempfile
 import threading
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Union
 
+from engine.contracts.frozen import frozen_dataclass
 import engine.state as _state
 from engine.contracts.errors import EngineError
 from .listeners import SubscriberAdapter
@@ -65,7 +66,7 @@ _SOURCE_VERSION = "0.1.0"       # pyproject's version: keep in step
 _PYTHON = f"{sys.version_info[0]}.{sys.version_info[1]}"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CheckpointInfo:
     """A checkpoint's header, readable without unpickling anything."""
 

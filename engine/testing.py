@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import difflib
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Optional, Sequence, Union
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 Row = dict[str, Any]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Delivery:
     """One listener call: engine time, statement name, insert and remove stream as dicts."""
 

@@ -10,7 +10,6 @@ written, tables are built once and cached per user (`$EPL_CACHE_DIR`, else
 a stale shipped table costs time, never correctness."""
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import threading
@@ -192,14 +191,22 @@ def load_parser() -> yacc.LRParser:
     info = yacc.ParserReflect(vars(ns), log=yacc.NullLogger())
     info.get_all()
     signature = info.signature()
+    parser = _from_tables(ns, SHIPPED_TABLES, signature)
+    if parser is not None:
+        return parser
+    import hashlib     # only here: 3 ms of a cold start
     cached = cache_dir() / f"parsetab-{hashlib.sha256(signature.encode()).hexdigest()[:20]}.pickle"
-    for path in (SHIPPED_TABLES, cached):
-        if table_signature(path) == signature:
-            try:
-                return _yacc(ns, picklefile=str(path))
-            except (OSError, EOFError, pickle.UnpicklingError):
-                pass   # replaced or truncated under us: build below
-    return _build_and_cache(ns, cached)
+    return _from_tables(ns, cached, signature) or _build_and_cache(ns, cached)
+
+
+def _from_tables(ns: types.ModuleType, path: Path, signature: str) -> Optional[yacc.LRParser]:
+    """The parser from the tables at `path` when they were built from this grammar."""
+    if table_signature(path) == signature:
+        try:
+            return _yacc(ns, picklefile=str(path))
+        except (OSError, EOFError, pickle.UnpicklingError):
+            pass   # replaced or truncated under us: the caller builds
+    return None
 
 
 def _build_and_cache(ns: types.ModuleType, path: Path) -> yacc.LRParser:

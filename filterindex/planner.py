@@ -5,23 +5,24 @@ tags or a context's properties when the filter is registered); `bind(bindings)` 
 FilterSpec to register."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import partial
 from typing import Any, Callable, Optional, Union
 
+from engine.contracts.frozen import frozen_dataclass
 from .spec import FilterOp, FilterParam, FilterSpec
 
 MAX_PATHS = 16
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Constant:
     """A value known when the statement is compiled."""
 
     value: Any
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Bound:
     """A value known when the filter is registered: `fn(bindings)` (a pattern's earlier tags,
     a context partition's properties)."""
@@ -37,7 +38,7 @@ _SIMPLE = (type(None), bool, int, float, str)
 
 
 # -- parameter templates ---------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class _ValueParam:
     """An indexed parameter whose value(s) may come from bindings."""
 
@@ -62,7 +63,7 @@ class _ValueParam:
         return FilterParam(self.lookup, self.op, value, self.getter)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class _PredicateParam:
     """A boolean-expression leaf. `deps` are the bound values it reads (empty: it reads
     only the event, constants and variables)."""
@@ -92,7 +93,7 @@ class _PredicateParam:
 _ParamTemplate = Union[_ValueParam, _PredicateParam]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class FilterTemplate:
     """The planned filter of one stream: `bind(bindings)` gives the FilterSpec. `bind` is
     chosen once, when the template is planned (`_template`): a filter that reads no bound

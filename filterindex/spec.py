@@ -9,8 +9,10 @@ context partitions build specs with the values of earlier tags already bound in.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Optional
+
+from engine.contracts.frozen import frozen_dataclass
 
 
 class FilterOp(enum.Enum):
@@ -39,7 +41,7 @@ class FilterOp(enum.Enum):
     IN_KEYS = "in keys"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class FilterParam:
     """One indexable condition. `lookup` names the property (path) and, together with `op`
     and `value` (or `key` for BOOL_EXPR), is what identical filters share. `getter` reads the
@@ -52,7 +54,7 @@ class FilterParam:
     key: Optional[str] = None   # BOOL_EXPR: the expression's canonical text (+ bindings); IN_KEYS: its identity
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class FilterSpec:
     """The filter of one stream on one event type: an `or` of paths, each a conjunction of
     parameters. `paths == ((),)` means "every event of the type"."""

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import dataclass
 from typing import Any, Iterator, Optional
 
 import pyarrow as pa
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
+from engine.contracts.frozen import frozen_dataclass
 from .replay import PartitionTask, Prepared, Statements, prepare_replay
 from .runner import DEFAULT_FLUSH_MS
 
@@ -28,7 +28,7 @@ SUMMARY = pa.schema([
 ])
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Written:
     """What `replay_to_parquet` wrote: the directory, its files, the counts, the seconds of
     CPU the partitions' Python workers spent (conversion, engine, writing)."""

@@ -27,10 +27,10 @@ filter the first arriving event is unknown and the statement is refused."""
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Optional, Sequence, Union
 
 from engine.aggregation.registry import AGGREGATIONS
+from engine.contracts.frozen import frozen_dataclass
 import epl.ast as A
 from epl.parser import parse_module
 from epl.printer import to_epl
@@ -64,7 +64,7 @@ class Verdict(NamedTuple):
     reason: str
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Analysis:
     """The verdicts, plus the statement texts a partitioned run deploys (pinned batches)."""
 

@@ -19,11 +19,11 @@ number counted by this runner, then the statement's columns (others stay null); 
 lists its insert rows, then its remove rows."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence
 
 import pyarrow as pa
 
+from engine.contracts.frozen import frozen_dataclass
 from engine.engine import Engine
 from engine.statement import Statement
 from engine.replay_clock import DEFAULT_FLUSH_MS as DEFAULT_FLUSH_MS, check_stepping
@@ -33,7 +33,7 @@ from .arrow import RowBuffer, arrow_type, output_schema
 # end_time defaults to the last event's time plus DEFAULT_FLUSH_MS (one hour)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Job:
     """What every engine of a run is built from (shipped to Spark workers)."""
 

@@ -4,9 +4,10 @@ posting rule (the new statistics as new event, the previous statistics as old ev
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Callable, ClassVar, Iterator, Optional, Sequence
 
+from engine.contracts.frozen import frozen_dataclass
 import engine.contracts.epl_types as T
 from engine.contracts.bean import EventBean
 from engine.contracts.epl_types import PropertyType
@@ -185,7 +186,7 @@ def derived_type(view: str, props: dict[str, PropertyType], extra_args: Sequence
     return EventType(f"{view}", Representation.MAP, out)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DerivedFactory:
     """Common factory fields: the output type and the additional properties; `group`
     adds the grouping columns of an enclosing `#groupwin`."""
@@ -231,7 +232,7 @@ class PairView(DerivedView):
             self._m.remove(*p)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PairFactory(DerivedFactory):
     """Factory of a PairView subclass (`view_class`) with `properties` as its statistics:
     `#name(x, y [, additional properties])`."""

@@ -3,9 +3,10 @@ one size, unique-key expressions, a timed batch. A factory is a frozen dataclass
 class; `from_args` validates the parameters once, `make` builds one window per instance."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, ClassVar, Sequence
 
+from engine.contracts.frozen import frozen_dataclass
 from ._util import check_count, key_function, period_msec, to_units
 from .base import View, ViewArg, ViewContext
 
@@ -79,7 +80,7 @@ class UniqueKeyFactory:
         return self.window(self.key)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class TimedBatchFactory:
     """Timed batch windows (`#time_batch`, `#time_length_batch`): the period, the view's own
     parameter (a subclass field, handed to the window by `own_parameter`) and the

@@ -22,10 +22,11 @@ the window's remove stream).
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, ClassVar, Iterator, Optional, Sequence
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from .base import Events, View, ViewContext
 
@@ -241,7 +242,7 @@ class TrackedWindow(View):
         self.window.stop()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class _HolderWrapFactory:
     """A factory wrapping what `inner` makes so that `holder` (prev, prior) can read it."""
 
@@ -250,7 +251,7 @@ class _HolderWrapFactory:
     is_data_window: ClassVar[bool] = True
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class TrackedWindowFactory(_HolderWrapFactory):
     kind: str
 
@@ -355,7 +356,7 @@ class PriorChain(View):
         self.recent.clear()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PriorChainFactory(_HolderWrapFactory):
     depth: int                      # `inner`: the chain's factories, in order
 

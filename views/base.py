@@ -14,10 +14,11 @@ Contract (Esper's):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Iterator, Optional, Protocol, Sequence
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 from engine.contracts.view_context import ViewContext as ViewContext
 
 Events = Optional[list]
@@ -42,7 +43,7 @@ class _NotConstant:
 NOT_CONSTANT: Any = _NotConstant()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ViewArg:
     """One view parameter as the compiler hands it over.
 

@@ -2,9 +2,9 @@
 the parent holds (property `correlation`)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from engine.contracts.frozen import frozen_dataclass
 import engine.contracts.epl_types as T
 
 from ._derived import PairFactory, PairView
@@ -17,7 +17,7 @@ class CorrelView(PairView):
         return {"correlation": self._m.correlation()}
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CorrelViewFactory(PairFactory):
     view_class: ClassVar[type] = CorrelView
     properties: ClassVar[dict] = {"correlation": T.DOUBLE}

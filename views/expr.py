@@ -3,10 +3,10 @@ evaluated against the oldest event, is true."""
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Optional, Sequence
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._held import Stamped
 from ._util import check_count, fail
@@ -91,7 +91,7 @@ class ExprWindow(Stamped):
 
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class ExprWindowFactory:
     fn: ExpiryFn
     is_data_window: ClassVar[bool] = True

@@ -2,10 +2,10 @@
 batch when the expression becomes true."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar, Optional, Sequence
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._held import BatchHeld
 from ._util import check_count, fail, remove_identical
@@ -95,7 +95,7 @@ class ExprBatchWindow(BatchHeld):
 
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class ExprBatchWindowFactory:
     fn: ExpiryFn
     include_triggering: bool = True

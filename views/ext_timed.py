@@ -3,10 +3,10 @@ events' own timestamps, not engine time."""
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 from typing import Callable, ClassVar, Sequence
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._held import Stamped
 from ._util import check_count, check_numeric, period_msec, to_units
@@ -54,7 +54,7 @@ class ExtTimedWindow(Stamped):
 
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class ExtTimedWindowFactory:
     timestamp: Callable[[EventBean], object]
     period_msec: float

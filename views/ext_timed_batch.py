@@ -2,10 +2,10 @@
 whose intervals are measured on the events' own timestamps."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, ClassVar, Optional, Sequence
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._held import BatchHeld
 from ._util import check_count, check_numeric, period_msec, reference_point, to_units, without
@@ -71,7 +71,7 @@ class ExtTimedBatchWindow(BatchHeld):
 
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class ExtTimedBatchWindowFactory:
     timestamp: Callable[[EventBean], object]
     period_msec: float

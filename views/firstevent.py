@@ -1,9 +1,9 @@
 """`#firstevent()`: keeps the very first event and ignores all later ones."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from engine.contracts.frozen import frozen_dataclass
 from ._factories import NoParameterFactory
 from ._held import OneHeld
 from .base import Events
@@ -31,6 +31,6 @@ class FirstEventWindow(OneHeld):
             self.child.update(added, removed)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class FirstEventWindowFactory(NoParameterFactory):
     window: ClassVar = FirstEventWindow

@@ -1,10 +1,10 @@
 """`#firstlength(n)`: keeps the first n events and ignores later ones."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._factories import SizeFactory
 from ._held import Held
@@ -36,7 +36,7 @@ class FirstLengthWindow(Held):
             self.child.update(added, removed)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class FirstLengthWindowFactory(SizeFactory):
     size: int
     window: ClassVar = FirstLengthWindow

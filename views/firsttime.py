@@ -2,10 +2,10 @@
 creation and ignores later ones."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._factories import PeriodFactory
 from ._held import Held, cancel_timer
@@ -46,7 +46,7 @@ class FirstTimeWindow(Held):
         Held.stop(self)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class FirstTimeWindowFactory(PeriodFactory):
     period_msec: float
     window: ClassVar = FirstTimeWindow

@@ -1,10 +1,10 @@
 """`#firstunique(expr[, expr...])`: keeps the first event per unique key."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._factories import UniqueKeyFactory
 from ._held import UniqueKeyed
@@ -36,7 +36,7 @@ class FirstUniqueWindow(UniqueKeyed):
             self.child.update(new if added is not None and len(added) == len(new) else added, removed)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class FirstUniqueWindowFactory(UniqueKeyFactory):
     key: Callable[[EventBean], Any]
     window: ClassVar = FirstUniqueWindow

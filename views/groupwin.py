@@ -2,10 +2,10 @@
 groups' output merged into one stream."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterator, Sequence
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._util import check_count, fail, key_function
 from .base import Events, View, ViewArg, ViewContext
@@ -88,7 +88,7 @@ class GroupWinView(View):
         self._groups.clear()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class GroupWinFactory:
     key: Callable[[EventBean], Any]
     sub: tuple

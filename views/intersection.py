@@ -9,10 +9,10 @@ window (firstunique, firstlength, ...), which may refuse an arriving event, only
 every window took are new, and the refused ones leave the others unseen."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar, Iterator, Sequence
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from .base import Events, View, ViewContext
 
@@ -147,7 +147,7 @@ class IntersectionWindow(View):
             m.stop()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class IntersectionFactory:
     """Made by the registry when a chain lists several data windows in a row."""
 

@@ -5,10 +5,10 @@ for a first-kind window, refuses) leaves the current batch silently; a posted ba
 the other windows, so they hold only the current batch's candidates."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, Iterator, Sequence
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from .base import Events, View, ViewContext
 from .intersection import MemberTap
@@ -108,7 +108,7 @@ class IntersectionBatchWindow(View):
             m.stop()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class IntersectionBatchFactory:
     """Made by the registry for one batch window among several data windows."""
 

@@ -10,9 +10,9 @@ datetimes).
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterator, Optional, Sequence
 
+from engine.contracts.frozen import frozen_dataclass
 from engine.contracts.timed import INFINITY, TICK, TimedBean, lifetime_of, to_ms
 from engine.contracts.bean import EventBean
 
@@ -209,7 +209,7 @@ def _from_expressions(start: ViewArg, end: ViewArg) -> Lifetime:
     return lifetime
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class IntervalWindowFactory:
     start: Optional[ViewArg] = None
     end: Optional[ViewArg] = None

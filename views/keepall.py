@@ -2,10 +2,10 @@
 a named window's on-delete)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._factories import NoParameterFactory
 from ._held import KeyedHeld
@@ -37,6 +37,6 @@ class KeepAllWindow(KeyedHeld):
             self.child.update(new or None, removed)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class KeepAllWindowFactory(NoParameterFactory):
     window: ClassVar = KeepAllWindow

@@ -1,9 +1,9 @@
 """`#lastevent()`: keeps only the most recent event."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from engine.contracts.frozen import frozen_dataclass
 from ._factories import NoParameterFactory
 from ._held import OneHeld
 from .base import Events
@@ -35,6 +35,6 @@ class LastEventWindow(OneHeld):
             self.child.update(new or None, removed)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class LastEventWindowFactory(NoParameterFactory):
     window: ClassVar = LastEventWindow

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._factories import SizeFactory
 from ._held import Held
@@ -54,7 +54,7 @@ class LengthWindow(Held):
         return self._events
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class LengthWindowFactory(SizeFactory):
     size: int
     window: ClassVar = LengthWindow

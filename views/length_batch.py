@@ -1,10 +1,10 @@
 """`#length_batch(n)`: a tumbling window that posts its batch when n events have arrived."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, Optional
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._factories import SizeFactory
 from ._held import BatchHeld
@@ -37,7 +37,7 @@ class LengthBatchWindow(BatchHeld):
             self.child.update(batch, last or None)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class LengthBatchWindowFactory(SizeFactory):
     size: int
     window: ClassVar = LengthBatchWindow

@@ -4,9 +4,9 @@ regression suite shows, the first expression is X: `#linest(price, volume)` over
 and (70.5, 1500) has slope 1000 and YIntercept -69000."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
+from engine.contracts.frozen import frozen_dataclass
 import engine.contracts.epl_types as T
 
 from ._derived import PairFactory, PairView
@@ -35,7 +35,7 @@ class LinestView(PairView):
                 "sumY": m.sy, "sumYSq": m.syy}
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class LinestViewFactory(PairFactory):
     view_class: ClassVar[type] = LinestView
     properties: ClassVar[dict] = PROPERTIES

@@ -9,14 +9,15 @@ matched-event counts rank competing matches) and None otherwise."""
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from typing import Any, Optional
+
+from engine.contracts.frozen import frozen_dataclass
 
 # internal regex tree: ("var", name) | ("cat", items) | ("alt", items)
 #                    | ("star"|"plus"|"opt", inner, greedy)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class RowNFA:
     variables: tuple[str, ...]          # in order of first appearance
     var_of: tuple[int, ...]             # position -> variable index

@@ -3,9 +3,9 @@
 partition key, the measures row builder and the clause's options."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from engine.contracts.frozen import frozen_dataclass
 from views.match_recognize_nfa import RowNFA
 
 PAST_LAST_ROW, TO_NEXT_ROW, TO_CURRENT_ROW = "past last row", "to next row", "to current row"
@@ -21,7 +21,7 @@ class PrevHolder:
         self.rows: Any = ()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class RowRecogPlan:
     nfa: RowNFA
     preds: tuple[Optional[Callable[[Any], Any]], ...]   # per variable; None: always true

@@ -3,12 +3,12 @@ ranked by the sort criteria, keeping the first n."""
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterator, Sequence
 
 from sortedcontainers import SortedList
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._ordering import sort_key
 from ._util import check_count, fail, key_function
@@ -93,7 +93,7 @@ def _is_size(arg: ViewArg) -> bool:
     return arg.is_constant and isinstance(arg.value, int) and not isinstance(arg.value, bool)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class RankWindowFactory:
     size: int
     unique: Callable[[EventBean], Any]

@@ -2,9 +2,9 @@
 (property `size`), with optional additional properties of the last event."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Sequence
 
+from engine.contracts.frozen import frozen_dataclass
 import engine.contracts.epl_types as T
 from engine.contracts.bean import EventBean
 
@@ -37,7 +37,7 @@ class SizeView(DerivedView):
         return before != self._size
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class SizeViewFactory(DerivedFactory):
     @classmethod
     def from_args(cls, view: str, args: Sequence[ViewArg]) -> "SizeViewFactory":

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterator, Sequence
 
 from sortedcontainers import SortedList
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._ordering import sort_key
 from ._util import check_count
@@ -80,7 +80,7 @@ class SortWindow(View):
         self._entries.clear()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class SortWindowFactory:
     size: int
     key: Callable[[EventBean], Any]

@@ -3,10 +3,10 @@ engine time."""
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 from typing import Any, ClassVar, Sequence
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._factories import PeriodFactory
 from ._held import Stamped, cancel_timer
@@ -68,7 +68,7 @@ class TimeWindow(Stamped):
         Stamped.stop(self)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class TimeWindowFactory(PeriodFactory):
     period_msec: float
     window: ClassVar = TimeWindow

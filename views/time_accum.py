@@ -2,10 +2,10 @@
 each other; after a quiet period all leave at once."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._factories import PeriodFactory
 from ._held import Held, cancel_timer
@@ -55,7 +55,7 @@ class TimeAccumWindow(Held):
         Held.stop(self)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class TimeAccumWindowFactory(PeriodFactory):
     period_msec: float
     window: ClassVar = TimeAccumWindow

@@ -2,9 +2,9 @@
 window that posts its batch at the end of each interval."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, Optional, Sequence
 
+from engine.contracts.frozen import frozen_dataclass
 from ._util import batch_flags, check_count, fail, is_string, period_msec, reference_point
 from ._factories import TimedBatchFactory
 from ._timed_batch import TimedBatch
@@ -62,7 +62,7 @@ class TimeBatchWindow(TimedBatch):
         self._handle = self._ctx.schedule(at, self._fire_cb)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class TimeBatchWindowFactory(TimedBatchFactory):
     reference: Optional[int] = None
     window: ClassVar = TimeBatchWindow

@@ -2,9 +2,9 @@
 posts when n events have arrived or the period has passed, whichever comes first."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
+from engine.contracts.frozen import frozen_dataclass
 from ._util import batch_flags, check_count, period_msec
 from ._factories import TimedBatchFactory
 from ._timed_batch import TimedBatch
@@ -46,7 +46,7 @@ class TimeLengthBatchWindow(TimedBatch):
         self._handle = self._ctx.schedule(self._ctx.now() + self._period, self._fire_cb)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class TimeLengthBatchWindowFactory(TimedBatchFactory):
     size: int
     window: ClassVar = TimeLengthBatchWindow

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterator, Optional, Sequence
 
 from sortedcontainers import SortedList
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._util import check_count, fail, period_msec, to_units
 from .base import Events, View, ViewArg, ViewContext
@@ -124,7 +124,7 @@ def _timestamp(view: str, arg: ViewArg) -> Callable[[EventBean], Any]:
     return ts
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class TimeOrderWindowFactory:
     ts: Callable[[EventBean], Any]
     period_msec: float
@@ -141,7 +141,7 @@ class TimeOrderWindowFactory:
         return TimeOrderWindow(ctx, to_units(self.period_msec, ctx), self.ts, self.add_period)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class TimeToLiveWindowFactory:
     """`#timetolive(ts)`: a time-order window with no period: each event stays until engine
     time reaches its timestamp."""

@@ -2,9 +2,9 @@
 the parent holds: datapoints, total, average, variance, stddev, stddevpa."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from engine.contracts.frozen import frozen_dataclass
 import engine.contracts.epl_types as T
 from engine.contracts.bean import EventBean
 
@@ -41,7 +41,7 @@ class UniView(DerivedView):
                 "stddevpa": m.stddev_pop(m.sx, m.sxx)}
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class UniViewFactory(DerivedFactory):
     x: Callable[[EventBean], Any] = lambda bean: None
 

@@ -3,10 +3,10 @@ retain-union`): an event stays while any window holds it and leaves, posted once
 when the last window holding it lets it go."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, Iterator, Sequence
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from .base import Events, View, ViewContext
 from .intersection import MemberTap
@@ -113,7 +113,7 @@ class UnionWindow(View):
         self._events.clear()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class UnionFactory:
     """Made by the registry for several data windows on a stream declared `retain-union`."""
 

@@ -1,10 +1,10 @@
 """`#unique(expr[, expr...])`: keeps the most recent event per unique key."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 from ._factories import UniqueKeyFactory
 from ._held import UniqueKeyed
@@ -43,7 +43,7 @@ class UniqueWindow(UniqueKeyed):
             self.child.update(new or None, removed)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class UniqueWindowFactory(UniqueKeyFactory):
     key: Callable[[EventBean], Any]
     window: ClassVar = UniqueWindow

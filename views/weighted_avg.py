@@ -3,9 +3,9 @@ parent holds (property `average`)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from engine.contracts.frozen import frozen_dataclass
 import engine.contracts.epl_types as T
 from engine.contracts.bean import EventBean
 
@@ -54,7 +54,7 @@ class WeightedAvgView(DerivedView):
         return {"average": self._sxw / sw if sw != 0 and not math.isnan(sw) else math.nan}
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class WeightedAvgViewFactory(DerivedFactory):
     x: Callable[[EventBean], Any] = lambda bean: None
     w: Callable[[EventBean], Any] = lambda bean: None

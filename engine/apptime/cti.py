@@ -15,16 +15,16 @@ Rules:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Optional, Union
 
+from engine.contracts.frozen import frozen_dataclass
 from engine.contracts.timed import to_span
 
 Span = Union[int, timedelta]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CtiGeneration:
     """`CtiGeneration(every_events=10, delay=5_000, final_cti=True)`: a CTI after every 10
     events, 5 s behind the latest event, and one at infinity on close. Give `every_events`

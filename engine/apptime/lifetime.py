@@ -14,16 +14,16 @@ Rules:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Callable, Optional, Union
 
+from engine.contracts.frozen import frozen_dataclass
 from engine.contracts.timed import INFINITY, to_span
 
 Duration = Union[int, timedelta, Callable[[Any], Union[int, timedelta]]]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AlterEventDuration:
     duration: Duration
 
@@ -40,7 +40,7 @@ class AlterEventDuration:
         return start, start + span
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ShiftEventTime:
     shift: Union[int, timedelta]
 
@@ -53,7 +53,7 @@ class ShiftEventTime:
         return start + d, (end if end >= INFINITY else end + d)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Clip:
     key: Optional[Union[str, Callable[[Any], Any]]] = None
 

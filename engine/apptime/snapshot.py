@@ -17,15 +17,15 @@ Rules:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence
 
+from engine.contracts.frozen import frozen_dataclass
 from engine.contracts.timed import INFINITY
 
 Update = tuple[int, Optional[Sequence[Any]], Optional[Sequence[Any]]]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class SnapshotRow:
     start: int
     end: int

@@ -20,11 +20,12 @@ order. `clear()` resets to the state of a new instance.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, Optional, Protocol, Sequence, runtime_checkable
 
 from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.frozen import frozen_dataclass
 
 
 class AggregationError(ValueError):
@@ -73,7 +74,7 @@ class AggregatorFactory(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class AggregationFactory:
     """The factory built-in and registered functions return from `make_factory`.
 
@@ -94,7 +95,7 @@ class AggregationFactory:
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class AggCall:
     """One aggregation call as the compiler describes it, handed to a registry builder.
 

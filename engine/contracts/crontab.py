@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import calendar
 import datetime as _dt
-from dataclasses import dataclass
 from typing import Iterable, Optional, Union
 from zoneinfo import ZoneInfo
+
+from engine.contracts.frozen import frozen_dataclass
 
 DEFAULT_TIMEZONE = "UTC"
 
@@ -29,20 +30,20 @@ class CrontabError(ValueError):
     """An invalid crontab parameter (message says which and why)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Every:
     """`*/n` (or `*/n` restricted to nothing else): every n-th value from the field's minimum."""
 
     step: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Range:
     low: int
     high: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Keyword:
     """`last`, `weekday`, `lastweekday`, optionally applied to a day (`5 last`, `15 weekday`)."""
 
@@ -54,7 +55,7 @@ WILDCARD = "*"
 Param = Union[str, int, Every, Range, Keyword, tuple]   # a tuple is a list of params
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class DayOperator:
     """A keyword on days of month or days of week; it alone decides which days match."""
 
@@ -63,7 +64,7 @@ class DayOperator:
     of_week: bool
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class CrontabSpec:
     """Allowed values per field; None means any value (wildcard)."""
 

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Optional
+
+from engine.contracts.frozen import frozen_dataclass
 
 
 class EPLType(enum.Enum):
@@ -45,7 +46,7 @@ _NAMES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class PropertyType:
     """The declared type of a property or expression result."""
 

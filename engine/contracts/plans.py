@@ -2,13 +2,13 @@
 type, filter template, view factories) and the target of `insert into`."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Optional
 
 from engine.contracts.event_types import EventType
+from engine.contracts.frozen import frozen_dataclass
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class StreamPlan:
     """One stream: which events (type and filter), which views, under which alias."""
 
@@ -23,7 +23,7 @@ class StreamPlan:
     contained: Any = None            # `Type[prop]`: bean -> the contained events to feed
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class InsertIntoPlan:
     event_type: EventType
     columns: tuple[tuple[str, str], ...]   # (output column, target property), in select order

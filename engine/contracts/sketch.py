@@ -17,20 +17,24 @@ sketch column, and its parameters), shared by the compiler (parameters, the meth
 and the runtime; the aggregator that fills a column is engine/aggregation/sketch.py's."""
 from __future__ import annotations
 
-import hashlib
 import math
 from array import array
-from dataclasses import dataclass
 from typing import Any, Mapping, Optional
 
 from engine.contracts.epl_types import EPLType, PropertyType
+from engine.contracts.frozen import frozen_dataclass
 
 from engine.contracts.aggregation import AggregationError
+
+try:    # what hashlib.blake2b is, without hashlib loading OpenSSL (3 ms of a cold start)
+    from _blake2 import blake2b
+except ImportError:     # pragma: no cover (a Python built without it)
+    from hashlib import blake2b
 
 DEFAULTS = {"epsoftotalcount": 0.0001, "confidence": 0.99, "seed": 1234567, "topk": None}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class CountMinSketchTopK:
     """One entry of `countMinSketchTopk()`: a value and its estimated frequency."""
 
@@ -38,7 +42,7 @@ class CountMinSketchTopK:
     value: Any
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class SketchParams:
     eps_of_total_count: float = 0.0001
     confidence: float = 0.99
@@ -101,7 +105,7 @@ class CountMinSketchState:
         self.top: Optional[dict[Any, int]] = {} if params.topk else None
 
     def _buckets(self, value: Any) -> list[int]:
-        d = hashlib.blake2b(_bytes(value), digest_size=16, key=self.key).digest()
+        d = blake2b(_bytes(value), digest_size=16, key=self.key).digest()
         h1 = int.from_bytes(d[:8], "little")
         h2 = int.from_bytes(d[8:], "little") | 1
         w = self.params.width

@@ -22,9 +22,9 @@ from __future__ import annotations
 import functools
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
 
+from engine.contracts.frozen import frozen_dataclass
 import engine.contracts.epl_types as T
 from engine.contracts.epl_types import EPLType, PropertyType
 from engine.contracts.errors import EventTypeError
@@ -43,7 +43,7 @@ class XMLInput(metaclass=_XMLInputMeta):
     """What an XML type's events may be: an Element, or XML text (str or bytes)."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class XPathProperty:
     """An XPath property of an XML type: `type` is string, number, boolean, node or
     nodeset; `cast` an EPL type name the result is converted to (None: the XPath type's)."""

@@ -11,9 +11,9 @@ per-update step the grouped `output first` batches share.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
+from engine.contracts.frozen import frozen_dataclass
 from epl.plans.output import AtCrontab, EveryEvents, EveryTime, WhenSpec
 from .rows import apply_grouped
 
@@ -111,7 +111,7 @@ class PolledAlways:
         return True
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PolledFactory:
     """Makes one polled condition per group from the statement's condition spec."""
 

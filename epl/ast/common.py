@@ -1,10 +1,10 @@
 """Source spans and the base node shared by every AST node."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from engine.contracts.frozen import frozen_dataclass
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Span:
     """Where a node came from: 1-based line and column, and character offsets [start, end)."""
 

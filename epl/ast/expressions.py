@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Optional, Union
 
+from engine.contracts.frozen import frozen_dataclass
 from .common import NO_SPAN, Node, Span
 
 
@@ -77,14 +78,14 @@ class LiteralKind(enum.Enum):
     NULL = "null"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Literal(Expr):
     value: object
     kind: LiteralKind
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class TimePeriod(Expr):
     """`1 min 30 sec`: parts in source order; each amount is an expression (usually a literal)."""
 
@@ -92,7 +93,7 @@ class TimePeriod(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class PropSeg:
     """One segment of a property path: `name`, `name[2]` (index) or `name('key')` (mapped)."""
 
@@ -102,7 +103,7 @@ class PropSeg:
     dynamic: bool = False        # `name?`: a dynamic property, resolved per event
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Property(Expr):
     """A dotted property path as written: `amount`, `a.amount`, `a[0].id`, `context.label`.
     Whether the first segment is a stream alias, a pattern tag, a variable or a property is
@@ -116,14 +117,14 @@ class Property(Expr):
         return ".".join(s.name for s in self.path)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Wildcard(Expr):
     """`*` as a select item, a crontab wildcard or `count(*)`'s argument."""
 
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class StreamWildcard(Expr):
     """`a.*` in the select list."""
 
@@ -131,7 +132,7 @@ class StreamWildcard(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class BinaryOp(Expr):
     op: BinOp
     left: Expr
@@ -139,14 +140,14 @@ class BinaryOp(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class UnaryOp(Expr):
     op: UnOp
     operand: Expr
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Parens(Expr):
     """Kept only so the printer can round-trip; the compiler sees through it."""
 
@@ -154,7 +155,7 @@ class Parens(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Between(Expr):
     """`x [not] between low and high` (inclusive both ends)."""
 
@@ -165,7 +166,7 @@ class Between(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class InRange(Expr):
     """`x [not] in [low:high]`, `(low:high)`, `[low:high)`, `(low:high]`."""
 
@@ -178,7 +179,7 @@ class InRange(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class InList(Expr):
     """`x [not] in (a, b, c)`."""
 
@@ -188,7 +189,7 @@ class InList(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Like(Expr):
     operand: Expr
     pattern: Expr
@@ -197,7 +198,7 @@ class Like(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Regexp(Expr):
     operand: Expr
     pattern: Expr
@@ -205,7 +206,7 @@ class Regexp(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class IsNull(Expr):
     """`x is [not] null`."""
 
@@ -214,7 +215,7 @@ class IsNull(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Case(Expr):
     """`case [operand] when a then b ... [else c] end`."""
 
@@ -224,7 +225,7 @@ class Case(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class NamedArg(Expr):
     """A named parameter inside a call: `group_by: account`, `filter: x > 1`."""
 
@@ -233,7 +234,7 @@ class NamedArg(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Call(Expr):
     """A function call: single-row (`coalesce(a, b)`), aggregation (`sum(x)`, `count(*)`,
     `count(distinct x)`), a user-registered function, or a namespaced one (`timer:within`
@@ -245,7 +246,7 @@ class Call(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class TableAccess(Expr):
     """`Table[key, ...]` (the row as an event) or `Table[key, ...].column`: a table row by
     its primary key."""
@@ -256,7 +257,7 @@ class TableAccess(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Dot(Expr):
     """`target.name` or `target.name(args)` after a call or when the compiler must decide:
     `maxby(price).sym`, `a.before(b)`, `s.toUpperCase()`. `args` is None for a property."""
@@ -267,7 +268,7 @@ class Dot(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Cast(Expr):
     """`cast(x, type)`, `cast(x as type)`, `cast(s, long dateformat: 'yyyy-MM-dd')`."""
 
@@ -277,7 +278,7 @@ class Cast(Expr):
     date_format: Optional[Expr] = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class ExprTuple(Expr):
     """`(a, b)` or `()` as a named parameter's value: `group_by: (a, b)`, `group_by: ()`."""
 
@@ -285,7 +286,7 @@ class ExprTuple(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class NewMap(Expr):
     """`new { a = x, b = y }`: a map of the named values (Esper's new-operator)."""
 
@@ -293,14 +294,14 @@ class NewMap(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class InstanceOf(Expr):
     operand: Expr
     type_names: tuple[str, ...]
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class ArrayLiteral(Expr):
     """`{1, 2, 3}`."""
 
@@ -308,7 +309,7 @@ class ArrayLiteral(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Subquery(Expr):
     """`(select ... from ...)` used as a scalar value. `select` is a SelectStatement."""
 
@@ -316,13 +317,13 @@ class Subquery(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Exists(Expr):
     subquery: Subquery
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class InSubquery(Expr):
     operand: Expr
     subquery: Subquery
@@ -336,7 +337,7 @@ class Quantifier(enum.Enum):
     ALL = "all"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Quantified(Expr):
     """`x > any (select ...)`, `x = all (1, 2)`: `source` is a Subquery or a tuple of exprs."""
 
@@ -348,7 +349,7 @@ class Quantified(Expr):
 
 
 # Crontab parameters for `output at (...)` and `timer:at(...)`.
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class CronFrequency(Expr):
     """`*/5`."""
 
@@ -356,7 +357,7 @@ class CronFrequency(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class CronRange(Expr):
     """`1:5` inside a crontab parameter."""
 
@@ -365,7 +366,7 @@ class CronRange(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class CronKeyword(Expr):
     """`last`, `weekday`, `lastweekday` (optionally applied to a value, e.g. `5 last`)."""
 
@@ -374,7 +375,7 @@ class CronKeyword(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Substitution(Expr):
     """A substitution parameter: `?` (name None), `?:name` or `?:name:type`; a prepared
     statement replaces it by a literal before compiling."""
@@ -384,7 +385,7 @@ class Substitution(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Lambda(Expr):
     """`v => body`, `(v, i) => body`, `() => body`: an argument of an enumeration method (or
     the body of an expression declaration). `params` are the parameter names in order."""
@@ -394,7 +395,7 @@ class Lambda(Expr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class LambdaParam(Expr):
     """A reference to a lambda parameter after the compiler bound it (never parsed): the
     value at `slot` of the events-per-stream tuple (negative: counted from its end), then

@@ -1,9 +1,10 @@
 """Pattern nodes: the expressions inside `pattern [...]`."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Optional
 
+from engine.contracts.frozen import frozen_dataclass
 from .common import NO_SPAN, Node, Span
 from .expressions import Expr
 
@@ -12,7 +13,7 @@ class PatternExpr(Node):
     __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class EventFilter(Node):
     """`Type` or `Type(expr)`; also used by streams, contexts and on-statements."""
 
@@ -21,7 +22,7 @@ class EventFilter(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class PatternFilter(PatternExpr):
     """`tag=Type(filter)`, or untagged `Type(filter)`; `consume` is the `@consume(level)`
     attribute's level (`@consume` alone: 1), None without it."""
@@ -32,7 +33,7 @@ class PatternFilter(PatternExpr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class PatternObserver(PatternExpr):
     """`timer:interval(10 sec)`, `timer:at(*, *, *, *, *)`."""
 
@@ -42,13 +43,13 @@ class PatternObserver(PatternExpr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class PatternEvery(PatternExpr):
     child: PatternExpr
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class PatternEveryDistinct(PatternExpr):
     """`every-distinct(a.id[, 10 sec]) child`: `expiry` is the optional time period."""
 
@@ -58,7 +59,7 @@ class PatternEveryDistinct(PatternExpr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class PatternFollowedBy(PatternExpr):
     """`a -> b -> c`; `limits[i]` is N of `-[N]>` between children i and i+1, or None."""
 
@@ -67,25 +68,25 @@ class PatternFollowedBy(PatternExpr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class PatternAnd(PatternExpr):
     children: tuple[PatternExpr, ...]
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class PatternOr(PatternExpr):
     children: tuple[PatternExpr, ...]
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class PatternNot(PatternExpr):
     child: PatternExpr
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class RepeatRange(Node):
     """`[N]` (low = high = N), `[N:M]`, `[:M]` (low None), `[N:]` (high None)."""
 
@@ -95,7 +96,7 @@ class RepeatRange(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class PatternRepeat(PatternExpr):
     """`[N] child` or `[N:M] child` without `until`."""
 
@@ -104,7 +105,7 @@ class PatternRepeat(PatternExpr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class PatternUntil(PatternExpr):
     """`[range] child until stop` (range optional)."""
 
@@ -114,7 +115,7 @@ class PatternUntil(PatternExpr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class PatternGuard(PatternExpr):
     """`child where timer:within(10 sec)` / `timer:withinmax(10 sec, 5)`."""
 
@@ -125,7 +126,7 @@ class PatternGuard(PatternExpr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class PatternWhile(PatternExpr):
     """`child while (expr)`."""
 
@@ -134,7 +135,7 @@ class PatternWhile(PatternExpr):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class PatternParens(PatternExpr):
     """Kept for the printer; the compiler sees through it."""
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Optional, Union
 
+from engine.contracts.frozen import frozen_dataclass
 from .common import NO_SPAN, Node, Span
 from .expressions import Expr
 
@@ -23,7 +24,7 @@ class RowQuantKind(enum.Enum):
     REPEAT = "{}"       # `{n}`, `{n,}`, `{,m}`, `{n,m}`
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class RowQuantifier(Node):
     """A quantifier after an atom. `low`/`high` are the bounds of a repetition (`{n}`: both n
     and `exact`; `{n,}`: high None; `{,m}`: low None); `reluctant` is the trailing `?` of `*?`,
@@ -37,7 +38,7 @@ class RowQuantifier(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class RowVar(Node):
     """A pattern variable, optionally quantified: `A`, `B+`, `C*?`, `D{2,3}`."""
 
@@ -47,7 +48,7 @@ class RowVar(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class RowNested(Node):
     """`( ... )` in a row pattern, optionally quantified."""
 
@@ -57,7 +58,7 @@ class RowNested(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class RowPermute(Node):
     """`match_recognize_permute(A, B, C)`: every order of the items, optionally quantified."""
 
@@ -67,13 +68,13 @@ class RowPermute(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class RowConcat(Node):
     items: tuple["RowPattern", ...]
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class RowAlt(Node):
     items: tuple["RowPattern", ...]
     span: Span = field(default=NO_SPAN, compare=False)
@@ -82,21 +83,21 @@ class RowAlt(Node):
 RowPattern = Union[RowVar, RowNested, RowPermute, RowConcat, RowAlt]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class MeasureItem(Node):
     expr: Expr
     alias: Optional[str] = None
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class DefineItem(Node):
     name: str
     expr: Expr
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class MatchRecognize(Node):
     """`match_recognize ( partition by ... measures ... [all matches] [after match skip ...]
     pattern ( ... ) [interval ... [or terminated]] define ... )`."""

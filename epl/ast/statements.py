@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Optional, Union
 
+from engine.contracts.frozen import frozen_dataclass
 from .common import NO_SPAN, Node, Span
 from .expressions import Expr
 from .patterns import EventFilter, PatternExpr
@@ -14,7 +15,7 @@ class Statement(Node):
     __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Annotation(Node):
     """`@name('x')`, `@priority(2)`, `@drop`, `@Hint('...')`: `value` is the single positional
     value (None when absent); `attrs` holds `@Foo(a=1, b='x')` style attributes."""
@@ -31,7 +32,7 @@ class StreamSelector(enum.Enum):
     RSTREAM = "rstream"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class SelectItem(Node):
     """One select-list entry. `expr` may be Wildcard or StreamWildcard."""
 
@@ -41,7 +42,7 @@ class SelectItem(Node):
     event_bean: bool = False    # `expr @eventbean as name`: a collection of events stays events
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class SelectClause(Node):
     items: tuple[SelectItem, ...]
     selector: Optional[StreamSelector] = None   # None: not written (istream)
@@ -49,7 +50,7 @@ class SelectClause(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class InsertInto(Node):
     """`insert [istream|rstream|irstream] into Name[(c1, c2)]`."""
 
@@ -59,7 +60,7 @@ class InsertInto(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class ViewSpec(Node):
     """`#length(5)` or `.win:length(5)`: `namespace` is 'win'/'std'/'ext' for the dotted
     form, None for `#`. Both compile the same."""
@@ -70,7 +71,7 @@ class ViewSpec(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class FilterStream(Node):
     """`Type(filter)#views as alias [unidirectional]` (Type may name a named window or table)."""
 
@@ -84,7 +85,7 @@ class FilterStream(Node):
     contained: Optional[str] = None     # `Type[prop]`: the events in property `prop` (a path)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class PatternStream(Node):
     """`pattern [ ... ]#views as alias`."""
 
@@ -106,7 +107,7 @@ class JoinKind(enum.Enum):
     FULL = "full outer"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class OuterJoin(Node):
     """The join of stream `index` (>= 1) with the streams before it, SQL-92 style:
     `A as a left outer join B as b on a.id = b.id`."""
@@ -116,7 +117,7 @@ class OuterJoin(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class FromClause(Node):
     """Streams in order. `joins[i]` is the OuterJoin that attached streams[i+1], or None when
     the streams were comma-separated (then `joins` is empty)."""
@@ -129,7 +130,7 @@ class FromClause(Node):
     match_recognize: Optional[Any] = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class GroupingSet(Node):
     """One group-by element that is not a plain expression."""
 
@@ -138,14 +139,14 @@ class GroupingSet(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class OrderItem(Node):
     expr: Expr
     descending: bool = False
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Limit(Node):
     """`limit n [offset m]` or `limit m, n` (offset first) — normalised to count/offset."""
 
@@ -163,7 +164,7 @@ class OutputKind(enum.Enum):
     SNAPSHOT = "snapshot"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Assignment(Node):
     """`name = expr` in `then set`, `on ... set`, `update set`."""
 
@@ -172,7 +173,7 @@ class Assignment(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class OutputClause(Node):
     """The output clause. Exactly one condition form is set, or none (`output after ...`
     alone, or `output when terminated`):
@@ -195,7 +196,7 @@ class OutputClause(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class SelectStatement(Statement):
     select: SelectClause
     from_: Optional[FromClause]
@@ -214,7 +215,7 @@ class SelectStatement(Statement):
     for_clause: Optional["ForClause"] = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class ForClause(Node):
     """`for grouped_delivery(exprs)` (one listener call per group of output rows) or `for
     discrete_delivery` (one call per row)."""
@@ -224,7 +225,7 @@ class ForClause(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class TypeRef(Node):
     """A property type as written: `string`, `int`, `long[]`, `SomeEvent`."""
 
@@ -233,7 +234,7 @@ class TypeRef(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class ColumnDef(Node):
     name: str
     type: Optional[TypeRef] = None
@@ -243,7 +244,7 @@ class ColumnDef(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class CreateSchema(Statement):
     """`create [map|objectarray] schema Name (cols) [inherits A, B] [starttimestamp s
     [endtimestamp e]]`, or `create schema Name as ClassName`."""
@@ -262,7 +263,7 @@ class CreateSchema(Statement):
     variant_any: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class CreateWindow(Statement):
     """`create window Name#views as [select ... from] Type` or `as (cols)`, `insert [where]`."""
 
@@ -279,7 +280,7 @@ class CreateWindow(Statement):
     retain_union: bool = False              # `create window W#a#b retain-union as ...`
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class CreateTable(Statement):
     name: str
     columns: tuple[ColumnDef, ...]
@@ -288,7 +289,7 @@ class CreateTable(Statement):
     context: Optional[str] = None           # `context X create table ...`: one per partition
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class IndexColumn:
     """One column of `create index`: the property and the index kind ('hash' or 'btree')."""
 
@@ -297,7 +298,7 @@ class IndexColumn:
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class SpatialIndexColumn:
     """`(px, py) pointregionquadtree(0, 0, 100, 100)` or `(x, y, w, h) mxcifquadtree(...)` in
     `create index`: the row expressions, the index kind (lowercase) and its parameters."""
@@ -308,7 +309,7 @@ class SpatialIndexColumn:
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class CreateIndex(Statement):
     """`create [unique] index name on window_or_table (col [hash|btree], ...)`."""
 
@@ -321,7 +322,7 @@ class CreateIndex(Statement):
     context: Optional[str] = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class CreateVariable(Statement):
     """`create [constant] variable type name [= expr]`."""
 
@@ -336,7 +337,7 @@ class CreateVariable(Statement):
 
 # Context specs -------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class KeyedItem(Node):
     """`partition by a, b from Type(filter)`."""
 
@@ -346,7 +347,7 @@ class KeyedItem(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class ContextCondition(Node):
     """A start/end/initiated/terminated condition: exactly one of `event_filter` (with
     `alias`), `pattern`, `crontab`, `after` (time period), or `now` (`@now`). The one
@@ -364,7 +365,7 @@ class ContextCondition(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class KeyedContext(Node):
     items: tuple[KeyedItem, ...]
     initiated_by: tuple[KeyedItem, ...] = ()
@@ -372,7 +373,7 @@ class KeyedContext(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class HashContext(Node):
     """`coalesce by hash_code(a) from A, ... granularity N [preallocate]`."""
 
@@ -382,7 +383,7 @@ class HashContext(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class CategoryContext(Node):
     """`group by expr as label, ... from Type`."""
 
@@ -391,7 +392,7 @@ class CategoryContext(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class TemporalContext(Node):
     """`start A end B` (overlapping=False) or `initiated by A terminated by B`
     (overlapping=True)."""
@@ -402,7 +403,7 @@ class TemporalContext(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class NestedContext(Node):
     """`context A partition by ..., context B start ...`."""
 
@@ -413,7 +414,7 @@ class NestedContext(Node):
 ContextSpec = Union[KeyedContext, HashContext, CategoryContext, TemporalContext, NestedContext]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class CreateContext(Statement):
     name: str
     spec: ContextSpec
@@ -423,7 +424,7 @@ class CreateContext(Statement):
 
 # On-actions ----------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class OnSelect(Node):
     """`on T select ... from Window as w [where ...]` (also `insert into`, `and delete`)."""
 
@@ -439,7 +440,7 @@ class OnSelect(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class OnDelete(Node):
     window: str
     window_alias: Optional[str] = None
@@ -447,7 +448,7 @@ class OnDelete(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class OnUpdate(Node):
     window: str
     window_alias: Optional[str] = None
@@ -456,7 +457,7 @@ class OnUpdate(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class MergeAction(Node):
     """One action of a `when [not] matched` clause: 'update' (assignments), 'delete', or
     'insert' (select clause, optional into stream); `condition` is its `where`."""
@@ -470,7 +471,7 @@ class MergeAction(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class MergeWhen(Node):
     matched: bool
     actions: tuple[MergeAction, ...]
@@ -478,7 +479,7 @@ class MergeWhen(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class OnMerge(Node):
     window: str
     window_alias: Optional[str] = None
@@ -488,7 +489,7 @@ class OnMerge(Node):
     direct_insert: Optional[MergeAction] = None    # `merge W insert select ...` (no when-clause)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class OnSet(Node):
     assignments: tuple[Assignment, ...]
     span: Span = field(default=NO_SPAN, compare=False)
@@ -497,7 +498,7 @@ class OnSet(Node):
 OnAction = Union[OnSelect, OnDelete, OnUpdate, OnMerge, OnSet]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class OnStatement(Statement):
     """`on Type(filter) as alias <action>` or `on pattern [...] <action>`."""
 
@@ -511,7 +512,7 @@ class OnStatement(Statement):
 
 # Fire-and-forget -------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class InsertValues(Statement):
     """`insert into Window [(cols)] select ...` without from, or `values (...)`."""
 
@@ -522,7 +523,7 @@ class InsertValues(Statement):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class UpdateStatement(Statement):
     """`update Window [as w] set a = b [where ...]` (fire-and-forget) or `update istream
     Type set ... where ...` (istream=True)."""
@@ -536,7 +537,7 @@ class UpdateStatement(Statement):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class DeleteStatement(Statement):
     """`delete from Window [as w] [where ...]` (fire-and-forget)."""
 
@@ -546,7 +547,7 @@ class DeleteStatement(Statement):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class Module(Node):
     """A `;`-separated list of statements (`engine.deploy`)."""
 
@@ -560,7 +561,7 @@ class Module(Node):
     lines: tuple[int, ...] = field(default=(), compare=False)   # each statement's first line
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class ExpressionDecl(Node):
     """`expression name { params => body }` (Esper's expression declaration), or with
     `alias=True` `expression name alias for { body }` (used by its name without parentheses).
@@ -574,7 +575,7 @@ class ExpressionDecl(Node):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class DeclaringStatement(Statement):
     """A statement preceded by expression declarations that only it sees:
     `@name('s') expression twice {x => x * 2} select twice(v) from T`."""
@@ -585,7 +586,7 @@ class DeclaringStatement(Statement):
     span: Span = field(default=NO_SPAN, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class CreateExpression(Statement):
     """`create expression name { params => body }`: visible to every later statement."""
 

@@ -2,9 +2,9 @@
 `context.x`), and `context X select ...` to a select plan run per partition."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
+from engine.contracts.frozen import frozen_dataclass
 import engine.contracts.epl_types as T
 from engine.contracts.crontab import WILDCARD, CrontabError, Every, Keyword, Range, parse_crontab
 from engine.contracts.epl_types import EPLType, PropertyType
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 DEFAULT_GRANULARITY = 512
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class _ContextScope:
     type: EventType
     holder: Holder

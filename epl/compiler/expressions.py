@@ -509,6 +509,8 @@ def _regexp(node: A.Regexp, scope: Scope) -> Compiled:
             return (not r) if neg else r
         return _fold(f, T.BOOLEAN, [x, p])
 
+    RX.load_engines()   # now, not at the first event's first pattern
+
     def g(eps):
         r = RX.regexp(xf(eps), pf(eps))
         return None if r is None else ((not r) if neg else r)

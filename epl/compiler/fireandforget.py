@@ -9,11 +9,11 @@ once against the current contents of a named window or table and return rows.
 Changes reach the window's consumers as if an on-action had made them."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from typing import TYPE_CHECKING, Any
 
 from engine.contracts.event_types import EventType, Representation
+from engine.contracts.frozen import frozen_dataclass
 
 import epl.ast as A
 from epl.plans.onactions import MatchPlan, OnDeletePlan, OnUpdatePlan
@@ -127,7 +127,7 @@ def _select(node: A.SelectStatement, engine: "Runtime", text: str) -> Any:
     return SelectQuery(target, tuple(preds), rows, holder)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class SelectQuery:
     """A fire-and-forget select: the window or table read, the filter and where predicates,
     the select clause's rows plan, and with a context named the holder of the partition

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from engine.contracts.epl_types import EPLType
+from engine.contracts.frozen import frozen_dataclass
 from epl.plans.joins import (Access, IndexSpec, InnerPlan, JoinPlan, OuterPlan, Predicate,
                              Step)
 
@@ -68,7 +69,7 @@ def stream_refs(node: A.Expr, scope: Scope) -> Optional[frozenset[int]]:
     return frozenset(refs)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Range:
     """A range condition on `key` (an expression of stream `target` alone), bounded by
     expressions of other streams: `low`/`high` (either may be None)."""

@@ -3,9 +3,10 @@ compilers of bound values (any Python value) and of parameters left unbound."""
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Mapping, Optional, Sequence
 
+from engine.contracts.frozen import frozen_dataclass
 import engine.contracts.epl_types as T
 
 import epl.ast as A
@@ -19,7 +20,7 @@ INCONSISTENT = ("Inconsistent use of substitution parameters, expecting all subs
                 "either all provide a name or provide no name")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class BoundValue(A.Expr):
     """A value bound to a substitution parameter that no EPL literal spells (a datetime, a
     Decimal, an object)."""

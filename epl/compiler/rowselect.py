@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from engine.contracts.epl_types import EPLType, PropertyType
 from engine.contracts.event_types import EventType, Representation
+from engine.contracts.frozen import frozen_dataclass
 
 import epl.ast as A
 from epl.plans.resultset import ResultSetPlan, RowShape, SelectClause
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from engine.contracts.runtime import Runtime
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class RowsPlan:
     """The select clause over matched events-per-stream tuples: its output type and columns,
     and the result-set plan."""

@@ -4,8 +4,9 @@ expressions read. The runtime keeps the per-group state (engine/resultset/aggreg
 AggregationRows) made from these when an instance starts."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
+
+from engine.contracts.frozen import frozen_dataclass
 
 
 class AggregationContext:
@@ -19,7 +20,7 @@ class AggregationContext:
         self.row: list = []
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_dataclass(slots=True)
 class AggEntry:
     """One aggregation of a statement: its factory (engine.contracts.aggregation's
     AggregatorFactory: `make()` per group), how an event becomes the value entered, and the
@@ -30,7 +31,7 @@ class AggEntry:
     accept: Optional[Callable[[Any], Any]] = None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AggregationPlan:
     """A statement's aggregations: `reclaim` drops a group when no event in the windows
     belongs to it any more; `aged_ms`/`freq_ms` (`@Hint('reclaim_group_aged=..')`) drop

@@ -2,13 +2,14 @@
 it, engine/istream_updates.py starts it)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Optional
 
+from engine.contracts.frozen import frozen_dataclass
 from epl.plans.started import StartedByRuntime
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class UpdatePlan(StartedByRuntime):
     """A compiled update statement: its type, where-clause and assignments."""
 

@@ -6,16 +6,17 @@ condition, to scan. The runtime (engine/joins/executor.py, JoinExecutor) makes t
 reads the indexes and stores it is handed (subquery closures use it too)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 Row = tuple            # events per stream; None where a stream has no event (outer joins)
 RowFn = Callable[[Row], Any]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class IndexSpec:
     """An index to maintain over one stream: `key_of(bean)` reads the indexed value(s)."""
 
@@ -25,7 +26,7 @@ class IndexSpec:
     key_of: Callable[[EventBean], Any] = field(compare=False, repr=False)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Access:
     """How the events of stream `target` matching a partial row are found.
 
@@ -71,7 +72,7 @@ class Access:
 Predicate = Callable[[Row], bool]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Step:
     """Bind one more stream through `access`, then keep rows passing every filter."""
 
@@ -79,7 +80,7 @@ class Step:
     filters: tuple[Predicate, ...] = field(default=(), compare=False, repr=False)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class InnerPlan:
     """Inner joins (comma form or `inner join ... on`): per starting stream, the filters on
     the starting event alone and the lookup steps binding the other streams one by one, in
@@ -89,7 +90,7 @@ class InnerPlan:
     steps: tuple[tuple[Step, ...], ...]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class OuterPlan:
     """Outer joins, SQL-92 left-deep: stream k joins the result of streams 0..k-1 with
     `kinds[k]` ('inner', 'left', 'right', 'full') under its on-condition `on_filters[k]`.
@@ -104,7 +105,7 @@ class OuterPlan:
     where: Optional[Predicate] = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class JoinPlan:
     """Everything a join instance needs: streams, indexes, the lookup plan, and which
     streams trigger output (all, or the unidirectional ones)."""

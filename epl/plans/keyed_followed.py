@@ -3,17 +3,17 @@ optionally `and not C(z = a.y)` beside B, optionally `where timer:within(t)`), f
 engine/patterns/keyed_followed.py."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from engine.contracts.epl_types import EPLType
+from engine.contracts.frozen import frozen_dataclass
 
 # key properties must compare with exact equality, as the filter index's EQ does
 EXACT_KINDS = frozenset({EPLType.STRING, EPLType.BOOLEAN, EPLType.BYTE, EPLType.SHORT,
                          EPLType.INT, EPLType.LONG, EPLType.BIGINT})
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class KeyedFollowedPlan:
     """A's filter template (constant), B's constant part (without the key equalities), the
     key properties on each side (pairwise equal), the tags and the match type. `within`

@@ -3,9 +3,10 @@ index` declare (epl/compiler/windows.py, tables.py, indexes.py, spatial.py build
 runtime, engine/namedwindows/, makes the window, table or index from it)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, ClassVar, Mapping, Optional, Union
 
+from engine.contracts.frozen import frozen_dataclass
 from epl.plans.started import StartedByRuntime
 
 from engine.contracts.event_types import EventType
@@ -13,7 +14,7 @@ from engine.contracts.event_types import EventType
 Fn = Callable[[Any], Any]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class WindowSpec:
     """A named window: its type and data window (view factories, in chain order); `context`:
     declared with `context X create window` (one window per partition)."""
@@ -26,7 +27,7 @@ class WindowSpec:
     is_table: ClassVar[bool] = False
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class TableSpec:
     """A table: its type, primary key, plain columns and aggregation columns (name and
     aggregator factory), the aggregation function each column declares and, for
@@ -46,7 +47,7 @@ class TableSpec:
 InfraSpec = Union[WindowSpec, TableSpec]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Preload:
     """`create window W as select ... from V insert [where ...]`: W starts with V's rows
     (those `accept` takes), each made from `(column, value fn or None: V's column)`."""
@@ -56,7 +57,7 @@ class Preload:
     columns: tuple[tuple[str, Optional[Fn]], ...]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CreatePlan(StartedByRuntime):
     """The plan of a `create window` or `create table` statement. Creating the statement
     declares the window or table (`spec`, made by the named-window service); starting it
@@ -72,7 +73,7 @@ class CreatePlan(StartedByRuntime):
     insert_into: Any = None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class IndexSpec:
     """`create [unique] index I on W(col [hash|btree], ...)`."""
 
@@ -94,7 +95,7 @@ class IndexSpec:
 SPATIAL_ARITY = {"pointregionquadtree": 2, "mxcifquadtree": 4}
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class SpatialIndexSpec:
     """`create index I on W((x, y) pointregionquadtree(minX, minY, width, height, ...))`:
     `coords` compute a row's point or rectangle; `columns` is a key no equality lookup

@@ -4,16 +4,17 @@ matches and what it does to them (epl/compiler/onactions.py, fireandforget.py bu
 engine/namedwindows/actions.py makes the actions when the statement starts)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Mapping, Optional
 
+from engine.contracts.frozen import frozen_dataclass
 from epl.plans.started import StartedByRuntime
 
 Eps = tuple
 Fn = Callable[[Eps], Any]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class MatchPlan:
     """The target rows a trigger selects: `where(trigger, row)`, or all rows; `key_columns`
     and `key_fns` look rows up by an index the target keeps on exactly those columns;
@@ -27,25 +28,25 @@ class MatchPlan:
     equalities: Mapping[str, Fn] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class OnSelectPlan:
     match: MatchPlan
     rows_plan: Any                   # the select clause's rows (epl/compiler/rowselect.py)
     and_delete: bool = False
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class OnDeletePlan:
     match: MatchPlan
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class OnUpdatePlan:
     match: MatchPlan
     assigns: tuple[tuple[str, Fn], ...]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class MergeStep:
     """One action of a when-clause: 'update' (assigns), 'delete', or 'insert' (`make(eps)`
     builds the event; `into_target` False routes it as an event of its type)."""
@@ -57,21 +58,21 @@ class MergeStep:
     into_target: bool = True
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class MergeClause:
     matched: bool
     condition: Optional[Fn]
     steps: tuple[MergeStep, ...]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class OnMergePlan:
     match: MatchPlan
     clauses: tuple[MergeClause, ...]
     always: Optional[MergeClause] = None     # `merge W insert select ...`: inserts, no lookup
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class OnSetPlan:
     """`on ... set v = expr, ...`: (variable, value fn, check) in order; `holder`: in a
     context, what has the partition's properties in place (its variables)."""
@@ -81,7 +82,7 @@ class OnSetPlan:
     holder: Any = None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class OnPlan(StartedByRuntime):
     """A compiled on-statement. Exactly one of `trigger_filter` (a template with `bind`) and
     `trigger_pattern` (a pattern plan with `start(instance, handle)`) is set; `action` is

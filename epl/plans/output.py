@@ -3,14 +3,14 @@ output clause. The runtime (engine/output/plan.py, `make_limiter`) makes one lim
 statement instance from it, with its condition made from the condition spec here."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence, Union
 
+from engine.contracts.frozen import frozen_dataclass
 import epl.ast as A
 from engine.contracts.crontab import CrontabSpec
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AfterSpec:
     """`output after <time period>` (`msec`) or `output after N events` (`events`)."""
 
@@ -18,7 +18,7 @@ class AfterSpec:
     events: Optional[int] = None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class EveryEvents:
     """`output every N events`: `rate` is fixed, or read from a variable at every update
     (`output every myvar events`)."""
@@ -27,7 +27,7 @@ class EveryEvents:
     read_rate: Optional[Callable[[], Any]] = None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class EveryTime:
     """`output every <time period>`."""
 
@@ -44,7 +44,7 @@ class EveryTime:
         return max(1, int(round(v))) if isinstance(v, (int, float)) and not isinstance(v, bool) else 1
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AtCrontab:
     """`output at (minutes, hours, days, months, weekdays [, seconds [, zone]])`."""
 
@@ -67,7 +67,7 @@ class BuiltinValues:
 Assignment = tuple[Callable[[Any], None], Callable[[Sequence[Any]], Any]]   # (write, value)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class WhenSpec:
     """`output when <expr> [then set ...]` and `... and when terminated [and <expr>] [then
     set ...]`, compiled once per statement (engine/output/when.py runs it)."""
@@ -85,7 +85,7 @@ class WhenSpec:
     terminated_then: tuple[Assignment, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class TerminatedOnly:
     """`output when terminated`: everything waits for the end of the context partition."""
 
@@ -93,7 +93,7 @@ class TerminatedOnly:
 Condition = Union[EveryEvents, EveryTime, AtCrontab, WhenSpec, TerminatedOnly]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class OutputPlan:
     """Everything decided about a statement's output clause."""
 

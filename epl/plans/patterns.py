@@ -5,17 +5,17 @@ under a repeat). The runtime builds its state machines from the tree when a stat
 instance starts (engine/patterns/nodes.py)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from engine.contracts.crontab import CrontabSpec
 from engine.contracts.event_types import EventType
+from engine.contracts.frozen import frozen_dataclass
 
 Match = dict
 Bound = Optional[Callable[[Match], Optional[int]]]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PatternPlan:
     """A compiled pattern: the operator tree, the type of its matches (one property per tag),
     the event types its filters listen to and the statement's overlapping-match annotations.
@@ -30,7 +30,7 @@ class PatternPlan:
     fast: Any = None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class FilterPlan:
     """`a=A(...)`: `template.bind((match_bean,))` gives the FilterSpec; `tag` names the event
     in the match."""
@@ -41,12 +41,12 @@ class FilterPlan:
     consume: Optional[int] = None       # the `@consume(level)` attribute (engine/patterns/consume.py)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class EveryPlan:
     child: Any
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class EveryDistinctPlan:
     """`key_of(match) -> hashable`; `expiry_ms` None keeps keys for the instance's life."""
 
@@ -55,28 +55,28 @@ class EveryDistinctPlan:
     expiry_ms: Optional[int] = None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class FollowedByPlan:
     children: tuple
     maxes: tuple[Optional[int], ...] = ()   # maxes[i]: `-[N]>` between child i and i+1
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AndPlan:
     children: tuple
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class OrPlan:
     children: tuple
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class NotPlan:
     child: Any
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class RepeatPlan:
     """`[n] child` (until None, low == high) or `[low:high] child until stop`."""
 
@@ -87,7 +87,7 @@ class RepeatPlan:
     array_tags: tuple[str, ...] = ()    # tags inside the matcher: collected into lists
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class WithinGuard:
     """`timer:within(t)` (max_count None) or `timer:withinmax(t, n)`; `delta_of(begin)` is t
     in milliseconds."""
@@ -96,27 +96,27 @@ class WithinGuard:
     max_count: Optional[Callable[[Match], int]] = None
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class WhileGuard:
     """`while (expr)`: `test(match)` is True while matches may pass."""
 
     test: Callable[[Match], bool]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class GuardPlan:
     child: Any
     guard: Any      # WithinGuard | WhileGuard
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class IntervalPlan:
     """`timer:interval(t)`: `delta_of(begin)` in milliseconds."""
 
     delta_of: Callable[[Match], int]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AtPlan:
     """`timer:at(...)`: the next crontab instant."""
 

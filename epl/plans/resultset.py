@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 from engine.contracts.event_types import EventType
+from engine.contracts.frozen import frozen_dataclass
 from epl.plans.aggregation import AggregationPlan
 
 Eps = Sequence[Any]
@@ -18,7 +19,7 @@ KINDS = ("simple", "row-for-all", "aggregated-ungrouped", "row-per-group", "aggr
          "row-per-group-rollup")
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class SelectClause:
     """The select clause: a column per compiled expression; `passthrough` (a single-stream
     `select *`) hands on the incoming event; `wildcard_streams` (index, alias or None) add
@@ -31,7 +32,7 @@ class SelectClause:
     wildcard_streams: tuple[tuple[int, Optional[str]], ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class RowShape:
     """Having, distinct, order by and limit/offset over the rows of one delivery."""
 
@@ -42,7 +43,7 @@ class RowShape:
     offset: int = 0
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class RollupLevel:
     """One grouping level of `group by rollup/cube/grouping sets`."""
 
@@ -52,7 +53,7 @@ class RollupLevel:
     order_keys: OrderKeys
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class IntoTable:
     """`into table T select ...`: the aggregations at `columns` (per statement aggregation,
     the table column index or None) aggregate into `table`'s rows."""

@@ -3,10 +3,11 @@ join and insert-into, all data (the runtime, engine/plan.py, starts it: one Sele
 per statement, or per context partition)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Optional, Sequence
 
 from engine.contracts.event_types import EventType
+from engine.contracts.frozen import frozen_dataclass
 from engine.contracts.plans import InsertIntoPlan, StreamPlan
 
 from .joins import JoinPlan
@@ -15,7 +16,7 @@ from .resultset import ResultSetPlan
 from .started import StartedByRuntime
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class SelectPlan(StartedByRuntime):
     """A compiled select statement."""
 

@@ -3,10 +3,11 @@ decided it, and the holder through which its compiled expressions reach the runn
 (engine/subqueries.py makes and runs the windows per statement instance)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable, Optional, Sequence
 
 from engine.contracts.bean import EventBean
+from engine.contracts.frozen import frozen_dataclass
 
 
 class SubqueryHolder:
@@ -32,7 +33,7 @@ class SubqueryHolder:
         return rt if rt is not None or by_props else self.state
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class SubqueryPlan:
     """One subquery's window, decided at compile time.
 
