@@ -98,25 +98,29 @@ class _Handle:
 
 
 def _waited(spec: FilterSpec, wanted: Callable[[Any], bool], prop: Optional[str],
-            waiting: dict) -> FilterSpec:
+            waiting: dict, live: bool) -> FilterSpec:
     """B's (or C's) filter narrowed to keys some A waits for: like the state machines'
     per-instance filters, the index discards the other events before any handle, bean or
-    type check. For one key property of a map type, the leaf is `prop in keys of waiting`,
-    which the index's generated code tests inline (no call); else a predicate leaf."""
+    type check. For one key property of a map type, a leaf `prop in keys of waiting`,
+    which the index's generated code tests inline (no call); else, or when `live` (with
+    `within`: only a key with a live instance is wanted), a predicate leaf `wanted` (after
+    the inline test, which ranks first: an event whose key nobody waits for costs no call)."""
     key = f"keyed-followed:{uuid.uuid4().hex}"
+    leaves: tuple = ()
     if prop is not None:
-        leaf = FilterParam(prop, FilterOp.IN_KEYS, waiting, key=key)
-    else:
-        leaf = FilterParam("", FilterOp.BOOL_EXPR, wanted, key=key)
-    return FilterSpec(spec.event_type, tuple(path + (leaf,) for path in spec.paths))
+        leaves += (FilterParam(prop, FilterOp.IN_KEYS, waiting, key=key),)
+    if prop is None or live:
+        leaves += (FilterParam("", FilterOp.BOOL_EXPR, wanted, key=key + ":live"),)
+    return FilterSpec(spec.event_type, tuple(path + leaves for path in spec.paths))
 
 
 class KeyedFollowedRun:
     """One statement instance's matcher. `waiting` maps a key to what waits for its B,
     oldest first: one entry or a list of entries (an entry is the A event, or with `within`
     the tuple (deadline, key, A event) for a constant positive period, else (deadline, seq,
-    key, A event)); `due` holds the `within` entries by deadline (a queue when the period is
-    a constant, else a heap). The per-event work is in closures built by `_build` (`fns`:
+    key, A event)); `due` holds the `within` entries by deadline (for a constant positive
+    period a queue of buckets, lists of entries in creation order; for another constant a
+    queue; else a heap). The per-event work is in closures built by `_build` (`fns`:
     the handles' `on_event`, B's and C's filter leaves), with their state in local cells."""
 
     def __init__(self, fast: KeyedFollowedPlan, instance: Any, handle: Any) -> None:
@@ -141,10 +145,11 @@ class KeyedFollowedRun:
         self._live, self._clear = fns.live, fns.clear
         empty = (EventBean(fast.match_type, {}),)
         specs = [fast.a_template.bind(empty),
-                 _waited(fast.b_template.bind(empty), fns.b_wanted, fns.b_prop, fns.waiting)]
+                 _waited(fast.b_template.bind(empty), fns.b_wanted, fns.b_prop, fns.waiting, fns.live_leaf)]
         handles = [_Handle(fns.on_a, self.statement), _Handle(fns.on_b, self.statement)]
         if fast.c_template is not None:
-            specs.append(_waited(fast.c_template.bind(empty), fns.c_wanted, fns.c_prop, fns.waiting))
+            specs.append(_waited(fast.c_template.bind(empty), fns.c_wanted, fns.c_prop, fns.waiting,
+                                 fns.live_leaf))
             handles.append(_Handle(fns.on_c, self.statement))
         if self.addendum is not None:
             specs = [self.addendum(s) for s in specs]
@@ -193,7 +198,7 @@ class _Fns:
     bookkeeping, closures over one set of local cells."""
 
     __slots__ = ("on_a", "on_b", "b_wanted", "on_c", "c_wanted", "live", "clear", "rebind", "choose",
-                 "waiting", "b_prop", "c_prop")
+                 "waiting", "b_prop", "c_prop", "live_leaf")
 
     def __init__(self, **fns: Callable) -> None:
         for k, v in fns.items():
@@ -221,8 +226,11 @@ def _build(run: KeyedFollowedRun) -> _Fns:
     slack = max(1, within_ms // 16) if steady else 0
     sweep_at: Any = float("-inf")       # when on_a_steady next ends what has ended
     waiting: dict[Any, Any] = {}
-    waiting_get, waiting_pop = waiting.get, waiting.pop
+    waiting_get, waiting_pop, waiting_setdefault = waiting.get, waiting.pop, waiting.setdefault
+    # a constant positive period: `due` holds buckets, lists of the entries made between two
+    # sweeps (`bucket` the one filling), so that a sweep ends a bucket in one `for` loop
     due: Any = deque() if within_ms is not None else []
+    bucket: list = []
     pop_due = due.popleft if within_ms is not None else partial(heapq.heappop, due)
     count = 0                           # waiting A events, counted against the limit
     seq = 0
@@ -304,7 +312,8 @@ def _build(run: KeyedFollowedRun) -> _Fns:
     def hand_out(bean: Any, rows: list) -> None:
         """Rows of one B event: to the statement's one listener at once when the routing
         hands B events to this handle alone and nothing waits for dispatch (what the
-        dispatch would do), else through `deliver`."""
+        dispatch would do), else through `deliver`. (on_b_plain has this inlined: keep
+        the two the same.)"""
         if direct and not eng._dispatch_queue and bean.event_type is b_type \
                 and (alone if route.fn is checked_fn else recheck(route.fn)):
             if sd["_listeners"] is ls1 and sd["_subscriber"] is None:
@@ -344,38 +353,68 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         w = waiting_get(key)
         if w is None:
             waiting[key] = bean
-        elif w.__class__ is list:
+        elif type(w) is list:
             w.append(bean)
         else:
             waiting[key] = [w, bean]
 
     def sweep(t: float) -> int:
-        """The ended entries of a constant period leave the queue and their keys' lists,
-        oldest first (once per `slack`, not per event); how many were still waiting."""
+        """The buckets of a constant period whose entries have all ended (the newest has)
+        leave the queue, their entries their keys' lists, oldest first (once per `slack`,
+        not per event; the filling bucket stays); how many were still waiting. Entries end
+        in creation order, so an ending entry still waiting heads its key's list."""
         ended = 0
         while due:
-            e = due[0]
-            if e[0] > t:
+            b = due[0]
+            if b is bucket or (b and b[-1][0] > t):
                 break
             pop_due()
-            k = e[1]
-            w = waiting_get(k)
-            if w is e:
-                del waiting[k]
-                ended += 1
-            elif w.__class__ is list and w[0] is e:
-                del w[0]
-                if len(w) == 1:
-                    waiting[k] = w[0]
-                ended += 1
+            for e in b:
+                # (popped and put back unless it ends: one lookup for an ending lone entry)
+                w = waiting_pop(e[1], None)
+                if w is e:
+                    ended += 1
+                elif w is not None:
+                    if type(w) is list and w[0] is e:
+                        del w[0]
+                        ended += 1
+                        if len(w) == 1:
+                            w = w[0]
+                    waiting[e[1]] = w
         return ended
+
+    def expire_steady(t: float) -> None:
+        """`expire` for a constant period: every entry ended at `t` leaves (whole buckets,
+        then the ended head of the first bucket still holding a live entry, which stays)."""
+        ended = sweep(t)
+        if due:
+            b = due[0]
+            i = 0
+            for e in b:
+                if e[0] > t:
+                    break
+                i += 1
+                k = e[1]
+                w = waiting_get(k)
+                if w is e:
+                    del waiting[k]
+                    ended += 1
+                elif type(w) is list and w[0] is e:
+                    del w[0]
+                    if len(w) == 1:
+                        waiting[k] = w[0]
+                    ended += 1
+            if i:
+                del b[:i]
+        if ended:
+            released(ended)
 
     def on_a_steady(bean: Any) -> None:
         """`within` a constant positive period: entries (deadline, key, A event) in a queue.
         The ended ones leave in batches, a sixteenth of the period apart (one loop for
         several, oldest first, each the head of its key's list); until then B events and
         the live count (see `live_count`) skip them by their deadline."""
-        nonlocal count, sweep_at
+        nonlocal count, sweep_at, bucket
         if a_prop is not None and bean.event_type is a_type:
             key = bean.underlying.get(a_prop)
             if key is None:
@@ -384,8 +423,10 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             key = a_key(bean)
         t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
         if t >= sweep_at:
-            sweep_at = t + slack
             ended = sweep(t)
+            sweep_at = t + slack
+            bucket = []
+            due.append(bucket)
             if ended:
                 count -= ended
                 if lim.max_instances is not None:
@@ -394,11 +435,11 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             return
         count += 1
         entry = (t + within_ms, key, bean)
-        due.append(entry)
+        bucket.append(entry)
         w = waiting_get(key)
         if w is None:
             waiting[key] = entry
-        elif w.__class__ is list:
+        elif type(w) is list:
             w.append(entry)
         else:
             waiting[key] = [w, entry]
@@ -437,7 +478,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         w = waiting_get(key)
         if w is None:
             waiting[key] = entry
-        elif w.__class__ is list:
+        elif type(w) is list:
             w.append(entry)
         else:
             waiting[key] = [w, entry]
@@ -458,14 +499,14 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         w = waiting_get(key)
         if w is None:
             waiting[key] = bean
-        elif w.__class__ is list:
+        elif type(w) is list:
             w.append(bean)
         else:
             waiting[key] = [w, bean]
 
     def on_a_steady_plain(bean: Any) -> None:
         """on_a_steady without the limit's check and count."""
-        nonlocal sweep_at
+        nonlocal sweep_at, bucket
         if bean.event_type is a_type:
             key = bean.underlying.get(a_prop)
             if key is None:
@@ -474,17 +515,18 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             key = a_key(bean)
         t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
         if t >= sweep_at:
-            sweep_at = t + slack
             sweep(t)
+            sweep_at = t + slack
+            bucket = []
+            due.append(bucket)
         entry = (t + within_ms, key, bean)
-        due.append(entry)
-        w = waiting_get(key)
-        if w is None:
-            waiting[key] = entry
-        elif w.__class__ is list:
-            w.append(entry)
-        else:
-            waiting[key] = [w, entry]
+        bucket.append(entry)
+        w = waiting_setdefault(key, entry)      # (one lookup for a key nobody waits under)
+        if w is not entry:
+            if type(w) is list:
+                w.append(entry)
+            else:
+                waiting[key] = [w, entry]
 
     def on_b_plain(bean: Any) -> None:
         """on_b without the limit's count, for one key property of a map type (and, with
@@ -496,7 +538,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         if w is None:
             return
         if within is None:
-            if w.__class__ is not list:         # one A waits (the common case)
+            if type(w) is not list:         # one A waits (the common case)
                 row = _new_bean(EventBean)
                 row.event_type = mt
                 row.underlying = {a_tag: w, b_tag: bean} if b_tag is not None else {a_tag: w}
@@ -510,7 +552,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                     rows.append(row)
         else:
             t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
-            if w.__class__ is not list:
+            if type(w) is not list:
                 if w[0] <= t:
                     return                      # expired
                 row = _new_bean(EventBean)
@@ -527,13 +569,25 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                         rows.append(row)
                 if not rows:
                     return
-        hand_out(bean, rows)
+        # hand_out inlined (a call per matched B event is a tenth of its cost here)
+        if direct and not eng._dispatch_queue and bean.event_type is b_type \
+                and (alone if route.fn is checked_fn else recheck(route.fn)):
+            if sd["_listeners"] is ls1 and sd["_subscriber"] is None:
+                try:
+                    fn1(rows, empty)
+                except Exception as exc:  # isolate listeners: log, signal, go on
+                    statement._failed("Listener", fn1, exc)
+                if sd["_subscriber"] is not None:
+                    late_subscriber(statement, rows, empty)   # set by that listener
+            else:
+                receivers(rows)
+            return
+        deliver(rows)
 
     def waiting_count() -> int:
         """The waiting A events (expired ones ended first)."""
-        if due and due[0][0] <= now():
-            expire(now())
-        return sum(len(w) if w.__class__ is list else 1 for w in waiting.values())
+        ended_now()
+        return sum(len(w) if type(w) is list else 1 for w in waiting.values())
 
     def choose(handles: list) -> None:
         """Give the handles the functions for the limit as it is now: without one, the
@@ -566,7 +620,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             w = waiting_pop(b_key(bean), None)
         if w is None:
             return
-        if w.__class__ is not list:         # one A waits (the common case)
+        if type(w) is not list:         # one A waits (the common case)
             count -= 1
             if lim.max_instances is not None:
                 lim.released()
@@ -614,7 +668,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         if w is None:
             return False
         t = ctx._scheduler.now - ctx.offset if plain_ctx else now()
-        if w.__class__ is not list:
+        if type(w) is not list:
             return w[0] > t
         if steady:              # deadlines in creation order: the newest ends last
             return w[-1][0] > t
@@ -639,7 +693,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
             return False
         if w is None:
             return False
-        if w.__class__ is list:
+        if type(w) is list:
             w = w[-1]           # deadlines in creation order: the newest ends last
         return w[0] > (ctx._scheduler.now - ctx.offset if plain_ctx else now())
 
@@ -650,7 +704,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         """`not C` turned false: the instances waiting under C's key end."""
         w = waiting_pop(c_key(bean), None)
         if w is not None:
-            released(len(w) if w.__class__ is list else 1)
+            released(len(w) if type(w) is list else 1)
 
     # -- expiry ----------------------------------------------------------------------------
     def expire(t: float) -> None:
@@ -664,7 +718,7 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                 continue                # completed by its B
             if w is entry:
                 del waiting[key]
-            elif w.__class__ is list:
+            elif type(w) is list:
                 for i, x in enumerate(w):
                     if x is entry:
                         del w[i]
@@ -683,19 +737,27 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         zero_timer.clear()
         expire(now() + _HALF)
 
+    def ended_now() -> None:
+        """End what has ended at the current time."""
+        t = now()
+        if steady:
+            expire_steady(t)
+        elif due and due[0][0] <= t:
+            expire(t)
+
     def live_count() -> int:
         if plain:
             return waiting_count()
-        if due and due[0][0] <= now():
-            expire(now())
+        ended_now()
         return count
 
     def clear() -> None:
-        nonlocal count
+        nonlocal count, sweep_at
         if zero_timer:
             ctx.cancel(zero_timer.pop())
         waiting.clear()
         due.clear()
+        sweep_at = float("-inf")        # the next A opens a bucket in the queue
         count = 0
 
     def rebind(index: Any, b: Any) -> None:
@@ -705,14 +767,14 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         b_handle[0] = b
 
     on = on_a if within is None else on_a_steady if steady else on_a_within
-    if within is not None:      # the leaves test deadlines: never the inline key test
+    if within is not None:      # the leaves test deadlines (after the inline key test)
         return _Fns(on_a=on, on_b=on_b, b_wanted=wanted_steady if steady and b_prop is not None else wanted_live,
                     on_c=on_c, c_wanted=c_wanted_live,
                     live=live_count, clear=clear, rebind=rebind, choose=choose, waiting=waiting,
-                    b_prop=None, c_prop=None)
+                    b_prop=b_prop, c_prop=c_prop, live_leaf=True)
     return _Fns(on_a=on, on_b=on_b, b_wanted=wanted, on_c=on_c, c_wanted=c_wanted,
                 live=live_count, clear=clear, rebind=rebind, choose=choose, waiting=waiting,
-                b_prop=b_prop, c_prop=c_prop)
+                b_prop=b_prop, c_prop=c_prop, live_leaf=False)
 
 
 def _alone(route: Any, handle: Any) -> bool:

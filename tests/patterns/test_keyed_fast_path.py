@@ -506,3 +506,80 @@ def test_subscriber_set_by_the_lone_listener_gets_that_row(guard):
     got = _run_receivers(epl, seq, True, "sets", False)
     assert got == _run_receivers(epl, seq, False, "sets", False)
     assert sum(1 for c in got if c[0] == "S") == 3
+
+
+def _run_direct(epl: str, fast: bool, seq: list, toggle: int = 4) -> list:
+    """The pattern with one listener (the direct delivery's case) that raises on every
+    other call, a statement routing Z events on as B events (`insert into`, with its own
+    listener: its rows wait for dispatch while the routed B event is processed), and one on
+    B that comes and goes every `toggle` steps (the pattern's filter alone on B, then not);
+    the calls and the listener and statement errors signalled, in order."""
+    engine = Engine(time="simulated", start_time=0)
+    set_fast_paths(engine, fast)
+    for s in SCHEMAS + ("create schema Z(id int, k string, v int)",):
+        engine.epl(s)
+    calls: list = []
+    engine.signals.listener_error.connect(
+        lambda sender, **kw: calls.append(("error", str(kw["error"]))), weak=False)
+    engine.signals.statement_error.connect(
+        lambda sender, **kw: calls.append(("failed", str(kw["error"]))), weak=False)
+    stmt = engine.epl(epl)
+    assert isinstance(stmt_registration(stmt), KeyedFollowedRun) == fast
+    n = [0]
+
+    def listen(new, old):
+        n[0] += 1
+        calls.append(("L", [_plain(e.underlying) for e in new or []]))
+        if n[0] % 2 == 0:
+            raise RuntimeError(f"listener fails {n[0]}")
+    stmt.add_listener(listen)
+    engine.epl("insert into B select id, k, v from Z").add_listener(
+        lambda new, old: calls.append(("Z", [e.to_dict() for e in new])))
+    other = None
+    for i, s in enumerate(seq):
+        if i % toggle == toggle - 1:
+            if other is None:
+                other = engine.epl("select id from B")
+                other.add_listener(lambda new, old: calls.append(("B", len(new))))
+            else:
+                other.destroy()
+                other = None
+        if s[0] == "Z":
+            engine.send({"id": s[1], "k": "x", "v": s[2]}, "Z")
+        else:
+            _step(engine, s)
+        calls.append("|")
+    engine.close()
+    return calls
+
+
+direct_steps = st.lists(
+    st.one_of(
+        st.tuples(st.sampled_from("AABZ"), st.sampled_from([0, 1, 2]), st.sampled_from(["x"]),
+                  st.integers(0, 5)),
+        st.tuples(st.just("T"), st.sampled_from([0, 10, 60, 100, 150])),
+    ),
+    min_size=5, max_size=40,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["", " where timer:within(100 msec)"]), direct_steps)
+def test_direct_delivery_of_routed_b_events_and_a_failing_listener(guard, seq):
+    """B events routed by `insert into` (after the rows of the statement that inserted
+    them), a statement on B coming and going, a lone listener that fails now and then
+    (isolated and signalled: `listener_error`): as by the state machines' dispatch."""
+    seq = [("Z", s[1], s[3]) if s[0] == "Z" else s for s in seq]
+    epl = _statement("", "b=B(id = a.id)", guard, False)
+    assert _run_direct(epl, True, seq) == _run_direct(epl, False, seq)
+
+
+@pytest.mark.parametrize("guard", ["", " where timer:within(100 msec)"])
+def test_failing_lone_listener_of_direct_delivery(guard):
+    """Matches handed straight to a lone listener that raises: the failure is the
+    listener's (`listener_error`, the statement goes on), as in the dispatch."""
+    seq = [s for i in range(6) for s in (("A", i % 2, "x", i), ("B", i % 2, "x", i), ("T", 10))]
+    epl = _statement("", "b=B(id = a.id)", guard, False)
+    got = _run_direct(epl, True, seq, toggle=len(seq) + 1)
+    assert got == _run_direct(epl, False, seq, toggle=len(seq) + 1)
+    assert [c[0] for c in got if c[0] in ("error", "failed")] == ["error"] * 3
