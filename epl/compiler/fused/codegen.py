@@ -466,12 +466,7 @@ def _fast_block(shape: Shape, classes: Sequence[str], names: Sequence[str], pre:
         L.append("w, " + ", ".join(f"a{i}" for i in range(len(shape.aggs))) + ", = rec")
     # (ungrouped: the window of a plain #length and the aggregators are the loop's, see
     # fast_locals)
-    locals_of = local_values(classes)
-    # (counts: one in and one out, both counted, stay as they were)
-    slides = [(f"a{i}", f"t{i}", f"c{i}") for i in range(len(shape.aggs)) if i in locals_of]
-    one = len(slides) == 1 and any(locals_of[i] in LOCAL_POSITIVE for i in locals_of)
-    # (one sum reads the leaving value from the bean before the new one replaces it)
-    inner = [] if one else ["wv = ob.v"]
+    inner = ["wv = ob.v"]
     rk = "rk"
     if gprop is not None:
         if key_t is not None:
@@ -481,18 +476,19 @@ def _fast_block(shape: Shape, classes: Sequence[str], names: Sequence[str], pre:
     inner.append("ob.underlying = u")
     if gprop is not None and key_t is None:
         inner.append(f"ob.k = {_read('u', gprop, pre)}")
-    inner += ["w.append(ob)"] if one else [f"ob.v = {vt}", "w.append(ob)"]
+    inner += [f"ob.v = {vt}", "w.append(ob)"]
+    locals_of = local_values(classes)
     zero = "0.0" if typed == "float" else "0"
-    if one:
+    # (counts: one in and one out, both counted, stay as they were)
+    slides = [(f"a{i}", f"t{i}", f"c{i}") for i in range(len(shape.aggs)) if i in locals_of]
+    if len(slides) == 1 and any(locals_of[i] in LOCAL_POSITIVE for i in locals_of):
         # one sum: the row in each branch, with the value of a positive count plain
         (a, t, c), = slides
         row = _row_lines(shape, classes, names, locals_of, rk)
         pos = row[:-1] + [f"out.underlying = {_row_source(shape, classes, names, rk, locals_of, True)}"]
         # (a count is never negative: `if c` is `c > 0`, one test cheaper than `c <= 0`)
-        # (ob.v read in the slide, then set: one local store and load fewer than `wv`)
-        inner += [f"{c} = {a}.n", f"if {c}:", f"    {t} = {a}.total = ({a}.total + {vt}) - ob.v",
-                  f"    ob.v = {vt}"]
-        inner += ["    " + x for x in pos] + ["else:", f"    ob.v = {vt}", f"    {t} = {a}.total = {zero}"]
+        inner += [f"{c} = {a}.n", f"if {c}:", f"    {t} = {a}.total = ({a}.total + {vt}) - wv"]
+        inner += ["    " + x for x in pos] + ["else:", f"    {t} = {a}.total = {zero}"]
         inner += ["    " + x for x in row]
     else:
         for a, t, c in slides:
