@@ -20,6 +20,7 @@ from hypothesis import given, settings, strategies as st
 
 import engine.engine as engine_module
 from engine import Engine
+from tests.lock_holder import holding_the_lock
 from tests.raw_batch_setup import count_calls, counted_acquires, rows as _rows, schema_engine as _engine
 
 W3 = "select k, sum(v) as s from T#time_batch(100 msec) group by k"
@@ -161,16 +162,7 @@ def test_events_sent_while_the_lock_is_held_keep_the_split() -> None:
             for i in range(30):
                 engine.advance_time(200 + i)
                 engine.send({"k": KEYS[i % 4], "v": i, "n": 1, "x": 0.5}, "T")
-        started = threading.Event()
-        release = threading.Event()
-
-        def holder() -> None:
-            with engine.lock:
-                started.set()
-                release.wait(5)
-        t = threading.Thread(target=holder)
-        t.start()
-        started.wait(5)
+        t, release = holding_the_lock(engine)
         senders = [threading.Thread(target=engine.send, args=({"k": "q", "v": j, "n": 1, "x": 0.5}, "T"))
                    for j in range(3)]
         for s in senders:

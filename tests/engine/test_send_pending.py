@@ -13,6 +13,7 @@ from hypothesis import given, settings, strategies as st
 from engine import Engine
 from engine.errors import EventTypeError
 from engine.fused import is_fused
+from tests.lock_holder import holding_the_lock
 
 SCHEMA = "create schema T(sym string, v double, i int)"
 
@@ -198,20 +199,6 @@ def test_per_event_send_delivers_what_send_many_and_the_general_chain_deliver(ba
     assert _run(batches, "send_unlocked", relay) == want
 
 
-def _holding_the_lock(engine: Engine) -> tuple[threading.Thread, threading.Event]:
-    """Another thread holding `engine.lock` until the returned event is set."""
-    held, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        with engine.lock:
-            held.set()
-            release.wait(10)
-    t = threading.Thread(target=hold)
-    t.start()
-    held.wait(10)
-    return t, release
-
-
 @pytest.mark.parametrize("thread_safe", [True, False])
 def test_send_waits_for_the_lock_unless_the_engine_is_not_thread_safe(thread_safe):
     engine = Engine(time="simulated", thread_safe=thread_safe)
@@ -219,7 +206,7 @@ def test_send_waits_for_the_lock_unless_the_engine_is_not_thread_safe(thread_saf
     got: list = []
     engine.epl("select v from T(v > 1)").add_listener(lambda new, old: got.append(new[0]["v"]))
     engine.send({"sym": "a", "v": 2.0, "i": 1}, "T")           # the type's first send
-    holder, release = _holding_the_lock(engine)
+    holder, release = holding_the_lock(engine)
     sender = threading.Thread(target=lambda: (engine.send({"sym": "a", "v": 3.0, "i": 1}, "T"),
                                               engine.advance_time(5)))
     sender.start()
