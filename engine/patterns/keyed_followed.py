@@ -358,29 +358,36 @@ def _build(run: KeyedFollowedRun) -> _Fns:
         else:
             waiting[key] = [w, bean]
 
+    def end_entries(entries: list) -> int:
+        """The entries (ended, oldest first) leave their keys' lists; how many were still
+        waiting. Entries end in creation order, so an ending entry still waiting heads its
+        key's list."""
+        ended = 0
+        for e in entries:
+            # (popped and put back unless it ends: one lookup for an ending lone entry)
+            w = waiting_pop(e[1], None)
+            if w is e:
+                ended += 1
+            elif w is not None:
+                if type(w) is list and w[0] is e:
+                    del w[0]
+                    ended += 1
+                    if len(w) == 1:
+                        w = w[0]
+                waiting[e[1]] = w
+        return ended
+
     def sweep(t: float) -> int:
         """The buckets of a constant period whose entries have all ended (the newest has)
-        leave the queue, their entries their keys' lists, oldest first (once per `slack`,
-        not per event; the filling bucket stays); how many were still waiting. Entries end
-        in creation order, so an ending entry still waiting heads its key's list."""
+        leave the queue, and their entries their keys' lists, oldest first (once per
+        `slack`, not per event; the filling bucket stays); how many were still waiting."""
         ended = 0
         while due:
             b = due[0]
             if b is bucket or (b and b[-1][0] > t):
                 break
             pop_due()
-            for e in b:
-                # (popped and put back unless it ends: one lookup for an ending lone entry)
-                w = waiting_pop(e[1], None)
-                if w is e:
-                    ended += 1
-                elif w is not None:
-                    if type(w) is list and w[0] is e:
-                        del w[0]
-                        ended += 1
-                        if len(w) == 1:
-                            w = w[0]
-                    waiting[e[1]] = w
+            ended += end_entries(b)
         return ended
 
     def expire_steady(t: float) -> None:
@@ -394,17 +401,8 @@ def _build(run: KeyedFollowedRun) -> _Fns:
                 if e[0] > t:
                     break
                 i += 1
-                k = e[1]
-                w = waiting_get(k)
-                if w is e:
-                    del waiting[k]
-                    ended += 1
-                elif type(w) is list and w[0] is e:
-                    del w[0]
-                    if len(w) == 1:
-                        waiting[k] = w[0]
-                    ended += 1
             if i:
+                ended += end_entries(b[:i])
                 del b[:i]
         if ended:
             released(ended)
