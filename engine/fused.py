@@ -72,6 +72,50 @@ class SpentBean(LoopBean):
     __slots__ = ()
 
 
+class KeptLoopBean(LoopBean):
+    """A LoopBean of a statement that reads nothing of an event in its window but `k` and
+    `v` (epl/compiler/fused/codegen.py kept_values): it keeps those two values and not the
+    event. So the window does not keep the user's dict alive, and a full window's step
+    does not touch the dict of the event leaving it (a cache miss per event: about 5% of
+    W2's time). `underlying` is the event as the statement sees it: a dict of the kept
+    properties, made when something reads it (the general chain: iteration, the per-event
+    path, a checkpoint). The property names are the class's (`kept_classes`)."""
+
+    __slots__ = ()
+    _kept: tuple[Optional[str], str] = (None, "")       # (group-by property or None, aggregated)
+
+    @property
+    def underlying(self) -> dict:       # type: ignore[override]
+        k, v = self._kept
+        return {v: self.v} if k is None else {k: self.k, v: self.v}
+
+    def __getstate__(self) -> tuple[None, dict]:
+        """The slots that hold something (pickle's slot state): not the derived `underlying`."""
+        state = {"event_type": self.event_type, "v": self.v}
+        if self._kept[0] is not None:
+            state["k"] = self.k
+        return None, state
+
+
+_KEPT: dict[tuple, tuple[type, type]] = {}
+
+
+def kept_classes(kept: tuple[Optional[str], str]) -> tuple[type, type]:
+    """The (_Loop, _LoopT) pair of KeptLoopBean classes for one (group-by property or None,
+    aggregated property): a generated statement module binds them when its beans keep only
+    those values."""
+    pair = _KEPT.get(kept)
+    if pair is None:
+        if len(_KEPT) >= _MAX_CODE:
+            _KEPT.clear()       # (a statement keeps the classes it bound)
+        base = type("KeptLoopBean", (KeptLoopBean,), {"__slots__": (), "_kept": kept,
+                                                     "__module__": __name__})
+        typed = type("TypedKeptLoopBean", (base,), {"__slots__": (), "__module__": __name__,
+                                                    "__doc__": TypedLoopBean.__doc__})
+        pair = _KEPT[kept] = (base, typed)
+    return pair
+
+
 class FusedHandle(StreamHandle):
     """The filter-index handle of a fused statement instance: `on_event` is generated."""
 
@@ -280,7 +324,8 @@ def _bind(ns: dict, plan: Any, aggs: Any, stmt: Any, et: Any) -> None:
               _refc=aggs.refcounts, _new_row=aggs.new_row, _single=aggs.ungrouped(), _stmt=stmt,
               _failed=statement_failed, _et=et, _route=None, _roots=None, _root=None, _h=None,
               _epoch=EPOCH, _late_sub=late_subscriber,
-              _Loop=LoopBean, _LoopT=TypedLoopBean, _Spent=SpentBean, _rc=sys.getrefcount)
+              _Loop=LoopBean, _LoopT=TypedLoopBean, _Spent=SpentBean, _rc=sys.getrefcount,
+              _kept_classes=kept_classes)
 
 
 # send_many's other batch loops, tried when no fused statement is alone on the type:

@@ -230,7 +230,7 @@ def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[Key
     known = {"_props", "_events", "_gw", "_gwgroups", "_wins", "_groups", "_refc", "_new_row", "_single"}
     if not layout or not set(layout) <= known:
         return None
-    from engine.fused import LoopBean, SpentBean, _type_checks, bind_checks
+    from engine.fused import LoopBean, SpentBean, _type_checks, bind_checks, kept_classes
     from engine.statement import late_subscriber
     item = definition.levels[0].spec.item_for(et)
     key = None
@@ -248,7 +248,8 @@ def plan_fusion(runtime: Any, statement: "Statement", plan: Any) -> Optional[Key
     ns.update(_Bean=EventBean, _new_bean=EventBean.__new__, _out_type=inner.out_type, _where=inner.where,
               _stmt=statement, _holder=plan.holder, _failed=statement_failed,
               _wrap32=IntSum32.wrap, _wrap64=IntSum64.wrap, _epoch=EPOCH,
-              _late_sub=late_subscriber, _Loop=LoopBean, _Spent=SpentBean, _rc=sys.getrefcount, _et=et)
+              _late_sub=late_subscriber, _Loop=LoopBean, _Spent=SpentBean, _rc=sys.getrefcount, _et=et,
+              _kept_classes=kept_classes)
     bind_checks(ns, checked)
     exec(code, ns)
     return KeyedFusion(statement, ns["on_event"], ns["run"], et, layout)

@@ -111,15 +111,15 @@ def test_reused_beans_deliver_as_the_general_chain(text: str, n: int, script: li
 
 
 def test_the_loop_reuses_the_expelled_bean() -> None:
-    from engine.fused import TypedLoopBean
     engine = Engine(time="simulated")
     engine.epl(SCHEMA)
     stmt = engine.epl("select sym, sum(v) from T#groupwin(sym)#length(2) group by sym")
     stmt.add_listener(lambda new, old: None)
     engine.send_many([{"sym": "a", "v": 1.0, "i": 1}] * 2, "T")
-    win = stmt._instances[0].handles[0].namespace["_wins"]["a"][0]
+    ns = stmt._instances[0].handles[0].namespace
+    win = ns["_wins"]["a"][0]
     first = list(win)
-    assert all(type(b) is TypedLoopBean for b in first)     # (a LoopBean whose v is a float)
+    assert all(type(b) is ns["_LoopT"] for b in first)     # (a LoopBean whose v is a float)
     engine.send_many([{"sym": "a", "v": float(x), "i": 1} for x in (5, 6)], "T")
     assert [id(b) for b in win] == [id(b) for b in first]
     assert [b.underlying["v"] for b in win] == [5.0, 6.0]
@@ -129,7 +129,7 @@ def test_the_loop_keeps_what_a_leaving_event_gives() -> None:
     """A bean the loop makes carries the aggregated property's value and the group-by
     value, which the statement reads again when the event leaves; a bean a fault report got
     is a SpentBean: never reused."""
-    from engine.fused import LoopBean, SpentBean, TypedLoopBean
+    from engine.fused import SpentBean
     engine = Engine(time="simulated", check_events=False)
     engine.epl(SCHEMA)
     stmt = engine.epl("select sym, avg(v) as a from T#groupwin(sym)#length(2) group by sym")
@@ -138,7 +138,9 @@ def test_the_loop_keeps_what_a_leaving_event_gives() -> None:
     reported: list = []
     engine.signals.statement_error.connect(lambda *_, **kw: reported.append(kw["event"]), weak=False)
     engine.send_many([{"sym": "a", "v": x, "i": 1} for x in (1.0, 2.0, 4.0)], "T")
-    win = stmt._instances[0].handles[0].namespace["_wins"]["a"][0]
+    ns = stmt._instances[0].handles[0].namespace
+    LoopBean, TypedLoopBean = ns["_Loop"], ns["_LoopT"]     # (beans keeping k and v only)
+    win = ns["_wins"]["a"][0]
     assert [(type(b), b.k, b.v) for b in win] == [(TypedLoopBean, "a", 2.0), (TypedLoopBean, "a", 4.0)]
     assert got == [1.0, 1.5, 3.0]
     engine.send_many([{"sym": "a", "v": "x", "i": 1}], "T")

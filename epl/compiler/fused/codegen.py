@@ -175,8 +175,10 @@ def fault_lines(ind: str, typed: bool = False) -> list[str]:
     `recycle`; `typed`: _recycling_body's): a bean for the report when there is none yet,
     and the report's bean never reused (a SpentBean: reports keep it)."""
     loops = "type(bean) is _Loop or type(bean) is _LoopT" if typed else "type(bean) is _Loop"
+    # (a bean that kept values only, KeptLoopBean, takes its event: a SpentBean keeps it)
     return [ind + x for x in ["if bean is None:"] + ["    " + y for y in _new_bean("_Bean")] + [
-        f"elif {loops}:", "    bean.__class__ = _Spent", "_failed(engine, stmt, bean, exc)"]]
+        f"elif {loops}:", "    bean.__class__ = _Spent", "    bean.underlying = u",
+        "_failed(engine, stmt, bean, exc)"]]
 
 
 # the aggregators whose value the batch loop reads from locals: after each update,
@@ -240,13 +242,13 @@ def _group_window(shape: Shape, pre: dict[str, str]) -> list[str]:
 
 
 def _stable_body(shape: Shape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str],
-                 recycle: bool) -> list[str]:
+                 recycle: bool, kept: bool = False) -> list[str]:
     """body() without a where clause: every event enters and, once its window is full, the
     oldest event leaves, so a group's row never goes (its count is its window's length) and
     its aggregators are read from the row once. With `recycle` (the batch loops) the bean of
     the new event is made here (`bean` is None before): see _recycling_body."""
     if recycle and shape.length is not None:
-        return _recycling_body(shape, classes, names, pre)
+        return _recycling_body(shape, classes, names, pre, kept=kept)
     L: list[str] = []
     hoist = [f"a{i} = row[{i}]" for i in range(len(shape.aggs))]
     grouped = shape.group is not None
@@ -293,8 +295,32 @@ def cached_property(shape: Shape) -> Optional[str]:
     return props[0] if len(props) == 1 else None
 
 
+def kept_values(shape: Shape) -> Optional[tuple[Optional[str], str]]:
+    """(the group-by property or None, the aggregated property) when the beans the batch
+    loops make keep only those values and not their event (engine/fused.py KeptLoopBean),
+    else None. That is when the statement reads nothing else of an event in its window:
+    its aggregations read one property (cached_property), it selects nothing but them and
+    the group-by property (shape.py), has no where clause (_recycling_body serves only
+    shapes without one) and a length window."""
+    vprop = cached_property(shape)
+    if vprop is None or shape.where or shape.length is None:
+        return None
+    return shape.group, vprop
+
+
+def kept_prelude(kept: Optional[tuple[Optional[str], str]]) -> list[str]:
+    """The module's first lines: with kept values (kept_values), its bean classes are the
+    KeptLoopBean pair for those properties (before the functions, whose defaults read them)."""
+    if kept is None:
+        return []
+    group, vprop = kept
+    names = (None if group is None else _ident(group), _ident(vprop))
+    return [f"_Loop, _LoopT = _kept_classes({names!r})"]
+
+
 def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
-                    pre: dict[str, str], typed: Optional[str] = None, key_t: Optional[str] = None) -> list[str]:
+                    pre: dict[str, str], typed: Optional[str] = None, key_t: Optional[str] = None,
+                    kept: bool = False) -> list[str]:
     """_stable_body of the batch loops (a length window, no where clause). The bean of the
     new event is made here (`bean` is None before): when the window is full, the bean it
     expels becomes the new event's if a loop made it (of class _Loop: nothing but the
@@ -312,7 +338,10 @@ def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
     also keeps what the fast path relies on: a bean whose `v` is of that type (and with
     `key_t`, fast_key, whose `k` is of that type) is of class _LoopT (else _Loop), a full
     window is noted (`_full`, or the local `full` without a
-    groupwin), and the row's bean is the loop's `out` when it has one to reuse."""
+    groupwin), and the row's bean is the loop's `out` when it has one to reuse.
+
+    `kept` (kept_values, and the module binds the KeptLoopBean classes: kept_prelude): the
+    beans keep `k` and `v` only, not the event."""
     L: list[str] = []
     n_aggs = len(shape.aggs)
     grouped = shape.group is not None
@@ -357,7 +386,8 @@ def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
     L += ["        " + x for x in reads_loop] + ["        bean = ob", "    else:"]
     L += ["        " + x for x in reads_dict]
     L += ["        bean = _new_bean(_Loop)", "        bean.event_type = _et"]
-    L += ["    bean.underlying = u"] + ["    " + x for x in stores]
+    keeps_event = not kept
+    L += ["    bean.underlying = u"] * keeps_event + ["    " + x for x in stores]
     if typed is not None:
         L += [f"    bean.__class__ = {cls}"]
     L += ["    w.append(bean)"]
@@ -373,7 +403,7 @@ def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
             else:
                 lines = [t.format(a=a, v=v, w=w) for t in tmpl]
         L += ["    " + x for x in lines]
-    L += ["else:", f"    bean = _new_bean({cls})", "    bean.event_type = _et", "    bean.underlying = u"]
+    L += ["else:", f"    bean = _new_bean({cls})", "    bean.event_type = _et"] + ["    bean.underlying = u"] * keeps_event
     L += ["    " + x for x in stores] + ["    w.append(bean)"]
     if gprop is not None:
         L.append(f"    rk = {_read('u', gprop, pre)}")
@@ -452,7 +482,7 @@ def fast_key(shape: Shape, checked: Sequence[str], exact: Sequence[Any]) -> Opti
 
 
 def _fast_block(shape: Shape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str],
-                typed: str, slow: list[str], key_t: Optional[str] = None) -> list[str]:
+                typed: str, slow: list[str], key_t: Optional[str] = None, kept: bool = False) -> list[str]:
     """The batch loop's steps for an event when the fast test passed (every checked
     property of its exact type, the window full: see fast_test): when the bean the window
     expels is one the loop made with a value of the fast type (_LoopT), it carries the new
@@ -473,7 +503,8 @@ def _fast_block(shape: Shape, classes: Sequence[str], names: Sequence[str], pre:
             rk = _read("u", gprop, pre)      # (fast_key: the bean's stays, an equal value)
         else:
             inner.append("rk = ob.k")
-    inner.append("ob.underlying = u")
+    if not kept:
+        inner.append("ob.underlying = u")
     if gprop is not None and key_t is None:
         inner.append(f"ob.k = {_read('u', gprop, pre)}")
     inner += [f"ob.v = {vt}", "w.append(ob)"]
@@ -522,12 +553,12 @@ def fast_test(shape: Shape, checked: Sequence[str], pre: dict[str, str]) -> str:
 
 
 def body(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
-         pre: dict[str, str], recycle: bool = False) -> list[str]:
+         pre: dict[str, str], recycle: bool = False, kept: bool = False) -> list[str]:
     """Lines computing `out`, the row for event `bean` (underlying `u`, its properties
     `pre` already read into locals), or None when the statement posts nothing for it.
     `recycle`: see _stable_body (shapes without a where clause)."""
     if not shape.where:
-        return _stable_body(shape, classes, names, pre, recycle)
+        return _stable_body(shape, classes, names, pre, recycle, kept)
     # with a where clause: an event enters only when it passes, leaves only when it had,
     # and a group's row goes when its count of events reaches 0 (with reclaim)
     L: list[str] = []
@@ -684,7 +715,8 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     pre = {p: f"p{i}" for i, p in enumerate(props)}
     reads = [f"{pre[p]} = u.get({_ident(p)!r})" for p in props]
     b = body(shape, classes, names, reclaim, pre)
-    src = ["def on_event(bean):", "    u = bean.underlying"]
+    kept = kept_values(shape)
+    src = kept_prelude(kept) + ["def on_event(bean):", "    u = bean.underlying"]
     src += ["    " + line for line in reads]
     src += ["    " + line for line in b]
     if shape.where:
@@ -722,10 +754,10 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
              "        if type(u) is not dict:",
              "            return j"]
     if typed is not None:
-        loop += _typed_steps(shape, classes, names, pre, checked, typed, key_t)
+        loop += _typed_steps(shape, classes, names, pre, checked, typed, key_t, kept is not None)
         loop += _typed_delivery(listeners_only)
     else:
-        loop += _steps(shape, classes, names, reclaim, pre, checked, b)
+        loop += _steps(shape, classes, names, reclaim, pre, checked, b, kept is not None)
         loop += _delivery(listeners_only)
     loop += ["        if engine.pending:",
              "            engine.drain()",
@@ -743,7 +775,7 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
 
 
 def _steps(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
-           pre: dict[str, str], checked: Sequence[str], b: list[str]) -> list[str]:
+           pre: dict[str, str], checked: Sequence[str], b: list[str], kept: bool = False) -> list[str]:
     """The batch loop's steps for event `u` without a fast path: read, check, the body
     (`b`, or the recycling body without a where clause); `out` is the row or None."""
     props = used_properties(shape)
@@ -758,7 +790,7 @@ def _steps(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: 
         # the body makes the bean (_stable_body); a bean the fault report gets is the
         # report's: a plain EventBean, never reused
         loop += ["        bean = None", "        try:"]
-        loop += ["            " + line for line in body(shape, classes, names, reclaim, pre, True)]
+        loop += ["            " + line for line in body(shape, classes, names, reclaim, pre, True, kept)]
         fault = fault_lines("            ")
     loop += ["        except Exception as exc:   # the statement skips the event (engine/faults.py)"]
     loop += fault
@@ -791,7 +823,8 @@ def _delivery(listeners_only: bool) -> list[str]:
 
 
 def _typed_steps(shape: Shape, classes: Sequence[str], names: Sequence[str], pre: dict[str, str],
-                 checked: Sequence[str], typed: str, key_t: Optional[str] = None) -> list[str]:
+                 checked: Sequence[str], typed: str, key_t: Optional[str] = None,
+                 kept: bool = False) -> list[str]:
     """The batch loop's steps for event `u` with a fast path (fast_type): the used and the
     checked properties read once (with a #groupwin, a checked property the statement does
     not read is only tested on the way to the group's record, and read again by the slow
@@ -821,11 +854,11 @@ def _typed_steps(shape: Shape, classes: Sequence[str], names: Sequence[str], pre
         slow = []
     slow += check_lines(checked, seen, "")
     slow += ["bean = None", "try:"]
-    slow += ["    " + x for x in _recycling_body(shape, classes, names, pre, typed, key_t)]
+    slow += ["    " + x for x in _recycling_body(shape, classes, names, pre, typed, key_t, kept)]
     slow += ["except Exception as exc:   # the statement skips the event (engine/faults.py)"]
     slow += fault_lines("    ", typed=True)
     slow += ["    out = None", "    if engine.pending:", "        engine.drain()", "    return j + 1"]
-    fast = _fast_block(shape, classes, names, pre, typed, slow, key_t)
+    fast = _fast_block(shape, classes, names, pre, typed, slow, key_t, kept)
     loop += [f"        if {test}:"] + ["            " + x for x in fast]
     loop += ["        else:"] + ["            " + x for x in slow]
     return loop

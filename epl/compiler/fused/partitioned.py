@@ -14,7 +14,8 @@ from typing import Any, Optional, Sequence
 import epl.ast as A
 
 from .codegen import (BUILTINS, INLINE_VALUE, LOCAL_VALUE, _ident, body, check_lines, direct_delivery,
-                      fault_lines, hoisted, local_values, read_lines, used_properties)
+                      fault_lines, hoisted, kept_prelude, kept_values, local_values, read_lines,
+                      used_properties)
 from .shape import Shape, _simple_property, analyze
 
 # annotations that change only the order of the statement's handle (it carries the
@@ -74,6 +75,7 @@ def state_names(cshape: ContextShape) -> tuple[str, ...]:
 # `_ok<i>`/`_t<i>`
 _BOUND = ("_Bean", "_new_bean", "_out_type", "_where", "_stmt", "_holder", "_failed", "_wrap32",
           "_wrap64", "_epoch", "_late_sub", "_Loop", "_Spent", "_et", "_rc")
+# (and `_kept_classes`, which only the module's first line calls: kept_prelude)
 
 
 # integral sums read inline: the total, wrapped to the column's width as the aggregator's
@@ -129,8 +131,12 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
     shape = cshape.base
     props = used_properties(shape)
     pre = {p: f"p{i}" for i, p in enumerate(props)}
+    # beans that keep only the values the statement reads (codegen.kept_values): not with a
+    # row per event, whose columns read other properties of the events in the window
+    kept = None if cshape.per_event else kept_values(shape)
+
     def steps_of(recycle: bool, pre: dict[str, str]) -> list[str]:
-        b = body(shape, classes, names, reclaim, pre, recycle)
+        b = body(shape, classes, names, reclaim, pre, recycle, recycle and kept is not None)
         # the body's last line sets the row: here with integral sums inline, and for a
         # per-event statement the new event's (none without one)
         last = b[-1]
@@ -149,6 +155,8 @@ def generate_partitioned(cshape: ContextShape, classes: Sequence[str], names: Se
         steps.append("    _holder.properties = _props")
     steps += ["    " + line for line in b]
     src = ["def on_event(st, bean):"] + steps
+    if key is not None:
+        src = kept_prelude(kept) + src
     if shape.where or cshape.per_event:
         src += ["    if out is not None:", "        _stmt._emit([out], None)", ""]
     else:
