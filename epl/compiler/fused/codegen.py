@@ -702,8 +702,7 @@ def hoisted(lines: Sequence[str], names: Iterable[str]) -> str:
 
 
 def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim: bool,
-             listeners_only: bool, checked: Sequence[str] = (),
-             streams: tuple[bool, bool] = (True, False), exact: Sequence[Any] = ()) -> str:
+             listeners_only: bool, checked: Sequence[str] = (), exact: Sequence[Any] = ()) -> str:
     """The module source defining `on_event(bean)` and `run(engine, events, i, n, check, find,
     type_name)`. `checked`: the properties send's type check tests, each against the global
     `_ok<i>` (the exact types it passes without a closer look): `run` tests them inline and

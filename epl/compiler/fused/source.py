@@ -17,4 +17,4 @@ def generate(shape: Shape, classes: Sequence[str], names: Sequence[str], reclaim
     codegen's steps, so codegen cannot import the sink without an import cycle.)"""
     if shape.window is not None:
         return generate_sink(shape, classes, names, reclaim, *streams, checked=checked)
-    return codegen.generate(shape, classes, names, reclaim, listeners_only, checked, streams, exact)
+    return codegen.generate(shape, classes, names, reclaim, listeners_only, checked, exact)
