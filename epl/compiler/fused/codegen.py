@@ -386,8 +386,8 @@ def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
     L += ["        " + x for x in reads_loop] + ["        bean = ob", "    else:"]
     L += ["        " + x for x in reads_dict]
     L += ["        bean = _new_bean(_Loop)", "        bean.event_type = _et"]
-    keeps_event = not kept
-    L += ["    bean.underlying = u"] * keeps_event + ["    " + x for x in stores]
+    event = [] if kept else ["    bean.underlying = u"]      # (a kept bean holds k and v only)
+    L += event + ["    " + x for x in stores]
     if typed is not None:
         L += [f"    bean.__class__ = {cls}"]
     L += ["    w.append(bean)"]
@@ -403,7 +403,7 @@ def _recycling_body(shape: Shape, classes: Sequence[str], names: Sequence[str],
             else:
                 lines = [t.format(a=a, v=v, w=w) for t in tmpl]
         L += ["    " + x for x in lines]
-    L += ["else:", f"    bean = _new_bean({cls})", "    bean.event_type = _et"] + ["    bean.underlying = u"] * keeps_event
+    L += ["else:", f"    bean = _new_bean({cls})", "    bean.event_type = _et"] + event
     L += ["    " + x for x in stores] + ["    w.append(bean)"]
     if gprop is not None:
         L.append(f"    rk = {_read('u', gprop, pre)}")
